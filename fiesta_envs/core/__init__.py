@@ -1,0 +1,1 @@
+"""The game-independent layer: engine contract, PettingZoo and Gymnasium adapters, policies."""

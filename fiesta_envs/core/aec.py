@@ -1,0 +1,265 @@
+"""One PettingZoo AEC environment for every game engine.
+
+``aec_env_classes(GameClass, "name_v0")`` returns ``(raw_env, env)`` for a game's public
+module, following PettingZoo's classic games:
+
+* agents ``player_0 .. player_{n-1}`` in seat order; the engine says whose turn it is, so a
+  player may act several times in a row when the rules say so;
+* observation ``{"observation": Box(float32), "action_mask": Box(int8)}``; the mask is all
+  zeros for every agent but the one to act; ``infos[agent]["action_mask"]`` carries it too;
+* rewards are zero until the game ends, then ``Game.returns()``; ``infos`` then carry the
+  final ``scores``, the ``winners`` and the game's ``final_info()``;
+* an illegal action ends the game with reward -1 for the offender and 0 for the others, and
+  a warning naming the action and the rule (PettingZoo's ``TerminateIllegalWrapper``
+  convention); ``illegal_action="raise"`` raises ``IllegalActionError`` instead. Actions that
+  are not actions at all (wrong type, out of range) always raise.
+* ``render_mode``: ``"ansi"`` returns the text table, ``"human"`` prints it, ``"rgb_array"``
+  returns a picture where the game can draw one.
+
+``env()`` wraps the raw environment in PettingZoo's ``OrderEnforcingWrapper`` (clear errors
+for stepping before ``reset`` or reading attributes too early).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
+from fiesta_envs.core.game import Game
+
+ILLEGAL_ACTION_MODES = ("terminate", "raise")
+ILLEGAL_ACTION_PENALTY = -1.0
+
+
+def check_illegal_action_mode(mode: Any) -> str:
+    if mode not in ILLEGAL_ACTION_MODES:
+        raise InvalidOptionError(
+            f"illegal_action={mode!r} is not allowed; allowed values: {', '.join(map(repr, ILLEGAL_ACTION_MODES))}"
+        )
+    return mode
+
+
+def render_modes(game_class: type[Game]) -> list[str]:
+    modes = ["human", "ansi"]
+    if game_class.render_rgb is not Game.render_rgb:
+        modes.append("rgb_array")
+    return modes
+
+
+def check_render_mode(game_class: type[Game], mode: str | None) -> str | None:
+    allowed = render_modes(game_class)
+    if mode is not None and mode not in allowed:
+        raise InvalidOptionError(
+            f"{game_class.name}: render_mode={mode!r} is not supported; allowed: None, {', '.join(allowed)}"
+        )
+    return mode
+
+
+class FiestaAECEnv(AECEnv):
+    """The AEC environment over ``game_class``; subclassed once per game by ``aec_env_classes``."""
+
+    game_class: ClassVar[type[Game]]
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "fiesta",
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        num_players: int | None = None,
+        render_mode: str | None = None,
+        illegal_action: str = "terminate",
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        self.render_mode = check_render_mode(self.game_class, render_mode)
+        self.illegal_action = check_illegal_action_mode(illegal_action)
+        self.game: Game = self.game_class(num_players=num_players, **options)
+        n = self.game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agents = self.possible_agents[:]
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        low, high = self.game.observation_bounds()
+        num_actions = self.game.num_actions
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(low, high, shape=(self.game.observation_size,), dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
+        self._no_actions = np.zeros(num_actions, dtype=np.int8)
+        self._no_actions.setflags(write=False)
+        self._has_reset = False
+
+    # -- spaces -----------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -- the loop -----------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        # ``options`` is accepted for API compatibility and ignored, as in PettingZoo's classic
+        # games: game options are fixed when the environment is made.
+        self.game.reset(seed)
+        self._has_reset = True
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.game.current_player]
+        self._refresh_infos()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        to_act = not self.game.is_over and agent == self.agent_selection and seat == self.game.current_player
+        mask = self.game.legal_mask().copy() if to_act else self._no_actions.copy()
+        return {"observation": self.game.observe(seat), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(
+                f"{self.game.name}: {agent} is still in the game and must act; None is only for finished agents"
+            )
+        self._clear_rewards()
+        self._cumulative_rewards[agent] = 0.0
+        try:
+            self.game.step(action)
+        except IllegalActionError as error:
+            if self.illegal_action == "raise" or not self._in_action_space(action):
+                raise
+            self._end_for_illegal_action(agent, error)
+        else:
+            if self.game.is_over:
+                self._end_game()
+            else:
+                self.agent_selection = self.possible_agents[self.game.current_player]
+                self._refresh_infos()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _in_action_space(self, action: Any) -> bool:
+        return (
+            isinstance(action, (int, np.integer))
+            and not isinstance(action, (bool, np.bool_))
+            and 0 <= int(action) < self.game.num_actions
+        )
+
+    def _refresh_infos(self) -> None:
+        current = self.agent_selection
+        for agent in self.agents:
+            mask = self.game.legal_mask().copy() if agent == current else self._no_actions
+            self.infos[agent] = {"action_mask": mask}
+
+    def _end_game(self) -> None:
+        returns = self.game.returns()
+        scores = self.game.scores().tolist()
+        winners = [self.possible_agents[i] for i in self.game.winners()]
+        final = self.game.final_info()
+        for agent in self.agents:
+            seat = self._seat[agent]
+            self.rewards[agent] = float(returns[seat])
+            self.terminations[agent] = True
+            self.infos[agent] = {
+                "action_mask": self._no_actions,
+                "scores": scores,
+                "winners": winners,
+                "final": final,
+            }
+
+    def _end_for_illegal_action(self, offender: str, error: IllegalActionError) -> None:
+        gymnasium.logger.warn(f"[{offender}] illegal action, game ended: {error}")
+        for agent in self.agents:
+            self.rewards[agent] = ILLEGAL_ACTION_PENALTY if agent == offender else 0.0
+            self.terminations[agent] = True
+            self.infos[agent] = {"action_mask": self._no_actions, "illegal_action": str(error)}
+
+    # -- rendering, state -----------------------------------------------------------
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to env()")
+            return None
+        if not self._has_reset:
+            raise RuntimeError(f"{self.game.name}: call reset() before render()")
+        if self.render_mode == "rgb_array":
+            return self.game.render_rgb()
+        text = self.game.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    def action_to_string(self, action: int) -> str:
+        return self.game.action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        return self.game.string_to_action(text)
+
+    def state_dict(self) -> dict[str, Any]:
+        """The game (with its random generator) as JSON-safe data."""
+        return self.game.state_dict()
+
+    def load_state_dict(self, data: dict[str, Any]) -> None:
+        """Continue a game saved by ``state_dict``; rewards restart at zero."""
+        self.game.load_state_dict(data)
+        self._has_reset = True
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        if self.game.is_over:
+            self.agent_selection = self.possible_agents[0]
+            self._end_game()
+        else:
+            self.agent_selection = self.possible_agents[self.game.current_player]
+            self._refresh_infos()
+
+
+def aec_env_classes(game_class: type[Game], env_name: str) -> tuple[type[FiestaAECEnv], Callable[..., AECEnv]]:
+    """The public ``raw_env`` class and ``env()`` factory of a game's ``<game>_v0`` module."""
+    raw = type(
+        "raw_env",
+        (FiestaAECEnv,),
+        {
+            "game_class": game_class,
+            "metadata": {
+                "render_modes": render_modes(game_class),
+                "name": env_name,
+                "is_parallelizable": False,
+                "render_fps": 1,
+            },
+            "__doc__": f"The PettingZoo AEC environment of {game_class.name}, without wrappers.",
+        },
+    )
+
+    def env(**kwargs: Any) -> AECEnv:
+        """The wrapped environment (order enforcing). Keyword arguments: see ``raw_env``."""
+        return wrappers.OrderEnforcingWrapper(raw(**kwargs))
+
+    env.__doc__ = f"The {game_class.name} AEC environment, wrapped as PettingZoo's classic games are."
+    return raw, env

@@ -1,0 +1,295 @@
+"""The engine contract: what every game's rules engine provides.
+
+A game engine is pure rules: no Gymnasium, no PettingZoo, no torch. It subclasses ``Game``
+and fills in the abstract methods. Everything generic (option checking, refusing illegal
+actions with a clear message, action names, state dicts with the random generator, scenario
+play by action names, rewards from scores) is written here once.
+
+Life of a game::
+
+    game = FiestaMexicana(num_players=3, seed=7)
+    while not game.is_over:
+        player = game.current_player
+        mask = game.legal_mask()          # int8, one entry per action
+        obs = game.observe(player)        # float32 vector, this player's view only
+        game.step(some_legal_action)      # raises IllegalActionError otherwise
+    game.returns()                        # reward per player, see ``reward`` option
+
+Determinism: the game owns one ``numpy.random.Generator`` (``self.rng``), seeded by
+``reset(seed)`` and saved in ``state_dict()``; chance events draw from it and nothing else.
+"""
+
+from __future__ import annotations
+
+import abc
+import difflib
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from fiesta_envs.core.errors import IllegalActionError, InvalidStateError
+from fiesta_envs.core.options import Option, validate_options, validate_player_count
+from fiesta_envs.core.rewards import margin_returns, ranking_returns
+from fiesta_envs.core.rng import generator_from_state, generator_state
+
+#: The reward option every competitive game accepts.
+REWARD_OPTION = Option(
+    "rank",
+    choices=("rank", "margin"),
+    doc="final reward: 'rank' (win +1, loss -1, linear in rank for 3+) or 'margin' (normalised score margin)",
+)
+
+
+class Game(abc.ABC):
+    """Base class of every rules engine.
+
+    Class attributes a game sets:
+      name: the game's id (``"fiesta_mexicana"``), used in messages and state dicts.
+      player_counts: the supported numbers of players.
+      default_players: the number used when none is given.
+      options: ``{name: Option}``; ``validate_options`` checks what users pass.
+      cooperative: True when every player always gets the same reward.
+      score_scale: a typical winning score; the ``margin`` reward divides by it.
+      version: bumped whenever the rules or the encodings change behaviour.
+    """
+
+    name: ClassVar[str] = "game"
+    player_counts: ClassVar[tuple[int, ...]] = (2,)
+    default_players: ClassVar[int] = 2
+    options: ClassVar[dict[str, Option]] = {"reward": REWARD_OPTION}
+    cooperative: ClassVar[bool] = False
+    score_scale: ClassVar[float] = 100.0
+    version: ClassVar[int] = 0
+
+    def __init__(self, num_players: int | None = None, seed: int | None = None, **options: Any) -> None:
+        if num_players is None:
+            num_players = self.default_players
+        self.num_players: int = validate_player_count(self.name, self.player_counts, num_players)
+        self.config: dict[str, Any] = validate_options(self.name, self.options, options)
+        self.check_options()
+        self.rng: np.random.Generator = np.random.default_rng(seed)
+        self._action_names: list[str] | None = None
+        self._action_index: dict[str, int] | None = None
+        self.reset(seed)
+
+    # ------------------------------------------------------------------ to implement
+    def check_options(self) -> None:
+        """Refuse option combinations that make no sense together (``InvalidOptionError``)."""
+
+    @property
+    @abc.abstractmethod
+    def num_actions(self) -> int:
+        """Size of the flat ``Discrete`` action space (fixed for a player count and options)."""
+
+    @property
+    @abc.abstractmethod
+    def observation_size(self) -> int:
+        """Length of the vector ``observe`` returns."""
+
+    def observation_bounds(self) -> tuple[float, float]:
+        """Lowest and highest value any observation entry can take."""
+        return 0.0, 1.0
+
+    @abc.abstractmethod
+    def _new_game(self) -> None:
+        """Set up a new game, drawing any randomness from ``self.rng``."""
+
+    @property
+    @abc.abstractmethod
+    def current_player(self) -> int:
+        """The seat that must act now, or -1 once the game is over."""
+
+    @property
+    @abc.abstractmethod
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+
+    @abc.abstractmethod
+    def legal_mask(self) -> np.ndarray:
+        """int8 array of length ``num_actions``: 1 where the action is legal for the current player.
+
+        Callers must not modify it (engines may return a cached array).
+        """
+
+    @abc.abstractmethod
+    def _apply(self, action: int) -> None:
+        """Apply a legal action of the current player (already checked against the mask)."""
+
+    @abc.abstractmethod
+    def scores(self) -> np.ndarray:
+        """Each player's score now (final scores once the game is over), as floats."""
+
+    @abc.abstractmethod
+    def observe(self, player: int) -> np.ndarray:
+        """A fresh float32 vector of length ``observation_size``: what ``player`` knows."""
+
+    @abc.abstractmethod
+    def _build_action_names(self) -> list[str]:
+        """The name of every action, index by index (``"bid 9"``, ``"pass"``...)."""
+
+    @abc.abstractmethod
+    def _state_to_dict(self) -> dict[str, Any]:
+        """The game's position as JSON-safe data (without rng, options or player count)."""
+
+    @abc.abstractmethod
+    def _state_from_dict(self, data: Mapping[str, Any]) -> None:
+        """Restore what ``_state_to_dict`` wrote. May raise KeyError/TypeError/ValueError."""
+
+    @abc.abstractmethod
+    def render_text(self) -> str:
+        """A text picture of the whole table (public information, at most 100 columns wide)."""
+
+    def explain_illegal(self, action: int) -> str:
+        """Why ``action`` is not legal now; games override this with the rule that forbids it."""
+        return "the rules do not allow it now"
+
+    def final_info(self) -> dict[str, Any]:
+        """Extra facts for ``infos`` at the end (revealed objectives, achievements, ranks)."""
+        return {}
+
+    def render_rgb(self) -> np.ndarray:
+        """An RGB picture of the table (height x width x 3, uint8)."""
+        raise NotImplementedError(f"{self.name} has no picture rendering yet")
+
+    # ------------------------------------------------------------------ generic
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new game; the same seed always gives the same game."""
+        self.rng = np.random.default_rng(seed)
+        self._new_game()
+
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self.legal_mask()).tolist()
+
+    def step(self, action: Any) -> None:
+        """Play ``action`` for the current player or raise ``IllegalActionError`` saying why."""
+        index = self.check_action(action)
+        self._apply(index)
+
+    def check_action(self, action: Any) -> int:
+        """Return ``action`` as an int if it is legal now, else raise ``IllegalActionError``."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(
+                f"{self.name}: an action must be an integer index in [0, {self.num_actions}), "
+                f"got {action!r} of type {type(action).__name__}"
+            )
+        index = int(action)
+        if not 0 <= index < self.num_actions:
+            raise IllegalActionError(
+                f"{self.name}: action {index} is out of range; actions are 0..{self.num_actions - 1}"
+            )
+        if self.is_over:
+            raise IllegalActionError(
+                f"{self.name}: the game is over; no action is legal (got {self.action_to_string(index)!r})"
+            )
+        if not self.legal_mask()[index]:
+            raise IllegalActionError(
+                f"{self.name}: player {self.current_player} may not play "
+                f"{self.action_to_string(index)!r} (action {index}): {self.explain_illegal(index)}"
+            )
+        return index
+
+    def play(self, *names: str) -> None:
+        """Play actions by name, in order: ``game.play("bid 9", "pass", "place 2")``."""
+        for name in names:
+            self.step(self.string_to_action(name))
+
+    def returns(self) -> np.ndarray:
+        """Final reward per player (zeros until the game is over), from the ``reward`` option."""
+        if not self.is_over:
+            return np.zeros(self.num_players)
+        if self.config.get("reward", "rank") == "margin":
+            return margin_returns(self.scores(), self.score_scale)
+        return ranking_returns(self.scores())
+
+    def winners(self) -> list[int]:
+        """Seats sharing the highest final score."""
+        scores = self.scores()
+        return np.flatnonzero(scores == scores.max()).tolist()
+
+    # ------------------------------------------------------------------ action names
+    def action_names(self) -> list[str]:
+        if self._action_names is None:
+            names = self._build_action_names()
+            if len(names) != self.num_actions:
+                raise AssertionError(f"{self.name}: {len(names)} action names for {self.num_actions} actions")
+            self._action_names = names
+            self._action_index = {name: i for i, name in enumerate(names)}
+        return self._action_names
+
+    def action_to_string(self, action: int) -> str:
+        names = self.action_names()
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(f"{self.name}: not an action index: {action!r}")
+        if not 0 <= int(action) < len(names):
+            raise IllegalActionError(f"{self.name}: action {action} is out of range 0..{len(names) - 1}")
+        return names[int(action)]
+
+    def string_to_action(self, text: str) -> int:
+        self.action_names()
+        assert self._action_index is not None
+        key = " ".join(str(text).split())
+        if key in self._action_index:
+            return self._action_index[key]
+        close = difflib.get_close_matches(key, list(self._action_index), n=3)
+        hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        raise IllegalActionError(f"{self.name}: no action is named {text!r}{hint}")
+
+    def legal_action_names(self) -> list[str]:
+        names = self.action_names()
+        return [names[i] for i in self.legal_actions()]
+
+    # ------------------------------------------------------------------ state dicts
+    def state_dict(self) -> dict[str, Any]:
+        """The whole game as JSON-safe data; ``load_state_dict`` continues it identically."""
+        return {
+            "game": self.name,
+            "version": self.version,
+            "num_players": self.num_players,
+            "options": dict(self.config),
+            "rng": generator_state(self.rng),
+            "state": self._state_to_dict(),
+        }
+
+    def load_state_dict(self, data: Mapping[str, Any]) -> None:
+        """Restore a game saved by ``state_dict`` (same game, player count and options)."""
+        if not isinstance(data, Mapping):
+            raise InvalidStateError(f"{self.name}: a state dict must be a mapping, got {type(data).__name__}")
+        for key in ("game", "num_players", "options", "rng", "state"):
+            if key not in data:
+                raise InvalidStateError(f"{self.name}: malformed state dict: missing key {key!r}")
+        if data["game"] != self.name:
+            raise InvalidStateError(f"state dict is for game {data['game']!r}, not {self.name!r}")
+        if data["num_players"] != self.num_players:
+            raise InvalidStateError(
+                f"{self.name}: state dict is for {data['num_players']} players, this game has {self.num_players}"
+            )
+        if dict(data["options"]) != self.config:
+            raise InvalidStateError(
+                f"{self.name}: state dict options {dict(data['options'])} differ from this game's {self.config}"
+            )
+        try:
+            rng = generator_from_state(data["rng"])
+            self._state_from_dict(data["state"])
+        except InvalidStateError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise InvalidStateError(f"{self.name}: malformed state dict: {type(exc).__name__}: {exc}") from exc
+        self.rng = rng
+
+    @classmethod
+    def from_state_dict(cls, data: Mapping[str, Any]) -> Game:
+        """A new game continuing the one saved in ``data``."""
+        if not isinstance(data, Mapping) or "num_players" not in data or "options" not in data:
+            raise InvalidStateError(f"{cls.name}: malformed state dict: needs 'num_players' and 'options'")
+        game = cls(num_players=data["num_players"], **dict(data["options"]))
+        game.load_state_dict(data)
+        return game
+
+    def clone(self) -> Game:
+        """An independent copy (for search or look-ahead; never used on the step path)."""
+        return type(self).from_state_dict(self.state_dict())
+
+    def __repr__(self) -> str:
+        status = "over" if self.is_over else f"player {self.current_player} to act"
+        return f"<{type(self).__name__} {self.num_players} players, {status}>"

@@ -1,0 +1,83 @@
+"""Declaring and validating a game's options.
+
+Each engine lists its options as ``{name: Option(...)}``. ``validate_options`` fills in the
+defaults and refuses, with a message naming the option and the allowed values, anything
+unknown or out of range. Nothing here knows about a particular game.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from fiesta_envs.core.errors import InvalidOptionError
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a game.
+
+    default: the value used when the option is not given.
+    choices: the allowed values, or None when ``kind``/``check`` decide.
+    kind: the allowed Python type(s) when there is no fixed list of choices.
+    check: optional extra test; returns an error text, or None when the value is fine.
+    doc: one line for the documentation and for error messages.
+    """
+
+    default: Any
+    choices: tuple[Any, ...] | None = None
+    kind: type | tuple[type, ...] | None = None
+    check: Callable[[Any], str | None] | None = None
+    doc: str = ""
+
+    def allowed(self) -> str:
+        if self.choices is not None:
+            return ", ".join(repr(c) for c in self.choices)
+        if self.kind is not None:
+            kinds = self.kind if isinstance(self.kind, tuple) else (self.kind,)
+            return "a value of type " + " or ".join(k.__name__ for k in kinds)
+        return "see the game's documentation"
+
+    def validate(self, game: str, name: str, value: Any) -> Any:
+        if self.choices is not None and not _is_choice(value, self.choices):
+            raise InvalidOptionError(
+                f"{game}: option {name}={value!r} is not allowed; allowed values: {self.allowed()}"
+            )
+        if self.kind is not None and not isinstance(value, self.kind):
+            raise InvalidOptionError(f"{game}: option {name}={value!r} has the wrong type; expected {self.allowed()}")
+        if self.check is not None:
+            problem = self.check(value)
+            if problem:
+                raise InvalidOptionError(f"{game}: option {name}={value!r}: {problem}")
+        return value
+
+
+def _is_choice(value: Any, choices: tuple[Any, ...]) -> bool:
+    """``value in choices``, but ``True`` is not taken for ``1`` nor ``1`` for ``True``."""
+    return any(value == c and isinstance(value, bool) == isinstance(c, bool) for c in choices)
+
+
+def validate_options(game: str, declared: Mapping[str, Option], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the full option dict (defaults filled in) or raise ``InvalidOptionError``."""
+    unknown = [name for name in given if name not in declared]
+    if unknown:
+        name = unknown[0]
+        hint = difflib.get_close_matches(name, list(declared), n=1)
+        did_you_mean = f" (did you mean {hint[0]!r}?)" if hint else ""
+        known = ", ".join(sorted(declared)) or "none"
+        raise InvalidOptionError(f"{game}: unknown option {name!r}{did_you_mean}; known options: {known}")
+    values = {}
+    for name, option in declared.items():
+        value = given.get(name, option.default)
+        values[name] = option.validate(game, name, value)
+    return values
+
+
+def validate_player_count(game: str, allowed: tuple[int, ...], num_players: Any) -> int:
+    """Return ``num_players`` as an int, or raise ``InvalidOptionError`` naming the allowed counts."""
+    if isinstance(num_players, bool) or not isinstance(num_players, int) or num_players not in allowed:
+        counts = ", ".join(str(n) for n in allowed)
+        raise InvalidOptionError(f"{game}: num_players={num_players!r} is not supported; allowed: {counts}")
+    return int(num_players)

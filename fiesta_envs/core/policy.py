@@ -1,0 +1,60 @@
+"""Policies: anything that picks an action for a seat.
+
+One small interface for scripted baselines, trained agents and people::
+
+    class MyPolicy(Policy):
+        def act(self, observation, action_mask, game, player) -> int: ...
+
+``observation`` and ``action_mask`` are what an agent in the environment would get.
+``game`` gives scripted players the rules engine for look-ahead; a baseline must only use
+what ``player`` is allowed to know (public state and its own hidden information), never
+other players' hands or the deck order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from fiesta_envs.core.game import Game
+
+
+class Policy:
+    """Base class: holds a random generator, re-seeded at the start of every episode."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def start_episode(self, seed: int | None) -> None:
+        """Called before each game; policies that keep per-game memory reset it here."""
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
+        raise NotImplementedError
+
+
+class RandomPolicy(Policy):
+    """Plays a uniformly random legal action."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
+        legal = np.flatnonzero(action_mask)
+        return int(legal[self.rng.integers(len(legal))])
+
+
+class CallablePolicy(Policy):
+    """Wraps a plain function ``fn(observation, action_mask) -> action``."""
+
+    def __init__(self, fn: Callable[[np.ndarray, np.ndarray], Any], seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.fn = fn
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
+        return int(self.fn(observation, action_mask))
+
+
+def first_legal(action_mask: np.ndarray) -> int:
+    """The lowest legal action (a deterministic fallback for scripted players)."""
+    return int(np.flatnonzero(action_mask)[0])

@@ -1,0 +1,193 @@
+"""One seat of any game as a ``gymnasium.Env``, the other seats played by policies.
+
+This is what ``gymnasium.make("fiesta_envs/FiestaMexicana-v0", ...)`` returns::
+
+    env = gymnasium.make("fiesta_envs/FiestaMexicana-v0", num_players=3,
+                         opponents=["greedy", "random"], seat=None)
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(env.unwrapped.action_masks().argmax())
+
+* ``seat``: the learner's seat, or ``None`` for a random seat each episode.
+* ``opponents``: one policy for every other seat, or a list with one per other seat (in seat
+  order, skipping the learner's). A policy is a baseline name (``"random"``, or the game's
+  scripted players such as ``"greedy"``), a ``Policy`` object, or a function
+  ``fn(observation, action_mask) -> action``. ``set_opponents`` swaps them between episodes.
+* Cooperative games: the opponents are the learner's team-mates.
+* The learner only sees its own turns. Its reward is 0 until the game ends, then its entry
+  of ``Game.returns()`` -- also when an opponent's move ends the game.
+* ``action_masks()`` (for sb3-contrib's MaskablePPO) and ``info["action_mask"]`` give the
+  legal actions. An illegal action ends the episode with reward -1 and a warning, or raises
+  ``IllegalActionError`` with ``illegal_action="raise"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from fiesta_envs.core.aec import (
+    ILLEGAL_ACTION_PENALTY,
+    check_illegal_action_mode,
+    check_render_mode,
+    render_modes,
+)
+from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
+from fiesta_envs.core.game import Game
+from fiesta_envs.core.policy import Policy
+
+PolicyFactory = Callable[[Any, "int | None"], Policy]  # (spec, seed) -> Policy; see registry.make_policy
+
+
+class SingleSeatEnv(gymnasium.Env):
+    """The learner plays ``seat``; ``opponents`` play every other seat."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        game_class: type[Game],
+        policy_factory: PolicyFactory,
+        num_players: int | None = None,
+        opponents: Any = "random",
+        seat: int | None = None,
+        illegal_action: str = "terminate",
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        self.game: Game = game_class(num_players=num_players, **options)
+        self.metadata = {"render_modes": render_modes(game_class), "render_fps": 1}
+        self.render_mode = check_render_mode(game_class, render_mode)
+        self.illegal_action = check_illegal_action_mode(illegal_action)
+        n = self.game.num_players
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+            raise InvalidOptionError(f"{self.game.name}: seat={seat!r} is not allowed; use None (random) or 0..{n - 1}")
+        self.fixed_seat = seat
+        self.seat = 0 if seat is None else seat
+        self._policy_factory = policy_factory
+        self.opponents: list[Policy] = []
+        self.set_opponents(opponents)
+        low, high = self.game.observation_bounds()
+        self.observation_space = spaces.Box(low, high, shape=(self.game.observation_size,), dtype=np.float32)
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self._started = False
+
+    # -- opponents ------------------------------------------------------------------
+    def set_opponents(self, opponents: Any) -> None:
+        """One policy spec for all other seats, or a list of one per other seat."""
+        others = self.game.num_players - 1
+        if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
+            specs = [opponents] * others
+        else:
+            specs = list(opponents)
+            if len(specs) != others:
+                raise InvalidOptionError(
+                    f"{self.game.name}: {len(specs)} opponents given for {others} other seats "
+                    f"({self.game.num_players} players); give one spec or a list of {others}"
+                )
+        self.opponents = [self._policy_factory(spec, None) for spec in specs]
+
+    def _policy_of(self, seat: int) -> Policy:
+        return self.opponents[seat if seat < self.seat else seat - 1]
+
+    # -- the loop ---------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        if options:
+            raise InvalidOptionError(
+                f"{self.game.name}: reset() takes no options; pass game options to gymnasium.make(...)"
+            )
+        seeds = self.np_random.integers(0, 2**63 - 1, size=1 + len(self.opponents))
+        if self.fixed_seat is None:
+            self.seat = int(self.np_random.integers(self.game.num_players))
+        self.game.reset(int(seeds[0]))
+        for policy, policy_seed in zip(self.opponents, seeds[1:], strict=True):
+            policy.start_episode(int(policy_seed))
+        self._started = True
+        self._play_opponents()
+        if self.game.is_over:  # only possible if the rules let others end the game before our turn
+            raise RuntimeError(f"{self.game.name}: the game ended before seat {self.seat} could act")
+        return self.game.observe(self.seat), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        if not self._started:
+            raise RuntimeError(f"{self.game.name}: call reset() before step()")
+        if self.game.is_over:
+            raise IllegalActionError(f"{self.game.name}: the episode is over; call reset() to start another")
+        try:
+            self.game.step(action)
+        except IllegalActionError as error:
+            in_space = isinstance(action, (int, np.integer)) and 0 <= int(action) < self.game.num_actions
+            if self.illegal_action == "raise" or not in_space or isinstance(action, (bool, np.bool_)):
+                raise
+            gymnasium.logger.warn(f"[seat {self.seat}] illegal action, episode ended: {error}")
+            self._started = False
+            info = {
+                "action_mask": np.zeros(self.game.num_actions, dtype=np.int8),
+                "illegal_action": str(error),
+            }
+            return self.game.observe(self.seat), ILLEGAL_ACTION_PENALTY, True, False, info
+        self._play_opponents()
+        if self.render_mode == "human":
+            self.render()
+        if self.game.is_over:
+            reward = float(self.game.returns()[self.seat])
+            return self.game.observe(self.seat), reward, True, False, self._final_info()
+        return self.game.observe(self.seat), 0.0, False, False, self._info()
+
+    def _play_opponents(self) -> None:
+        game = self.game
+        while not game.is_over and game.current_player != self.seat:
+            player = game.current_player
+            mask = game.legal_mask()
+            action = self._policy_of(player).act(game.observe(player), mask, game, player)
+            game.step(action)
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of the learner's legal actions (sb3-contrib's MaskablePPO reads this)."""
+        if self.game.is_over or not self._started:
+            return np.ones(self.game.num_actions, dtype=bool)
+        return self.game.legal_mask().astype(bool)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.game.legal_mask().copy(), "seat": self.seat}
+
+    def _final_info(self) -> dict[str, Any]:
+        return {
+            "action_mask": np.zeros(self.game.num_actions, dtype=np.int8),
+            "seat": self.seat,
+            "scores": self.game.scores().tolist(),
+            "winners": self.game.winners(),
+            "final": self.game.final_info(),
+        }
+
+    # -- rendering, names, state --------------------------------------------------------
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to gymnasium.make")
+            return None
+        if self.render_mode == "rgb_array":
+            return self.game.render_rgb()
+        text = self.game.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def action_to_string(self, action: int) -> str:
+        return self.game.action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        return self.game.string_to_action(text)
+
+    def state_dict(self) -> dict[str, Any]:
+        """The game and the learner's seat as JSON-safe data (opponent policies are not saved)."""
+        return {"seat": self.seat, "game": self.game.state_dict()}
+
+    def load_state_dict(self, data: dict[str, Any]) -> None:
+        self.game.load_state_dict(data["game"])
+        self.seat = int(data["seat"])
+        self._started = True

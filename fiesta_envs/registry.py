@@ -1,0 +1,141 @@
+"""The list of games and where their parts live, resolved lazily.
+
+Adding a game is one ``GameSpec`` line here; everything else (Gymnasium and PettingZoo
+registration, the command line, tournaments, benchmarks, fuzzing) reads this table.
+Nothing is imported until a game is actually used, so ``import fiesta_envs`` stays light.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from fiesta_envs.core.errors import InvalidOptionError
+
+if TYPE_CHECKING:
+    from fiesta_envs.core.game import Game
+    from fiesta_envs.core.policy import Policy
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str  # the engine's name, e.g. "fiesta_mexicana"
+    gym_id: str  # Gymnasium / PettingZoo registry id
+    aec_module: str  # public PettingZoo-style module with env() and raw_env
+    engine: str  # "module:Class" of the rules engine
+    baselines: str  # "module:DICT" of scripted policies by name
+
+    def game_class(self) -> type[Game]:
+        return _load(self.engine)
+
+    def baseline_classes(self) -> dict[str, type[Policy]]:
+        return _load(self.baselines)
+
+    def configurations(self) -> list[tuple[int, dict[str, Any]]]:
+        """Every supported player count with default options, then every non-default choice of
+        every option (at the default player count, or the first count that accepts it).
+        Used by the API tests, the fuzzer and the benchmark."""
+        game_class = self.game_class()
+        configs: list[tuple[int, dict[str, Any]]] = [(n, {}) for n in game_class.player_counts]
+        for name, option in game_class.options.items():
+            if name == "reward" or option.choices is None:
+                continue
+            for choice in option.choices:
+                if choice == option.default:
+                    continue
+                counts = [game_class.default_players, *game_class.player_counts]
+                for n in dict.fromkeys(counts):
+                    try:
+                        game_class(num_players=n, **{name: choice})
+                    except InvalidOptionError:
+                        continue
+                    configs.append((n, {name: choice}))
+                    break
+        return configs
+
+
+def _load(target: str) -> Any:
+    module_name, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+GAMES: dict[str, GameSpec] = {
+    spec.name: spec
+    for spec in (
+        GameSpec(
+            "fiesta_mexicana",
+            "fiesta_envs/FiestaMexicana-v0",
+            "fiesta_envs.fiesta_mexicana_v0",
+            "fiesta_envs.fiesta_mexicana.game:FiestaMexicana",
+            "fiesta_envs.fiesta_mexicana.baselines:BASELINES",
+        ),
+    )
+}
+
+
+def game_spec(name: str) -> GameSpec:
+    """The spec of a game by engine name or Gymnasium id; a clear error for unknown names."""
+    for spec in GAMES.values():
+        if name in (spec.name, spec.gym_id, spec.aec_module.rsplit(".", 1)[-1]):
+            return spec
+    known = ", ".join(GAMES)
+    raise InvalidOptionError(f"unknown game {name!r}; known games: {known}")
+
+
+def make_policy(game: str, policy: Any, seed: int | None = None) -> Policy:
+    """A policy from a baseline name (``"random"``, ``"greedy"``...), a Policy or a function."""
+    from fiesta_envs.core.policy import CallablePolicy, Policy, RandomPolicy
+
+    if isinstance(policy, Policy):
+        return policy
+    if isinstance(policy, str):
+        baselines = {"random": RandomPolicy, **game_spec(game).baseline_classes()}
+        if policy not in baselines:
+            raise InvalidOptionError(
+                f"{game}: unknown opponent {policy!r}; baselines: {', '.join(sorted(baselines))}"
+            )
+        return baselines[policy](seed=seed)
+    if hasattr(policy, "act"):
+        return policy
+    if callable(policy):
+        return CallablePolicy(policy, seed=seed)
+    raise InvalidOptionError(
+        f"{game}: an opponent must be a baseline name, a Policy or a function (obs, mask) -> action; "
+        f"got {policy!r}"
+    )
+
+
+def make_gym_env(game: str, **kwargs: Any) -> Any:
+    """The single-seat Gymnasium env of ``game`` (the entry point behind ``gymnasium.make``)."""
+    from fiesta_envs.core.single_seat import SingleSeatEnv
+
+    spec = game_spec(game)
+
+    def policy_factory(policy: Any, seed: int | None) -> Policy:
+        return make_policy(spec.name, policy, seed)
+
+    return SingleSeatEnv(spec.game_class(), policy_factory, **kwargs)
+
+
+def make_aec_env(game: str, **kwargs: Any) -> Any:
+    """The wrapped PettingZoo AEC env of ``game`` (the entry point behind ``pettingzoo.make``)."""
+    return importlib.import_module(game_spec(game).aec_module).env(**kwargs)
+
+
+def register_environments() -> None:
+    """Register every game with Gymnasium (single seat) and PettingZoo (all seats)."""
+    import gymnasium
+    import pettingzoo
+
+    for spec in GAMES.values():
+        if spec.gym_id not in gymnasium.registry:
+            gymnasium.register(
+                id=spec.gym_id,
+                entry_point="fiesta_envs.registry:make_gym_env",
+                kwargs={"game": spec.name},
+                disable_env_checker=True,
+                order_enforce=True,
+            )
+        if spec.gym_id not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", spec.gym_id, make_aec_env, kwargs={"game": spec.name})

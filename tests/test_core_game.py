@@ -1,0 +1,145 @@
+"""The engine contract's generic parts, on the toy Nim game."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from toy_game import Nim
+
+from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from fiesta_envs.core.rewards import margin_returns, ranking_returns
+
+
+def test_same_seed_same_game_and_different_seeds_differ():
+    piles = {Nim(seed=s).pile for s in range(20)}
+    assert len(piles) > 1
+    assert Nim(seed=3).pile == Nim(seed=3).pile
+
+
+def test_play_by_name_and_names_round_trip():
+    game = Nim(seed=1)
+    start = game.pile
+    game.play("take 2", "take 1")
+    assert game.pile == start - 3
+    for action in range(game.num_actions):
+        assert game.string_to_action(game.action_to_string(action)) == action
+
+
+def test_unknown_action_name_suggests_close_names():
+    with pytest.raises(IllegalActionError, match="did you mean 'take 2'"):
+        Nim(seed=1).string_to_action("tak 2")
+
+
+@pytest.mark.parametrize("bad", [1.5, "1", None, True, np.float32(1)])
+def test_action_of_wrong_type_is_refused(bad):
+    with pytest.raises(IllegalActionError, match="must be an integer"):
+        Nim(seed=1).step(bad)
+
+
+@pytest.mark.parametrize("bad", [-1, 3, 99])
+def test_action_out_of_range_is_refused(bad):
+    with pytest.raises(IllegalActionError, match="out of range"):
+        Nim(seed=1).step(bad)
+
+
+def test_illegal_action_names_the_action_and_the_rule():
+    game = Nim(seed=1)
+    d = game.state_dict()
+    d["state"]["pile"] = 2
+    game.load_state_dict(d)
+    with pytest.raises(IllegalActionError, match=r"'take 3' \(action 2\): only 2 stones are left"):
+        game.step(2)
+
+
+def test_stepping_after_the_end_is_refused():
+    game = Nim(seed=1)
+    while not game.is_over:
+        game.step(0)
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        game.step(0)
+
+
+def test_state_dict_is_json_safe_and_continues_identically():
+    game = Nim(seed=5)
+    game.step(0)
+    saved = json.loads(json.dumps(game.state_dict()))
+    copy = Nim.from_state_dict(saved)
+    game.reset(123)
+    copy.reset(123)  # the restored generator and options give the same new game too
+    assert copy.pile == game.pile
+    again = Nim(seed=9)
+    again.load_state_dict(saved)
+    assert again.rng.integers(1 << 30) == Nim.from_state_dict(saved).rng.integers(1 << 30)
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda d: d.pop("state"), "missing key 'state'"),
+        (lambda d: d.update(game="other"), "is for game 'other'"),
+        (lambda d: d.update(num_players=3), "for 3 players"),
+        (lambda d: d["options"].update(max_take=2), "options"),
+        (lambda d: d["state"].update(pile="many"), "malformed state dict"),
+        (lambda d: d["state"].update(pile=40), "malformed state dict"),
+        (lambda d: d["rng"].update(bit_generator="Nope"), "malformed state dict"),
+    ],
+)
+def test_malformed_state_dicts_are_refused_clearly(mutate, message):
+    game = Nim(seed=1)
+    d = game.state_dict()
+    mutate(d)
+    with pytest.raises(InvalidStateError, match=message):
+        game.load_state_dict(d)
+
+
+def test_state_dict_must_be_a_mapping():
+    with pytest.raises(InvalidStateError, match="must be a mapping"):
+        Nim(seed=1).load_state_dict([1, 2])
+
+
+def test_unknown_option_is_named_with_a_suggestion():
+    with pytest.raises(InvalidOptionError, match="unknown option 'max_tak'.*did you mean 'max_take'"):
+        Nim(max_tak=2)
+
+
+def test_option_value_out_of_range_names_allowed_values():
+    with pytest.raises(InvalidOptionError, match="max_take=5 is not allowed; allowed values: 2, 3"):
+        Nim(max_take=5)
+    with pytest.raises(InvalidOptionError, match="allowed values: 'rank', 'margin'"):
+        Nim(reward="score")
+
+
+def test_boolean_is_not_taken_for_a_number():
+    with pytest.raises(InvalidOptionError):
+        Nim(max_take=True)
+
+
+@pytest.mark.parametrize("count", [1, 4, "2", 2.0, 0])
+def test_wrong_player_counts_name_the_allowed_counts(count):
+    with pytest.raises(InvalidOptionError, match="allowed: 2, 3"):
+        Nim(num_players=count)
+
+
+def test_ranking_returns():
+    assert ranking_returns(np.array([3, 1])).tolist() == [1.0, -1.0]
+    assert ranking_returns(np.array([2, 2])).tolist() == [0.0, 0.0]
+    np.testing.assert_allclose(ranking_returns(np.array([5, 9, 1])), [0.0, 1.0, -1.0])
+    # tie for first of 4 players: ranks 0 and 1 share (1 + 1/3) / 2
+    np.testing.assert_allclose(ranking_returns(np.array([7, 7, 3, 1])), [2 / 3, 2 / 3, -1 / 3, -1.0])
+    np.testing.assert_allclose(ranking_returns(np.array([4, 4, 4])), [0.0, 0.0, 0.0])
+
+
+def test_margin_returns_clip_and_scale():
+    np.testing.assert_allclose(margin_returns(np.array([30, 20, 10]), 20.0), [0.5, -0.5, -1.0])
+    np.testing.assert_allclose(margin_returns(np.array([100, 0]), 20.0), [1.0, -1.0])
+
+
+def test_returns_follow_the_reward_option():
+    game = Nim(seed=2, reward="margin")
+    assert game.returns().tolist() == [0.0, 0.0]  # not over yet
+    while not game.is_over:
+        game.step(0)
+    assert sorted(game.returns().tolist()) == [-1.0, 1.0]
+    assert game.winners() == [int(np.argmax(game.scores()))]

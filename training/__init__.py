@@ -1,0 +1,1 @@
+"""Training, evaluation and the ``fiesta`` command line (needs the ``train`` extra)."""
