@@ -70,6 +70,20 @@ GAMES: dict[str, GameSpec] = {
             "fiesta_envs.fiesta_mexicana.game:FiestaMexicana",
             "fiesta_envs.fiesta_mexicana.baselines:BASELINES",
         ),
+        GameSpec(
+            "fiesta_de_los_muertos",
+            "fiesta_envs/FiestaDeLosMuertos-v0",
+            "fiesta_envs.fiesta_de_los_muertos_v0",
+            "fiesta_envs.muertos.game:FiestaDeLosMuertos",
+            "fiesta_envs.muertos.baselines:BASELINES",
+        ),
+        GameSpec(
+            "la_catrina",
+            "fiesta_envs/LaCatrina-v0",
+            "fiesta_envs.la_catrina_v0",
+            "fiesta_envs.muertos.catrina:LaCatrina",
+            "fiesta_envs.muertos.baselines:BASELINES",
+        ),
     )
 }
 

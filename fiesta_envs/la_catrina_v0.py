@@ -1,0 +1,76 @@
+"""Fiesta de los Muertos: La Catrina, the cooperative campaign, as a PettingZoo AEC environment
+(``la_catrina_v0``).
+
+The game in brief
+-----------------
+Up to four rounds of Fiesta de los Muertos (see ``fiesta_de_los_muertos_v0`` for a round: draw,
+four writing steps, deduction, appeasement) to colour the 13 flowers of La Catrina's hat. Round r
+is played with r - 1 constraint cards (new cards each round). Phase 4 changes:
+
+- a checked yellow box gives the team the choice of a Memory Bone (yellow) or a flower;
+- red Limbo Bones (0/1/2/3/4 for 4/5/6/7/8 players, never won back) close an unappeased skull
+  whatever boxes are missing, but never check its yellow box;
+- a round succeeds when every skull is closed (appeased by its white boxes, Memory Bones or a
+  Limbo Bone). Success in round 2/3/4 colours 1/2/3 more flowers. Bones left carry over.
+
+The campaign stops after a failed round, after round 4, or as soon as the 13th flower is
+coloured (even in the middle of a round). Score: the flowers, 0-13.
+
+Players
+-------
+4 to 8 (default 4), agents ``player_0 .. player_{N-1}``. The team's decisions (memory or flower,
+spending bones) are taken by the round's decider: seat (round - 1) mod N.
+
+Actions: ``Discrete(C + W + 84)`` with a mask, as in ``fiesta_de_los_muertos_v0``
+-----------------------------------------------------------------------------
+``keep CHARACTER``, ``write WORD``, ``blank``, ``match S to C``, ``bone S``, plus:
+
+==============  ==================================================================
+``flower``      take a flower for the checked yellow box now in question
+``memory``      take a Memory Bone for it instead
+``limbo S``     spend a Limbo Bone to close skull number S (not yet closed)
+``done``        stop spending bones: the round ends
+==============  ==================================================================
+
+Phase 4 order: reveal; for each skull in number order whose yellow box is checked, ``flower`` or
+``memory``; then the decider spends bones (``bone S``, ``limbo S``) and says ``done``. The choice
+and the spending are skipped when there is nothing to decide.
+
+Observation
+-----------
+The same vector as ``fiesta_de_los_muertos_v0`` (layout in ``fiesta_envs/muertos/observation.py``);
+the campaign blocks are live here: round number, flowers / 13, Memory Bones / their cap, Limbo
+Bones / 4, whether this seat is the decider, the constraint cards in play. A player sees only its
+own character and the words it received or wrote; earlier rounds are not in the vector.
+
+Rewards
+-------
+Cooperative: zero until the end, then every agent gets flowers / 13. ``scores()`` gives every
+seat the number of flowers. ``infos`` at the end carry ``final_info()``: ``flowers``,
+``mood_band`` and ``mood_text`` (0-3 put out, 4-6 slight smile, 7-9 proud, 10-12 radiant,
+13 won over), ``end_reason`` ("failed round", "after round 4", "13 flowers"), one record per
+round played (constraint cards, appeased skulls, success, yellow and bonus flowers), bones left
+and the last round's skull reports.
+
+Options
+-------
+``draw_choice``, ``double_challenge`` (4 players only) and ``cortege`` as in the base game (the
+rulebook allows Les Cortèges with La Catrina; we draw two themes every round). The constraint
+cards are fixed by the campaign (0, 1, 2, 3).
+
+Rulings we added
+----------------
+- "Draws k new cards": each round's cards are drawn from the cards not used in earlier rounds.
+- A bonus never colours more than the 13th flower; the 13th flower ends the game at once, any
+  yellow boxes still waiting for a choice are lost.
+- Memory Bones check white boxes as in the base game and may be spent in the round they are won.
+
+Version history
+---------------
+- v0: first release (lexicon version 1).
+"""
+
+from fiesta_envs.core.aec import aec_env_classes
+from fiesta_envs.muertos.catrina import LaCatrina
+
+raw_env, env = aec_env_classes(LaCatrina, "la_catrina_v0")

@@ -1,0 +1,197 @@
+"""Scripted teams for Fiesta de los Muertos and La Catrina.
+
+``associative``: every seat plays the same plain strategy, using only what its seat knows.
+  - Draw choice: keep the character with the strongest first clue.
+  - Writing: write the legal word sharing the most tags with what it reads (the character on
+    the first step, the received word after), preferring focused words (few other tags);
+    after a blank, any legal word.
+  - Deduction: score every (skull, character) pair by shared tags between the skull's final
+    word and the character, plus what the seat knows besides (its own character must be on
+    one of the skulls; the skull whose last word it wrote is not its own, and it read that
+    skull's previous word), then take the matching with the best total score in which no
+    character is given to two skulls (exact, by dynamic programming over character subsets).
+  - Team decisions: in the base game, spend Memory Bones on the skulls closest to appeased;
+    in La Catrina, take a Memory Bone for a yellow box while the round still needs one to
+    close every skull (flowers when the round is lost anyway), and close skulls using as few
+    Limbo Bones as possible.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from fiesta_envs.core.policy import Policy
+from fiesta_envs.muertos.common import LAYOUT, LEXICON
+from fiesta_envs.muertos.round import BLANK, STEPS, Phase, Round
+
+_WORD_TAG_COUNTS = LEXICON.word_tags.sum(axis=1).astype(float)
+_SHARED_WORDS = LEXICON.shared_word_tags.astype(float)
+_SHARED_CHARACTER_WORDS = LEXICON.shared_character_tags.astype(float)
+
+
+def best_matching(scores: np.ndarray) -> list[int]:
+    """Rows (skulls) to distinct columns (characters) maximising the total score.
+
+    Exact dynamic programming over subsets of columns: fine for the 8 x 8 tables of the game.
+    """
+    rows, cols = scores.shape
+    table = scores.tolist()
+    best: dict[int, float] = {0: 0.0}
+    choice: list[dict[int, tuple[int, int]]] = []
+    for r in range(rows):
+        nxt: dict[int, float] = {}
+        back: dict[int, tuple[int, int]] = {}
+        row = table[r]
+        for used, value in best.items():
+            for c in range(cols):
+                bit = 1 << c
+                if used & bit:
+                    continue
+                key = used | bit
+                total = value + row[c]
+                if total > nxt.get(key, -np.inf):
+                    nxt[key] = total
+                    back[key] = (used, c)
+        choice.append(back)
+        best = nxt
+    used = max(best, key=lambda k: (best[k], -k))
+    result = [0] * rows
+    for r in range(rows - 1, -1, -1):
+        used, result[r] = choice[r][used]
+    return result
+
+
+class AssociativeTeam(Policy):
+    """Writes the most associated word; deduces by the best total association."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self._plans: dict[Any, list[int]] = {}
+
+    def start_episode(self, seed: int | None) -> None:
+        super().start_episode(seed)
+        self._plans = {}
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Any, player: int) -> int:
+        game_round: Round = game.round
+        phase = game_round.phase
+        if phase == Phase.DRAW:
+            return self._keep(game_round, player)
+        if phase == Phase.WRITE:
+            return self._write(game_round, action_mask)
+        if phase == Phase.DEDUCE:
+            return self._match(game, player)
+        if phase == Phase.YELLOW:
+            return self._yellow(game_round)
+        return self._spend(game_round, action_mask)
+
+    # ------------------------------------------------------------------ draw and writing
+    def _keep(self, game_round: Round, player: int) -> int:
+        offers = game_round.offers[player]
+        strength = [float((_SHARED_CHARACTER_WORDS[c] * LEXICON.character_links[c]).max()) for c in offers]
+        return LAYOUT.keep + offers[int(np.argmax(strength))]
+
+    def _write(self, game_round: Round, action_mask: np.ndarray) -> int:
+        legal = action_mask[LAYOUT.write : LAYOUT.blank].astype(bool)
+        if not legal.any():
+            return LAYOUT.blank
+        kind, ident = game_round.prompt()
+        if kind == "character":
+            shared = _SHARED_CHARACTER_WORDS[ident]
+        elif kind == "word":
+            shared = _SHARED_WORDS[ident]
+        else:
+            shared = np.zeros(len(LEXICON.words))
+        focus = shared / _WORD_TAG_COUNTS
+        noise = self.rng.random(len(shared)) * 1e-3
+        score = np.where(legal, shared + 0.5 * focus + noise, -np.inf)
+        return LAYOUT.write + int(np.argmax(score))
+
+    # ------------------------------------------------------------------ deduction
+    def _match(self, game: Any, player: int) -> int:
+        game_round: Round = game.round
+        key = (game.round_index, player, tuple(game_round.numbers), tuple(game_round.table))
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = best_matching(self.deduction_scores(game_round, player))
+            self._plans[key] = plan
+        return LAYOUT.match_action(game_round.number, plan[game_round.number])
+
+    @staticmethod
+    def deduction_scores(game_round: Round, player: int) -> np.ndarray:
+        """(skulls x 8) association scores from what ``player`` knows."""
+        rules = game_round.rules
+        table = game_round.table
+        last = STEPS - 1
+        finals = [game_round.words[j][last] for j in game_round.numbers]
+        scores = np.zeros((rules.skulls, len(table)))
+        for d, word in enumerate(finals):
+            if word != BLANK:
+                scores[d] = _SHARED_CHARACTER_WORDS[table, word]
+        for hand in range(rules.hands):
+            own = game_round.characters[game_round.skull(player, hand)]
+            own_slot = table.index(own)
+            first = game_round.words[game_round.skull(player, hand)][0]
+            for d, word in enumerate(finals):
+                scores[d, own_slot] += 0.5
+                if word != BLANK and first != BLANK:
+                    scores[d, own_slot] += 0.25 * _SHARED_WORDS[first, word]
+            # The skull whose last word I wrote: I read its previous word, and it is not mine.
+            written = game_round.holder_skull(player, last, hand)
+            my_last = game_round.words[written][last]
+            received = game_round.words[written][last - 1]
+            candidates = [d for d, word in enumerate(finals) if word == my_last]
+            if len(candidates) == 1:
+                d = candidates[0]
+                scores[d, own_slot] -= 10.0
+                if received != BLANK:
+                    scores[d] += 0.5 * _SHARED_CHARACTER_WORDS[table, received]
+        return scores
+
+    # ------------------------------------------------------------------ team decisions
+    @staticmethod
+    def _missing(game_round: Round) -> list[tuple[int, int]]:
+        """(missing white boxes, skull number) of every open skull, fewest missing first."""
+        rules = game_round.rules
+        return sorted(
+            (rules.white_boxes - game_round.whites[j], d)
+            for d, j in enumerate(game_round.numbers)
+            if not game_round.closed(j)
+        )
+
+    @classmethod
+    def _limbos_needed(cls, game_round: Round, memory: int) -> int | None:
+        """Fewest Limbo Bones that, with ``memory`` Memory Bones, close every skull (None: impossible)."""
+        missing = sorted((m for m, _ in cls._missing(game_round)), reverse=True)
+        limbo = game_round.team.limbo if game_round.rules.catrina else 0
+        for used in range(min(limbo, len(missing)) + 1):
+            if sum(missing[used:]) <= memory:
+                return used
+        return None
+
+    def _yellow(self, game_round: Round) -> int:
+        team = game_round.team
+        if self._limbos_needed(game_round, team.memory) is not None:
+            return LAYOUT.flower
+        if self._limbos_needed(game_round, team.memory + len(game_round.pending)) is None:
+            return LAYOUT.flower  # the round is lost whatever we take: flowers are what count
+        return LAYOUT.memory
+
+    def _spend(self, game_round: Round, action_mask: np.ndarray) -> int:
+        team = game_round.team
+        missing = self._missing(game_round)
+        if game_round.rules.catrina:
+            limbos = self._limbos_needed(game_round, team.memory)
+            if limbos is None:
+                return LAYOUT.done  # the round is lost: keep nothing, spend nothing
+            if limbos > 0:
+                return LAYOUT.limbo + missing[-1][1]
+        gap, number = missing[0]
+        if team.memory >= gap and action_mask[LAYOUT.bone + number]:
+            return LAYOUT.bone + number
+        return LAYOUT.done
+
+
+BASELINES: dict[str, type[Policy]] = {"associative": AssociativeTeam}

@@ -1,0 +1,636 @@
+"""One round of Fiesta de los Muertos: draw, four writing steps, deduction, appeasement.
+
+Both games drive a ``Round``: Fiesta de los Muertos plays one, La Catrina up to four. The
+round owns everything that is drawn for it and everything written and guessed in it; the
+team's bones and flowers live in a ``Team`` that the game keeps across rounds.
+
+Vocabulary used below (N players, S skulls: S = N, or 8 under the double challenge):
+  skull index ``j = hand * N + owner``: the skull of seat ``owner`` (its first, or with the
+      double challenge its second, character);
+  skull number ``d`` (0-based here, 1-based in action names): the number card the skull gets
+      for the deduction, a fresh random shuffle (``numbers[d]`` is the skull index);
+  table slot ``c``: one of the 8 characters laid face up (``table[c]`` is a character id).
+
+Rules (see the package docs for the rulings):
+  Draw: each seat holds one character (two under the double challenge); with ``draw_choice``
+      each seat is dealt two and keeps one with ``keep C``.
+  Writing: four steps; at step k seat i holds the skull of seat i - k. The first word must be
+      associated with the character (share a tag) and not be part of its name; each next word
+      must be associated with the word it replaces and differ from it; every word must meet the
+      constraints in play. ``blank`` only when no word is legal; after a blank any word that
+      meets the constraints is legal.
+  Deduction: seat by seat, every player matches every skull in number order (their own too);
+      two skulls may get the same character.
+  Appeasement: each correct match checks a box: N - 1 white boxes, then the yellow box, which
+      needs every player right. All whites checked = appeased. A checked yellow box gives a
+      Memory Bone (base game) or, in La Catrina, the decider chooses ``memory`` or ``flower``.
+      Then the decider spends bones: ``bone S`` checks one missing white box, ``limbo S``
+      (La Catrina) closes an unappeased skull; ``done`` ends the round.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from fiesta_envs.muertos.actions import TABLE_SIZE, ActionLayout, Kind
+from fiesta_envs.muertos.constraints import CONSTRAINTS, allowed_after, check_word
+from fiesta_envs.muertos.lexicon import THEMES, Lexicon
+
+#: Teeth on a skull: the four writing steps.
+STEPS = 4
+#: A tooth not written yet, and a tooth left blank.
+NOT_WRITTEN = -2
+BLANK = -1
+#: Yellow Memory Bones at the start, by player count (published).
+MEMORY_BONES = {4: 0, 5: 1, 6: 2, 7: 3, 8: 4}
+#: Red Limbo Bones of La Catrina, by player count (rulebook).
+LIMBO_BONES = {4: 0, 5: 1, 6: 2, 7: 3, 8: 4}
+
+
+#: What a checked yellow box gave: nothing yet, a Memory Bone or a flower.
+REWARDS = ("", "memory", "flower")
+
+
+class Phase(enum.IntEnum):
+    DRAW = 0  # draw choice: keep one of two characters
+    WRITE = 1  # four writing steps
+    DEDUCE = 2  # every player matches every skull
+    YELLOW = 3  # La Catrina: memory or flower for each checked yellow box
+    SPEND = 4  # the decider spends bones, then ``done``
+    DONE = 5  # the round is over
+
+
+@dataclass
+class Team:
+    """What the team owns across rounds."""
+
+    memory: int
+    limbo: int = 0
+    flowers: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        return {"memory": self.memory, "limbo": self.limbo, "flowers": self.flowers}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Team:
+        values = [_int(data[key], key) for key in ("memory", "limbo", "flowers")]
+        if min(values) < 0:
+            raise ValueError(f"team counts must not be negative: {values}")
+        return cls(*values)
+
+
+@dataclass(frozen=True)
+class RoundRules:
+    """The fixed shape of every round of a restored."""
+
+    num_players: int
+    double_challenge: bool = False
+    draw_choice: bool = False
+    cortege: bool = False
+    catrina: bool = False  # La Catrina's phase 4: yellow-box choice and Limbo Bones
+
+    @property
+    def hands(self) -> int:
+        """Skulls each player fills."""
+        return 2 if self.double_challenge else 1
+
+    @property
+    def skulls(self) -> int:
+        return self.num_players * self.hands
+
+    @property
+    def white_boxes(self) -> int:
+        """White boxes per skull: one less than the number of guessers."""
+        return self.num_players - 1
+
+
+class Round:
+    """The state and rules of one round. Build it with ``Round.deal`` or ``Round.from_dict``."""
+
+    def __init__(self, rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team) -> None:
+        self.rules = rules
+        self.lexicon = lexicon
+        self.layout = layout
+        self.team = team
+        n, s = rules.num_players, rules.skulls
+        self.constraints: list[int] = []
+        self.decider = 0
+        self.themes: list[int] = []
+        self.offers: list[list[int]] = []  # draw choice: the two characters dealt to each seat
+        self.characters: list[int] = [-1] * s  # by skull index
+        self.extras: list[int] = []  # characters added to the table
+        self.table_order: list[int] = list(range(TABLE_SIZE))  # table[c] = (characters + extras)[order[c]]
+        self.numbers: list[int] = list(range(s))  # numbers[d] = skull index with number card d
+        self.words: list[list[int]] = [[NOT_WRITTEN] * STEPS for _ in range(s)]
+        self.guesses: list[list[int]] = [[-1] * n for _ in range(s)]  # [skull][seat] = table slot
+        self.whites: list[int] = [0] * s
+        self.yellow: list[bool] = [False] * s
+        self.bones: list[int] = [0] * s  # Memory Bones spent on each skull
+        self.limbo: list[bool] = [False] * s
+        self.rewards: list[str] = [""] * s  # "memory" or "flower" chosen for a yellow box
+        self.pending: list[int] = []  # skull numbers whose yellow-box reward is still to choose
+        self.phase = Phase.DRAW
+        self.seat = 0
+        self.step = 0
+        self.hand = 0
+        self.number = 0
+        self._table: list[int] | None = None
+        self._allowed_cache: dict[int, np.ndarray] = {}
+
+    # ------------------------------------------------------------------ setting up
+    @classmethod
+    def deal(
+        cls,
+        rules: RoundRules,
+        lexicon: Lexicon,
+        layout: ActionLayout,
+        team: Team,
+        rng: np.random.Generator,
+        constraints: list[int],
+        decider: int,
+    ) -> Round:
+        """A new round: all its chance (themes, deck, table order, number cards) drawn from ``rng``."""
+        fresh = cls(rules, lexicon, layout, team)
+        fresh.constraints = list(constraints)
+        fresh.decider = decider
+        if rules.cortege:
+            fresh.themes = sorted(int(t) for t in rng.choice(len(THEMES), size=2, replace=False))
+        pool = fresh.deck_pool()
+        per_seat = 2 if rules.draw_choice else rules.hands
+        dealt = rules.num_players * per_seat
+        extras = TABLE_SIZE - rules.skulls
+        if len(pool) < dealt + extras:
+            raise RuntimeError(
+                f"the lexicon has {len(pool)} characters for themes {fresh.theme_names()}; "
+                f"a round needs {dealt + extras}"
+            )
+        deck = [pool[i] for i in rng.permutation(len(pool))]
+        if rules.draw_choice:
+            fresh.offers = [deck[2 * p : 2 * p + 2] for p in range(rules.num_players)]
+        else:
+            fresh.characters = deck[: rules.skulls]
+        fresh.extras = deck[dealt : dealt + extras]
+        fresh.table_order = [int(i) for i in rng.permutation(TABLE_SIZE)]
+        fresh.numbers = [int(i) for i in rng.permutation(rules.skulls)]
+        fresh.phase = Phase.DRAW if rules.draw_choice else Phase.WRITE
+        return fresh
+
+    def deck_pool(self) -> list[int]:
+        """The characters this round's deck is made of (two themes only under ``cortege``)."""
+        if not self.themes:
+            return list(range(len(self.lexicon.characters)))
+        wanted = {THEMES[t] for t in self.themes}
+        return [i for i, c in enumerate(self.lexicon.characters) if c.theme in wanted]
+
+    def theme_names(self) -> list[str]:
+        return [THEMES[t] for t in self.themes]
+
+    # ------------------------------------------------------------------ where things are
+    def skull(self, owner: int, hand: int) -> int:
+        return hand * self.rules.num_players + owner
+
+    def holder_skull(self, seat: int, step: int, hand: int) -> int:
+        """The skull ``seat`` holds at ``step``: the one of seat ``seat - step``."""
+        return self.skull((seat - step) % self.rules.num_players, hand)
+
+    @property
+    def table(self) -> list[int]:
+        """The 8 characters face up in the deduction, by slot (fixed at the deal, shown later)."""
+        if self._table is None:
+            pool = self.characters + self.extras
+            self._table = [pool[i] for i in self.table_order]
+        return self._table
+
+    def answer(self, skull: int) -> int:
+        """The table slot of a skull's character."""
+        return self.table.index(self.characters[skull])
+
+    def closed(self, skull: int) -> bool:
+        """Appeased (every white box checked) or closed by a Limbo Bone."""
+        return self.limbo[skull] or self.whites[skull] >= self.rules.white_boxes
+
+    def appeased_count(self) -> int:
+        return sum(self.closed(j) for j in range(self.rules.skulls))
+
+    @property
+    def succeeded(self) -> bool:
+        """Every skull is closed."""
+        return self.appeased_count() == self.rules.skulls
+
+    @property
+    def current_player(self) -> int:
+        if self.phase in (Phase.DRAW, Phase.WRITE, Phase.DEDUCE):
+            return self.seat
+        if self.phase in (Phase.YELLOW, Phase.SPEND):
+            return self.decider
+        return -1
+
+    def current_skull(self) -> int:
+        """The skull being written on (WRITE) or matched (DEDUCE)."""
+        if self.phase == Phase.WRITE:
+            return self.holder_skull(self.seat, self.step, self.hand)
+        if self.phase == Phase.DEDUCE:
+            return self.numbers[self.number]
+        raise ValueError(f"no skull is in hand during phase {self.phase.name}")
+
+    def prompt(self) -> tuple[str, int]:
+        """What the writer reads now: ("character", id), ("word", id) or ("blank", -1)."""
+        skull = self.current_skull()
+        if self.step == 0:
+            return "character", self.characters[skull]
+        previous = self.words[skull][self.step - 1]
+        return ("blank", BLANK) if previous == BLANK else ("word", previous)
+
+    # ------------------------------------------------------------------ legality
+    def allowed_words(self) -> np.ndarray:
+        """bool (n_words,): the words the current writer may write."""
+        kind, ident = self.prompt()
+        key = -2 - ident if kind == "character" else ident  # words >= 0, blank -1, characters <= -2
+        cached = self._allowed_cache.get(key)
+        if cached is None:
+            cached = self._compute_allowed(kind, ident)
+            self._allowed_cache[key] = cached
+        return cached
+
+    def _compute_allowed(self, kind: str, ident: int) -> np.ndarray:
+        lexicon = self.lexicon
+        if not self.constraints:  # the association rule alone (read-only rows of the lexicon)
+            if kind == "character":
+                return lexicon.character_links[ident]
+            return lexicon.word_links[ident] if kind == "word" else np.ones(len(lexicon.words), dtype=bool)
+        if kind == "character":
+            return lexicon.character_links[ident] & allowed_after(self.constraints, None, lexicon)
+        if kind == "blank":
+            return allowed_after(self.constraints, None, lexicon)
+        return lexicon.word_links[ident] & allowed_after(self.constraints, ident, lexicon)
+
+    def legal_mask(self) -> np.ndarray:
+        layout = self.layout
+        mask = np.zeros(layout.size, dtype=np.int8)
+        phase = self.phase
+        if phase == Phase.DRAW:
+            for c in self.offers[self.seat]:
+                mask[layout.keep + c] = 1
+        elif phase == Phase.WRITE:
+            allowed = self.allowed_words()
+            if allowed.any():
+                mask[layout.write : layout.blank] = allowed
+            else:
+                mask[layout.blank] = 1
+        elif phase == Phase.DEDUCE:
+            start = layout.match_action(self.number, 0)
+            mask[start : start + TABLE_SIZE] = 1
+        elif phase == Phase.YELLOW:
+            mask[layout.flower] = 1
+            mask[layout.memory] = 1
+        elif phase == Phase.SPEND:
+            for d, j in enumerate(self.numbers):
+                if not self.closed(j):
+                    if self.team.memory > 0:
+                        mask[layout.bone + d] = 1
+                    if self.rules.catrina and self.team.limbo > 0:
+                        mask[layout.limbo + d] = 1
+            mask[layout.done] = 1
+        return mask
+
+    def explain_illegal(self, action: int) -> str:
+        """The rule that forbids ``action`` now."""
+        layout = self.layout
+        kind, a = layout.kind[action], layout.first[action]
+        phase_text = {
+            Phase.DRAW: "players are choosing which character to keep",
+            Phase.WRITE: "players are writing words on the skulls",
+            Phase.DEDUCE: "players are matching skulls to characters",
+            Phase.YELLOW: "the decider chooses memory or flower for a checked yellow box",
+            Phase.SPEND: "the decider spends bones or says done",
+            Phase.DONE: "the round is over",
+        }[self.phase]
+        wanted = {
+            Phase.DRAW: Kind.KEEP,
+            Phase.WRITE: (Kind.WRITE, Kind.BLANK),
+            Phase.DEDUCE: Kind.MATCH,
+            Phase.YELLOW: (Kind.FLOWER, Kind.MEMORY),
+            Phase.SPEND: (Kind.BONE, Kind.LIMBO, Kind.DONE),
+        }.get(self.phase, ())
+        wanted = wanted if isinstance(wanted, tuple) else (wanted,)
+        if kind in (Kind.FLOWER, Kind.LIMBO) and not self.rules.catrina:
+            return "flowers and Limbo Bones belong to the La Catrina campaign"
+        if kind not in wanted:
+            return f"not now: {phase_text}"
+        if kind == Kind.KEEP:
+            names = " or ".join(self.lexicon.characters[c].name for c in self.offers[self.seat])
+            return f"{self.lexicon.characters[a].name} was not dealt to you; keep {names}"
+        if kind == Kind.WRITE:
+            return self._explain_word(a)
+        if kind == Kind.BLANK:
+            example = self.lexicon.words[int(np.flatnonzero(self.allowed_words())[0])].text
+            return f"a blank is allowed only when no word is legal, and {example!r} is"
+        if kind == Kind.MATCH:
+            if a >= self.rules.skulls:
+                return f"there are only {self.rules.skulls} skulls"
+            return f"skull {self.number + 1} is the one to match now, not skull {a + 1}"
+        if a >= self.rules.skulls:
+            return f"there are only {self.rules.skulls} skulls"
+        if self.closed(self.numbers[a]):
+            return f"skull {a + 1} is already closed"
+        if kind == Kind.BONE:
+            return "the team has no Memory Bone left"
+        return "the team has no Limbo Bone left"
+
+    def _explain_word(self, word: int) -> str:
+        lexicon = self.lexicon
+        text = lexicon.words[word].text
+        kind, ident = self.prompt()
+        if kind == "character":
+            character = lexicon.characters[ident]
+            if not (lexicon.character_tags[ident] & lexicon.word_tags[word]).any():
+                return f"{text!r} is not associated with {character.name} (no shared tag)"
+            if not lexicon.character_links[ident, word]:
+                return f"{text!r} is part of the name {character.name!r}"
+            previous = None
+        elif kind == "word":
+            previous_text = lexicon.words[ident].text
+            if word == ident:
+                return f"the new word must differ from the one it replaces ({previous_text!r})"
+            if not lexicon.word_links[ident, word]:
+                return f"{text!r} is not associated with {previous_text!r} (no shared tag)"
+            previous = ident
+        else:
+            previous = None
+        broken = check_word(self.constraints, word, previous, lexicon)
+        if broken:
+            return f"{text!r} breaks the constraint {broken!r}"
+        return f"{text!r} is not allowed here"
+
+    # ------------------------------------------------------------------ playing
+    def apply(self, action: int) -> None:
+        """Apply a legal action of the current player."""
+        layout = self.layout
+        kind, a = layout.kind[action], layout.first[action]
+        if kind == Kind.KEEP:
+            self.characters[self.seat] = a
+            self._table = None
+            self.seat += 1
+            if self.seat == self.rules.num_players:
+                self.seat = 0
+                self.phase = Phase.WRITE
+        elif kind in (Kind.WRITE, Kind.BLANK):
+            self.words[self.current_skull()][self.step] = a if kind == Kind.WRITE else BLANK
+            self._advance_writing()
+        elif kind == Kind.MATCH:
+            self.guesses[self.numbers[self.number]][self.seat] = layout.second[action]
+            self._advance_deduction()
+        elif kind in (Kind.FLOWER, Kind.MEMORY):
+            skull = self.numbers[self.pending.pop(0)]
+            if kind == Kind.FLOWER:
+                self.team.flowers += 1
+                self.rewards[skull] = "flower"
+            else:
+                self.team.memory += 1
+                self.rewards[skull] = "memory"
+            if not self.pending:
+                self._start_spending()
+        elif kind == Kind.BONE:
+            skull = self.numbers[a]
+            self.team.memory -= 1
+            self.bones[skull] += 1
+            self.whites[skull] += 1
+            self._start_spending()
+        elif kind == Kind.LIMBO:
+            self.team.limbo -= 1
+            self.limbo[self.numbers[a]] = True
+            self._start_spending()
+        elif kind == Kind.DONE:
+            self.phase = Phase.DONE
+        else:  # pragma: no cover - the mask never allows it
+            raise AssertionError(f"unknown action kind {kind}")
+
+    def _advance_writing(self) -> None:
+        self.hand += 1
+        if self.hand < self.rules.hands:
+            return
+        self.hand = 0
+        self.seat += 1
+        if self.seat < self.rules.num_players:
+            return
+        self.seat = 0
+        self.step += 1
+        if self.step == STEPS:
+            self.phase = Phase.DEDUCE
+
+    def _advance_deduction(self) -> None:
+        self.number += 1
+        if self.number < self.rules.skulls:
+            return
+        self.number = 0
+        self.seat += 1
+        if self.seat == self.rules.num_players:
+            self.seat = 0
+            self._reveal()
+
+    def _reveal(self) -> None:
+        """Open the skulls: check boxes, then yellow-box rewards, then bone spending."""
+        n = self.rules.num_players
+        for j in range(self.rules.skulls):
+            correct = self.correct_count(j)
+            self.whites[j] = min(correct, self.rules.white_boxes)
+            self.yellow[j] = correct == n
+        if self.rules.catrina:
+            self.pending = [d for d, j in enumerate(self.numbers) if self.yellow[j]]
+            if self.pending:
+                self.phase = Phase.YELLOW
+                return
+        else:
+            for j in range(self.rules.skulls):
+                if self.yellow[j]:
+                    self.team.memory += 1
+                    self.rewards[j] = "memory"
+        self._start_spending()
+
+    def can_spend(self) -> bool:
+        """Is there a bone to spend and a skull to spend it on?"""
+        has_bone = self.team.memory > 0 or (self.rules.catrina and self.team.limbo > 0)
+        return has_bone and not self.succeeded
+
+    def _start_spending(self) -> None:
+        self.phase = Phase.SPEND if self.can_spend() else Phase.DONE
+
+    def correct_count(self, skull: int) -> int:
+        table = self.table
+        return sum(table[slot] == self.characters[skull] for slot in self.guesses[skull] if slot >= 0)
+
+    # ------------------------------------------------------------------ reports
+    def skull_reports(self) -> list[dict[str, Any]]:
+        """Per skull number: whose, the character, the guesses, the boxes (for ``final_info``)."""
+        lexicon = self.lexicon
+        reports = []
+        for d, j in enumerate(self.numbers):
+            owner, hand = j % self.rules.num_players, j // self.rules.num_players
+            words = self.words[j]
+            reports.append(
+                {
+                    "number": d + 1,
+                    "owner": owner,
+                    "hand": hand,
+                    "character": lexicon.characters[self.characters[j]].name,
+                    "slot": self.answer(j) + 1,
+                    "words": [_word_text(lexicon, w) for w in words],
+                    "guesses": [g + 1 if g >= 0 else None for g in self.guesses[j]],
+                    "correct": self.correct_count(j),
+                    "white_boxes": self.whites[j],
+                    "yellow_box": self.yellow[j],
+                    "memory_bones": self.bones[j],
+                    "limbo_bone": self.limbo[j],
+                    "closed": self.closed(j),
+                    "yellow_reward": self.rewards[j] or None,
+                }
+            )
+        return reports
+
+    def render_text(self) -> str:
+        lexicon = self.lexicon
+        lines = [f"phase {self.phase.name.lower()}, decider seat {self.decider}"]
+        if self.constraints:
+            lines.append("constraints: " + "; ".join(CONSTRAINTS[c].name for c in self.constraints))
+        if self.themes:
+            lines.append("cortege themes: " + ", ".join(self.theme_names()))
+        if self.phase == Phase.WRITE:
+            lines.append(f"writing step {self.step + 1} of {STEPS}: {self.step} teeth written on each skull")
+        if self.phase >= Phase.DEDUCE:
+            for c, character in enumerate(self.table):
+                lines.append(f"  character {c + 1}: {lexicon.characters[character].name}")
+            for d, j in enumerate(self.numbers):
+                text = _word_text(lexicon, self.words[j][STEPS - 1])
+                line = f"  skull {d + 1}: {text}"
+                if self.phase >= Phase.YELLOW:
+                    state = "closed" if self.closed(j) else "open"
+                    line += (
+                        f"  (answer {self.answer(j) + 1}, whites {self.whites[j]}/{self.rules.white_boxes}, "
+                        f"yellow {'x' if self.yellow[j] else '-'}, {state})"
+                    )
+                lines.append(line[:100])
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ state dicts
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "constraints": list(self.constraints),
+            "decider": self.decider,
+            "themes": list(self.themes),
+            "offers": [list(o) for o in self.offers],
+            "characters": list(self.characters),
+            "extras": list(self.extras),
+            "table_order": list(self.table_order),
+            "numbers": list(self.numbers),
+            "words": [list(w) for w in self.words],
+            "guesses": [list(g) for g in self.guesses],
+            "whites": list(self.whites),
+            "yellow": list(self.yellow),
+            "bones": list(self.bones),
+            "limbo": list(self.limbo),
+            "rewards": list(self.rewards),
+            "pending": list(self.pending),
+            "phase": int(self.phase),
+            "seat": self.seat,
+            "step": self.step,
+            "hand": self.hand,
+            "number": self.number,
+        }
+
+    @classmethod
+    def from_dict(
+        cls, data: Mapping[str, Any], rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team
+    ) -> Round:
+        """Restore ``to_dict``'s output; raises ValueError/KeyError/TypeError on malformed data."""
+        restored = cls(rules, lexicon, layout, team)
+        n, s = rules.num_players, rules.skulls
+        n_chars, n_words = len(lexicon.characters), len(lexicon.words)
+        restored.constraints = _int_list(data["constraints"], "constraints", 0, len(CONSTRAINTS) - 1)
+        restored.decider = _int(data["decider"], "decider", 0, n - 1)
+        restored.themes = _int_list(data["themes"], "themes", 0, len(THEMES) - 1, length=2 if rules.cortege else 0)
+        offers = data["offers"]
+        if not isinstance(offers, list) or len(offers) != (n if rules.draw_choice else 0):
+            raise ValueError("offers: one pair per seat under draw_choice, none otherwise")
+        restored.offers = [_int_list(o, "offers", 0, n_chars - 1, length=2) for o in offers]
+        restored.characters = _int_list(data["characters"], "characters", -1, n_chars - 1, length=s)
+        restored.extras = _int_list(data["extras"], "extras", 0, n_chars - 1, length=TABLE_SIZE - s)
+        restored.table_order = _permutation(data["table_order"], "table_order", TABLE_SIZE)
+        restored.numbers = _permutation(data["numbers"], "numbers", s)
+        restored.words = _matrix(data["words"], "words", s, STEPS, NOT_WRITTEN, n_words - 1)
+        restored.guesses = _matrix(data["guesses"], "guesses", s, n, -1, TABLE_SIZE - 1)
+        restored.whites = _int_list(data["whites"], "whites", 0, rules.white_boxes, length=s)
+        restored.yellow = _bool_list(data["yellow"], "yellow", s)
+        restored.bones = _int_list(data["bones"], "bones", 0, rules.white_boxes, length=s)
+        restored.limbo = _bool_list(data["limbo"], "limbo", s)
+        rewards = data["rewards"]
+        if not isinstance(rewards, list) or len(rewards) != s or any(r not in REWARDS for r in rewards):
+            raise ValueError("rewards: one of '', 'memory', 'flower' per skull")
+        restored.rewards = list(rewards)
+        restored.pending = _int_list(data["pending"], "pending", 0, s - 1)
+        restored.phase = Phase(_int(data["phase"], "phase", 0, len(Phase) - 1))
+        restored.seat = _int(data["seat"], "seat", 0, n - 1)
+        restored.step = _int(data["step"], "step", 0, STEPS)
+        restored.hand = _int(data["hand"], "hand", 0, rules.hands - 1)
+        restored.number = _int(data["number"], "number", 0, s - 1)
+        if restored.phase > Phase.DRAW and -1 in restored.characters:
+            raise ValueError("every skull needs its character once the draw is over")
+        if restored.phase == Phase.DRAW and not rules.draw_choice:
+            raise ValueError("there is a draw phase only under draw_choice")
+        if restored.phase <= Phase.WRITE and restored.step >= STEPS:
+            raise ValueError("writing step must be 0..3 until the writing is over")
+        if restored.phase >= Phase.DEDUCE and restored.step != STEPS:
+            raise ValueError("the deduction comes after the 4 writing steps (step must be 4)")
+        if restored.phase == Phase.YELLOW and not restored.pending:
+            raise ValueError("the yellow phase needs a pending yellow box")
+        if restored.phase > Phase.DRAW and len(set(restored.characters + restored.extras)) != TABLE_SIZE:
+            raise ValueError("the 8 characters on the table must differ")
+        return restored
+
+
+# ---------------------------------------------------------------------- helpers
+def _word_text(lexicon: Lexicon, word: int) -> str | None:
+    if word == NOT_WRITTEN:
+        return None
+    if word == BLANK:
+        return "(blank)"
+    return lexicon.words[word].text
+
+
+def _int(value: Any, name: str, low: int | None = None, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name}: expected an int, got {value!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ValueError(f"{name}: {value} is outside {low}..{high}")
+    return int(value)
+
+
+def _int_list(value: Any, name: str, low: int, high: int, length: int | None = None) -> list[int]:
+    if not isinstance(value, list):
+        raise TypeError(f"{name}: expected a list, got {type(value).__name__}")
+    if length is not None and len(value) != length:
+        raise ValueError(f"{name}: expected {length} entries, got {len(value)}")
+    return [_int(v, name, low, high) for v in value]
+
+
+def _bool_list(value: Any, name: str, length: int) -> list[bool]:
+    if not isinstance(value, list) or len(value) != length or not all(isinstance(v, bool) for v in value):
+        raise ValueError(f"{name}: expected {length} booleans")
+    return list(value)
+
+
+def _permutation(value: Any, name: str, size: int) -> list[int]:
+    values = _int_list(value, name, 0, size - 1, length=size)
+    if sorted(values) != list(range(size)):
+        raise ValueError(f"{name}: expected a permutation of 0..{size - 1}")
+    return values
+
+
+def _matrix(value: Any, name: str, rows: int, cols: int, low: int, high: int) -> list[list[int]]:
+    if not isinstance(value, list) or len(value) != rows:
+        raise ValueError(f"{name}: expected {rows} rows")
+    return [_int_list(row, name, low, high, length=cols) for row in value]

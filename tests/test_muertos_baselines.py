@@ -1,0 +1,136 @@
+"""The scripted teams of Fiesta de los Muertos and La Catrina."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import numpy as np
+import pytest
+from muertos_scenarios import edit_state, write_all
+
+from fiesta_envs.core.policy import Policy, RandomPolicy
+from fiesta_envs.muertos.baselines import BASELINES, AssociativeTeam, best_matching
+from fiesta_envs.muertos.catrina import LaCatrina
+from fiesta_envs.muertos.common import LEXICON
+from fiesta_envs.muertos.game import FiestaDeLosMuertos
+from fiesta_envs.muertos.round import Phase
+
+
+def play(game, policy: Policy, seed: int):
+    policy.start_episode(seed)
+    while not game.is_over:
+        player = game.current_player
+        action = policy.act(game.observe(player), game.legal_mask(), game, player)
+        game.step(action)  # raises if the policy ever picks an illegal action
+    return game
+
+
+def test_baselines_table():
+    assert list(BASELINES) == ["associative"] and BASELINES["associative"] is AssociativeTeam
+    assert issubclass(AssociativeTeam, Policy)
+
+
+@pytest.mark.parametrize("rows", [4, 6, 8])
+def test_best_matching_is_the_best_assignment(rows):
+    rng = np.random.default_rng(rows)
+    for _ in range(5):
+        scores = rng.integers(0, 4, size=(rows, 8)).astype(float)
+        plan = best_matching(scores)
+        assert len(set(plan)) == rows
+        best = max(sum(scores[r, c] for r, c in enumerate(p)) for p in itertools.permutations(range(8), rows))
+        assert sum(scores[r, c] for r, c in enumerate(plan)) == best
+
+
+@pytest.mark.parametrize(
+    ("cls", "n", "options"),
+    [
+        (FiestaDeLosMuertos, 4, {}),
+        (FiestaDeLosMuertos, 8, {"constraints": 3, "draw_choice": True}),
+        (FiestaDeLosMuertos, 4, {"double_challenge": True}),
+        (LaCatrina, 5, {}),
+        (LaCatrina, 7, {"cortege": True}),
+    ],
+)
+def test_associative_team_plays_whole_games_fast_and_legally(cls, n, options):
+    start = time.perf_counter()
+    for seed in range(3):
+        game = play(cls(num_players=n, seed=seed, **options), AssociativeTeam(), seed)
+        assert game.is_over
+    assert (time.perf_counter() - start) / 3 < 1.0
+
+
+def test_associative_team_is_deterministic_given_its_seed():
+    runs = [play(LaCatrina(num_players=6, seed=1), AssociativeTeam(), 7).state_dict() for _ in range(2)]
+    assert runs[0] == runs[1]
+
+
+def test_associative_writer_takes_the_word_sharing_most_tags():
+    game = FiestaDeLosMuertos(num_players=4, seed=2)
+    policy = AssociativeTeam(seed=0)
+    character = game.round.characters[0]
+    action = policy.act(game.observe(0), game.legal_mask(), game, 0)
+    chosen = action - game.string_to_action(f"write {LEXICON.words[0].text}")
+    shared = LEXICON.shared_character_tags[character] * LEXICON.character_links[character]
+    assert shared[chosen] == shared.max()
+
+
+def test_associative_deduction_uses_only_what_the_seat_knows():
+    game = FiestaDeLosMuertos(num_players=6, seed=3)
+    write_all(game)
+    assert game.round.phase == Phase.DEDUCE
+    policy = AssociativeTeam(seed=0)
+    plans = [AssociativeTeam.deduction_scores(game.round, 0)]
+    # change every word seat 0 never received nor wrote (final words stay: everyone sees them)
+
+    def scramble(state):
+        for skull, teeth in enumerate(state["round"]["words"]):
+            for step in range(3):
+                seen = skull == (0 - step) % 6 or (step + 1 < 4 and skull == (0 - step - 1) % 6)
+                if not seen and teeth[step] >= 0:
+                    teeth[step] = (teeth[step] + 7) % len(LEXICON.words)
+
+    other = game.clone()
+    edit_state(other, scramble)
+    assert other.round.words != game.round.words
+    plans.append(AssociativeTeam.deduction_scores(other.round, 0))
+    assert np.array_equal(plans[0], plans[1])
+    assert policy.act(game.observe(0), game.legal_mask(), game, 0) == policy.act(
+        other.observe(0), other.legal_mask(), other, 0
+    )
+
+
+def test_associative_team_appeases_most_skulls_on_average():
+    appeased = [play(FiestaDeLosMuertos(num_players=4, seed=s), AssociativeTeam(), s).team_value() for s in range(20)]
+    assert np.mean(appeased) >= 2.0
+
+
+def _appeased_share(policy_class, n: int, games: int, first_seed: int = 1000) -> np.ndarray:
+    shares = []
+    for seed in range(first_seed, first_seed + games):
+        game = play(FiestaDeLosMuertos(num_players=n, seed=seed), policy_class(), seed)
+        shares.append(game.team_reward())
+    return np.array(shares)
+
+
+@pytest.mark.slow
+def test_associative_team_appeases_more_skulls_than_random():
+    """200 games (40 per player count 4..8): the associative team's mean share of appeased skulls
+    beats random play's by more than 4 standard errors of the difference."""
+    associative = np.concatenate([_appeased_share(AssociativeTeam, n, 40) for n in range(4, 9)])
+    random = np.concatenate([_appeased_share(RandomPolicy, n, 40) for n in range(4, 9)])
+    difference = associative.mean() - random.mean()
+    standard_error = np.sqrt(associative.var(ddof=1) / len(associative) + random.var(ddof=1) / len(random))
+    assert difference > 4 * standard_error and difference > 0.3, (associative.mean(), random.mean())
+
+
+@pytest.mark.slow
+def test_associative_team_colours_more_flowers_than_random():
+    flowers = {}
+    for name, policy_class in (("associative", AssociativeTeam), ("random", RandomPolicy)):
+        flowers[name] = np.array(
+            [play(LaCatrina(num_players=6, seed=s), policy_class(), s).team_value() for s in range(100)]
+        )
+    difference = flowers["associative"].mean() - flowers["random"].mean()
+    standard_error = np.sqrt(flowers["associative"].var(ddof=1) / 100 + flowers["random"].var(ddof=1) / 100)
+    assert difference > 4 * standard_error

@@ -1,0 +1,274 @@
+"""La Catrina: the campaign rules of the rulebook and our rulings, as scenario tests."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from muertos_scenarios import deduce, edit_state, play_round
+
+from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
+from fiesta_envs.muertos.bands import mood_band
+from fiesta_envs.muertos.catrina import LaCatrina
+from fiesta_envs.muertos.common import ENCODER, LAYOUT
+from fiesta_envs.muertos.constraints import INCOMPATIBLE
+from fiesta_envs.muertos.round import LIMBO_BONES, MEMORY_BONES, Phase
+
+
+def new(n: int = 4, seed: int = 0, **options) -> LaCatrina:
+    return LaCatrina(num_players=n, seed=seed, **options)
+
+
+def finish_round(game, correct, rewards="memory") -> None:
+    """Play a round to the given right guesses; yellow boxes take ``rewards``; then ``done``."""
+    round_index = game.round_index
+    play_round(game, correct)
+    while not game.is_over and game.round_index == round_index:
+        if game.round.phase == Phase.YELLOW:
+            game.play(rewards)
+        else:
+            game.play("done")
+
+
+def test_options_and_player_counts():
+    assert LaCatrina.player_counts == (4, 5, 6, 7, 8) and LaCatrina.cooperative
+    with pytest.raises(InvalidOptionError, match="constraints"):
+        new(constraints=2)  # the campaign fixes the cards of each round
+    with pytest.raises(InvalidOptionError, match="needs 4 players"):
+        new(6, double_challenge=True)
+
+
+@pytest.mark.parametrize("n", [4, 5, 6, 7, 8])
+def test_bones_at_the_start_by_player_count(n):
+    game = new(n)
+    assert game.team.limbo == LIMBO_BONES[n] == {4: 0, 5: 1, 6: 2, 7: 3, 8: 4}[n]
+    assert game.team.memory == MEMORY_BONES[n]
+    assert game.team.flowers == 0
+
+
+def test_constraint_cards_by_round_are_new_and_compatible():
+    for seed in range(5):
+        game = new(4, seed=seed)
+        drawn = []
+        for round_index in range(4):
+            assert game.round_index == round_index
+            cards = game.round.constraints
+            assert len(cards) == round_index
+            assert not any(frozenset((a, b)) in INCOMPATIBLE for a in cards for b in cards if a != b)
+            drawn += cards
+            finish_round(game, [4, 4, 4, 4])
+        assert len(drawn) == len(set(drawn)) == 6
+
+
+def test_decider_rotates_each_round():
+    game = new(5, seed=1)
+    for round_index in range(3):
+        assert game.round.decider == round_index
+        play_round(game, [5, 5, 5, 5, 5])
+        assert game.round.phase == Phase.YELLOW and game.current_player == round_index
+        while game.round_index == round_index:
+            game.play("memory" if game.round.phase == Phase.YELLOW else "done")
+
+
+def test_yellow_box_choice_memory_or_flower_in_number_order():
+    game = new(4, seed=2)
+    play_round(game, [4, 4, 3, 4])
+    assert game.round.phase == Phase.YELLOW
+    assert game.round.pending == [0, 1, 3]
+    assert np.flatnonzero(game.legal_mask()).tolist() == [LAYOUT.flower, LAYOUT.memory]
+    with pytest.raises(IllegalActionError, match="not now"):
+        game.play("done")
+    game.play("flower")
+    game.play("memory")
+    assert game.team.flowers == 1 and game.team.memory == 1
+    rewards = [game.round.rewards[game.round.numbers[d]] for d in range(4)]
+    assert rewards == ["flower", "memory", "", ""] and game.round.pending == [3]
+    game.play("flower")
+    assert game.team.flowers == 2
+    # every skull is closed: round 1 succeeds (no bonus flower in round 1), round 2 begins
+    assert game.round_index == 1 and game.team.flowers == 2 and game.team.memory == 1
+    assert game.history[0]["success"] and game.history[0]["yellow_flowers"] == 2
+
+
+def test_limbo_bone_closes_any_unappeased_skull_but_never_checks_the_yellow_box():
+    game = new(6, seed=3)  # 2 Limbo Bones, 2 Memory Bones
+    play_round(game, [0, 5, 5, 5, 5, 1])
+    assert game.round.phase == Phase.SPEND
+    mask = game.legal_mask()
+    assert mask[LAYOUT.limbo + 0] and mask[LAYOUT.limbo + 5]
+    assert not mask[LAYOUT.limbo + 1]
+    with pytest.raises(IllegalActionError, match="already closed"):
+        game.play("limbo 2")
+    skull = game.round.numbers[0]
+    game.play("limbo 1")  # no box checked at all: still closed
+    assert game.round.closed(skull) and game.round.whites[skull] == 0
+    assert not game.round.yellow[skull] and game.team.flowers == 0
+    assert game.team.limbo == 1
+    game.play("limbo 6")
+    assert game.team.limbo == 0
+    # every skull closed: the round succeeds; Memory Bones are carried over untouched
+    assert game.round_index == 1 and game.team.memory == 2 and game.team.limbo == 0
+
+
+def test_limbo_bones_are_never_won_back():
+    for seed in range(6):
+        game = new(7, seed=seed)
+        rng = np.random.default_rng(seed)
+        limbo = game.team.limbo
+        while not game.is_over:
+            legal = np.flatnonzero(game.legal_mask())
+            game.step(int(legal[rng.integers(len(legal))]))
+            assert game.team.limbo <= limbo
+            limbo = game.team.limbo
+
+
+def test_no_limbo_bone_left_is_refused():
+    game = new(4, seed=4)
+    play_round(game, [3, 3, 3, 2])
+    assert game.is_over  # 4 players: no Limbo Bone, no Memory Bone: the round fails at once
+    assert game.end_reason == "failed round"
+
+
+def test_memory_bones_still_check_white_boxes():
+    game = new(5, seed=5)  # 1 Memory Bone, 1 Limbo Bone
+    play_round(game, [3, 4, 4, 4, 4])
+    first_round, skull = game.round, game.round.numbers[0]
+    assert first_round.whites[skull] == 3
+    game.play("bone 1")
+    assert first_round.closed(skull) and first_round.whites[skull] == 4
+    assert game.round_index == 1  # round 1 succeeded
+    assert game.team.memory == 0 and game.team.limbo == 1
+
+
+def test_flowers_for_round_success_in_rounds_2_3_4_and_end_after_round_4():
+    game = new(4, seed=6)
+    flowers = []
+    for _ in range(4):
+        finish_round(game, [4, 4, 4, 4], rewards="memory")
+        flowers.append(game.team.flowers)
+    assert flowers == [0, 1, 3, 6]
+    assert game.is_over and game.end_reason == "after round 4"
+    assert [r["bonus_flowers"] for r in game.history] == [0, 1, 2, 3]
+    assert game.team.memory == 16  # every yellow box taken as a bone, all carried over
+    info = game.final_info()
+    assert info["flowers"] == 6 and info["mood_band"] == "slight smile" and info["rounds_played"] == 4
+    assert np.allclose(game.returns(), 6 / 13)
+    assert game.scores().tolist() == [6.0] * 4
+
+
+def test_a_failed_round_stops_the_campaign():
+    game = new(5, seed=7)
+    finish_round(game, [5, 5, 5, 5, 5], rewards="flower")
+    assert game.team.flowers == 5 and game.round_index == 1
+    finish_round(game, [0, 0, 0, 5, 5], rewards="flower")  # 3 open skulls, 1 Memory + 1 Limbo Bone
+    assert game.is_over and game.end_reason == "failed round"
+    assert game.team.flowers == 7  # no bonus for the failed round 2
+    assert game.final_info()["mood_band"] == "proud"
+    assert np.allclose(game.returns(), 7 / 13)
+
+
+def test_the_thirteenth_flower_stops_the_campaign_at_once():
+    game = new(8, seed=8)
+    finish_round(game, [8] * 8, rewards="flower")
+    assert game.team.flowers == 8 and game.round_index == 1
+    play_round(game, [8] * 8)
+    for _ in range(5):
+        game.play("flower")
+    assert game.is_over and game.end_reason == "13 flowers"
+    assert game.round.pending  # three yellow boxes were never rewarded
+    assert game.team.flowers == 13 and game.final_info()["mood_band"] == "won over"
+    assert np.allclose(game.returns(), 1.0)
+
+
+def test_a_success_bonus_never_colours_more_than_13_flowers():
+    game = new(4, seed=9)
+    finish_round(game, [4] * 4)
+    finish_round(game, [4] * 4)
+    edit_state(game, lambda s: s["team"].__setitem__("flowers", 12))
+    finish_round(game, [4] * 4)  # round 3 success: +2
+    assert game.team.flowers == 13 and game.is_over and game.end_reason == "13 flowers"
+
+
+def test_failing_round_1_scores_nothing():
+    game = new(4, seed=10)
+    finish_round(game, [0, 0, 0, 0])
+    assert game.is_over and game.team.flowers == 0
+    assert game.final_info()["mood_band"] == "put out"
+    assert game.returns().tolist() == [0.0] * 4
+
+
+@pytest.mark.parametrize(
+    ("flowers", "band"),
+    [(0, "put out"), (3, "put out"), (4, "slight smile"), (6, "slight smile"), (7, "proud"), (9, "proud"),
+     (10, "radiant"), (12, "radiant"), (13, "won over")],
+)  # fmt: skip
+def test_mood_bands(flowers, band):
+    assert mood_band(flowers)[0] == band
+
+
+def test_observation_shows_the_team_and_round():
+    game = new(5, seed=11)
+    finish_round(game, [5] * 5, rewards="flower")
+    obs = game.observe(1)
+    assert obs[ENCODER.round + 1] == 1.0
+    assert obs[ENCODER.team + 2] == pytest.approx(5 / 13)
+    assert obs[ENCODER.team + 3] == 1.0  # seat 1 decides in round 2
+    assert obs[ENCODER.constraints : ENCODER.constraints + 15].sum() == 1.0
+
+
+def test_the_decider_sees_which_yellow_boxes_await_a_reward():
+    game = new(4, seed=15)
+    play_round(game, [4, 0, 4, 4])
+    obs = game.observe(0)
+    pending = [obs[ENCODER.reveal + d * ENCODER.reveal_width + 14] for d in range(4)]
+    assert pending == [1.0, 0.0, 1.0, 1.0]
+    game.play("flower")
+    obs = game.observe(0)
+    assert [obs[ENCODER.reveal + d * ENCODER.reveal_width + 14] for d in range(4)] == [0.0, 0.0, 1.0, 1.0]
+
+
+def test_state_dict_round_trips_through_a_campaign():
+    game = new(6, seed=12, draw_choice=True)
+    rng = np.random.default_rng(3)
+    while not game.is_over:
+        data = game.state_dict()
+        restored = LaCatrina.from_state_dict(json.loads(json.dumps(data)))
+        assert restored.state_dict() == data
+        assert np.array_equal(restored.legal_mask(), game.legal_mask())
+        legal = np.flatnonzero(game.legal_mask())
+        # prefer the right answer in the deduction so the campaign lasts
+        game_round = game.round
+        if game_round.phase == Phase.DEDUCE:
+            answer = game_round.answer(game_round.numbers[game_round.number])
+            game.step(LAYOUT.match_action(game_round.number, answer))
+        else:
+            game.step(int(legal[rng.integers(len(legal))]))
+    assert game.round_index >= 1
+
+
+def test_same_seed_same_campaign():
+    def run():
+        game = new(7, seed=13, cortege=True)
+        rng = np.random.default_rng(0)
+        while not game.is_over:
+            if game.round.phase == Phase.DEDUCE:
+                deduce(game, [7] * 7)
+                continue
+            legal = np.flatnonzero(game.legal_mask())
+            game.step(int(legal[rng.integers(len(legal))]))
+        return game.state_dict()
+
+    assert run() == run()
+
+
+def test_final_info_lists_every_round():
+    game = new(4, seed=14)
+    finish_round(game, [4] * 4)
+    finish_round(game, [4, 4, 0, 0])
+    info = game.final_info()
+    assert [r["round"] for r in info["rounds"]] == [1, 2]
+    assert [r["success"] for r in info["rounds"]] == [True, False]
+    assert info["end_reason"] == "failed round"
+    assert len(info["skull_reports"]) == 4
+    json.dumps(info)

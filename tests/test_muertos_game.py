@@ -1,0 +1,679 @@
+"""Fiesta de los Muertos (one round): every rule of the rulings, as scenario tests."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from muertos_scenarios import (
+    deduce,
+    edit_state,
+    first_legal_name,
+    give_characters,
+    keep_first,
+    legal_words,
+    play_round,
+    write_all,
+)
+
+from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from fiesta_envs.muertos.common import ENCODER, LAYOUT, LEXICON
+from fiesta_envs.muertos.constraints import CONSTRAINTS, INCOMPATIBLE, allowed_after, check_word
+from fiesta_envs.muertos.game import FiestaDeLosMuertos
+from fiesta_envs.muertos.lexicon import THEMES, name_tokens
+from fiesta_envs.muertos.round import BLANK, MEMORY_BONES, NOT_WRITTEN, Phase
+
+
+def new(n: int = 4, seed: int = 0, **options) -> FiestaDeLosMuertos:
+    return FiestaDeLosMuertos(num_players=n, seed=seed, **options)
+
+
+def random_play(game, seed: int = 0, stop=lambda g: False) -> None:
+    rng = np.random.default_rng(seed)
+    while not game.is_over and not stop(game):
+        legal = np.flatnonzero(game.legal_mask())
+        game.step(int(legal[rng.integers(len(legal))]))
+
+
+# ---------------------------------------------------------------------- options and set-up
+def test_player_counts_and_defaults():
+    assert FiestaDeLosMuertos.player_counts == (4, 5, 6, 7, 8)
+    assert new().num_players == 4 == FiestaDeLosMuertos().num_players
+    assert FiestaDeLosMuertos.cooperative
+    for bad in (3, 9):
+        with pytest.raises(InvalidOptionError, match="num_players"):
+            FiestaDeLosMuertos(num_players=bad)
+
+
+@pytest.mark.parametrize(
+    ("n", "options", "pattern"),
+    [
+        (5, {"double_challenge": True}, "needs 4 players"),
+        (4, {"double_challenge": True, "draw_choice": True}, "draw_choice"),
+        (4, {"constraints": 4}, "constraints"),
+        (4, {"cortege": 1}, "cortege"),
+        (4, {"colour": "red"}, "unknown option"),
+    ],
+)
+def test_invalid_options_are_refused(n, options, pattern):
+    with pytest.raises(InvalidOptionError, match=pattern):
+        new(n, **options)
+
+
+def test_deal_without_draw_choice_starts_writing_with_eight_distinct_characters_on_the_table():
+    for n in range(4, 9):
+        game = new(n, seed=n)
+        assert game.round.phase == Phase.WRITE
+        table = game.round.table
+        assert len(table) == len(set(table)) == 8
+        assert set(game.round.characters) <= set(table)
+        assert len(game.round.extras) == 8 - n
+
+
+def test_draw_choice_keeps_one_of_two_and_the_other_never_reaches_the_table():
+    game = new(6, seed=3, draw_choice=True)
+    assert game.round.phase == Phase.DRAW
+    for seat in range(6):
+        assert game.current_player == seat
+        offered = game.round.offers[seat]
+        assert len(offered) == 2
+        legal = [LAYOUT.keep + c for c in offered]
+        assert np.flatnonzero(game.legal_mask()).tolist() == sorted(legal)
+        other = LEXICON.characters[offered[0]].name
+        if seat == 0:
+            with pytest.raises(IllegalActionError, match="was not dealt to you"):
+                game.play(f"keep {LEXICON.characters[game.round.offers[1][0]].name}")
+        game.play(f"keep {LEXICON.characters[offered[1]].name}")
+        assert game.round.characters[seat] == offered[1], other
+    assert game.round.phase == Phase.WRITE
+    put_back = {offer[0] for offer in game.round.offers}
+    assert not put_back & set(game.round.table)
+
+
+def test_every_deal_is_reshuffled_from_the_seed():
+    tables = {tuple(new(4, seed=s).round.table) for s in range(10)}
+    assert len(tables) == 10
+
+
+def test_cortege_uses_two_themes_only():
+    for seed in range(5):
+        game = new(8, seed=seed, cortege=True)
+        themes = game.round.theme_names()
+        assert len(set(themes)) == 2 and set(themes) <= set(THEMES)
+        assert {LEXICON.characters[c].theme for c in game.round.table} <= set(themes)
+
+
+def test_no_cortege_draws_from_every_theme():
+    seen = {LEXICON.characters[c].theme for s in range(20) for c in new(8, seed=s).round.table}
+    assert seen == set(THEMES)
+
+
+# ---------------------------------------------------------------------- writing
+def test_first_word_is_associated_with_the_character_and_not_part_of_its_name():
+    game = new(4, seed=1)
+    character = game.round.characters[0]
+    legal = legal_words(game)
+    tags = set(LEXICON.characters[character].tags)
+    expected = {
+        w.text
+        for w in LEXICON.words
+        if tags & set(w.tags) and w.text not in name_tokens(LEXICON.characters[character].name)
+    }
+    assert legal == expected and legal
+
+
+def test_named_chain_dracula_and_the_big_bad_wolf():
+    """Dracula (night, castle, blood, death, grave, monster); The Big Bad Wolf (forest, animal,
+    wolf, ...); vampire (night, blood, monster); bat (night, animal); castle (castle)."""
+    game = new(4, seed=0)
+    give_characters(game, ["Dracula", "The Big Bad Wolf"])
+    with pytest.raises(IllegalActionError, match="not associated with Dracula"):
+        game.play("write moon")
+    game.play("write vampire")  # seat 0, on its own skull
+    with pytest.raises(IllegalActionError, match="part of the name"):
+        game.play("write wolf")  # seat 1: "wolf" shares the tag wolf, but it is in the name
+    game.play("write forest")
+    for _seat in (2, 3):
+        game.play(first_legal_name(game))
+    assert game.round.step == 1 and game.current_player == 0
+    game.play(first_legal_name(game))  # seat 0 answers seat 3's skull
+    assert game.round.prompt() == ("word", LEXICON.word_id("vampire"))  # seat 1 holds Dracula's skull
+    with pytest.raises(IllegalActionError, match="must differ"):
+        game.play("write vampire")
+    with pytest.raises(IllegalActionError, match="not associated with 'vampire'"):
+        game.play("write castle")
+    game.play("write bat")
+    assert game.round.words[0][:2] == [LEXICON.word_id("vampire"), LEXICON.word_id("bat")]
+
+
+def test_named_constraints_nouns_only_and_last_letter():
+    game = new(4, seed=0, constraints=2)
+    nouns_only, last_letter = (
+        next(c.id for c in CONSTRAINTS if c.name == n) for n in ("nouns_only", "begins_with_last_letter")
+    )
+    edit_state(game, lambda s: s["round"].__setitem__("constraints", [nouns_only, last_letter]))
+    give_characters(game, ["Dracula"])
+    with pytest.raises(IllegalActionError, match="Nouns only"):
+        game.play("write red")  # associated (blood) but an adjective
+    game.play("write vampire")  # a first word: the last-letter card does not apply
+    for _ in range(3):
+        game.play(first_legal_name(game))
+    game.play(first_legal_name(game))  # seat 0, step 1
+    # seat 1 reads "vampire": a noun sharing a tag and beginning with "e"
+    assert legal_words(game) == {
+        w.text
+        for w in LEXICON.words
+        if w.pos == "noun" and w.text[0] == "e" and set(w.tags) & set(LEXICON.words[LEXICON.word_id("vampire")].tags)
+    }
+    with pytest.raises(IllegalActionError, match="last letter"):
+        game.play("write bat")
+
+
+def test_a_word_of_the_name_is_refused_even_when_it_shares_a_tag():
+    for c, character in enumerate(LEXICON.characters):
+        for token in name_tokens(character.name):
+            try:
+                w = LEXICON.word_id(token)
+            except ValueError:
+                continue
+            if (LEXICON.character_tags[c] & LEXICON.word_tags[w]).any():
+                game = new(4, seed=0)
+                edit_state(game, lambda s, c=c: s["round"]["characters"].__setitem__(0, c))
+                if c in game.round.extras:
+                    continue
+                with pytest.raises(IllegalActionError, match="part of the name"):
+                    game.play(f"write {token}")
+                return
+    pytest.skip("the lexicon has no name word that shares a tag with its character")
+
+
+def test_a_word_sharing_no_tag_with_the_character_is_refused():
+    game = new(4, seed=1)
+    character = game.round.characters[0]
+    stranger = next(w for w in LEXICON.words if not set(w.tags) & set(LEXICON.characters[character].tags))
+    with pytest.raises(IllegalActionError, match="not associated"):
+        game.play(f"write {stranger.text}")
+
+
+def test_next_word_is_associated_with_the_word_it_replaces_and_differs():
+    game = new(4, seed=2)
+    for _ in range(4):  # step 0 for every seat
+        game.play(first_legal_name(game))
+    previous = game.round.words[game.round.current_skull()][0]
+    assert previous >= 0
+    assert legal_words(game) == {
+        w.text for w in LEXICON.words if w.id != previous and set(w.tags) & set(LEXICON.words[previous].tags)
+    }
+    with pytest.raises(IllegalActionError, match="must differ"):
+        game.play(f"write {LEXICON.words[previous].text}")
+
+
+def test_writing_schedule_seat_i_holds_the_skull_of_seat_i_minus_k():
+    for n in (4, 7):
+        game = new(n, seed=n)
+        for step in range(4):
+            for seat in range(n):
+                assert game.current_player == seat
+                assert game.round.step == step
+                skull = game.round.current_skull()
+                assert skull == (seat - step) % n
+                if step > 0:
+                    # what the writer reads is the word the previous seat wrote one step before
+                    kind, ident = game.round.prompt()
+                    assert (kind, ident) == ("word", game.round.words[skull][step - 1])
+                game.play(first_legal_name(game))
+                assert game.round.words[skull][step] >= 0
+        assert game.round.phase == Phase.DEDUCE
+
+
+def _dead_end():
+    """A constraint set and a word after which no word is legal."""
+    for a in range(len(CONSTRAINTS)):
+        for b in range(a + 1, len(CONSTRAINTS)):
+            if frozenset((a, b)) in INCOMPATIBLE:
+                continue
+            for w in range(len(LEXICON.words)):
+                if not (LEXICON.word_links[w] & allowed_after([a, b], w, LEXICON)).any():
+                    return [a, b], w
+    raise AssertionError("no dead end in the lexicon")
+
+
+def test_blank_only_when_no_word_is_legal_and_after_a_blank_any_word_meeting_the_constraints():
+    game = new(4, seed=5, constraints=2)
+    assert not game.legal_mask()[LAYOUT.blank]
+    with pytest.raises(IllegalActionError, match="blank is allowed only when no word is legal"):
+        game.play("blank")
+    constraints, dead = _dead_end()
+
+    def setup(state):
+        state["round"]["constraints"] = constraints
+        state["round"]["step"] = 1
+        state["round"]["seat"] = 0
+        for skull in state["round"]["words"]:
+            skull[0] = dead
+
+    edit_state(game, setup)
+    assert np.flatnonzero(game.legal_mask()).tolist() == [LAYOUT.blank]
+    game.play("blank")
+    assert game.round.words[3][1] == BLANK
+    # seat 1 now; skip to step 2 where seat 0 reads the blank on skull 2... (seat 0 holds skull 0-2)
+    edit_state(game, lambda s: s["round"].update(step=2, seat=0) or s["round"]["words"][2].__setitem__(1, BLANK))
+    assert game.round.prompt() == ("blank", BLANK)
+    expected = allowed_after(constraints, None, LEXICON)
+    assert (game.legal_mask()[LAYOUT.write : LAYOUT.blank].astype(bool) == expected).all()
+
+
+def test_what_a_writer_may_write_depends_on_what_it_reads_not_on_earlier_prompts():
+    game = new(4, seed=5)
+
+    def seat_0_draws_character_0(state):
+        drawn, extras = state["round"]["characters"], state["round"]["extras"]
+        for cards in (drawn, extras):
+            if 0 in cards:
+                cards[cards.index(0)] = drawn[0]
+        drawn[0] = 0
+
+    edit_state(game, seat_0_draws_character_0)
+    assert (game.round.allowed_words() == LEXICON.character_links[0]).all()
+    # the same round object, later: seat 1 reads a blank on skull 0
+    game.round.words[0][0] = BLANK
+    game.round.step, game.round.seat = 1, 1
+    assert game.round.prompt() == ("blank", BLANK)
+    assert game.round.allowed_words().all()
+
+
+def test_constraints_in_play_restrict_every_word():
+    for seed in range(3):
+        game = new(5, seed=seed, constraints=3)
+        constraints = game.round.constraints
+        assert len(set(constraints)) == 3
+        assert not any(frozenset(p) in INCOMPATIBLE for p in [(a, b) for a in constraints for b in constraints])
+        while game.round.phase == Phase.WRITE:
+            kind, ident = game.round.prompt()
+            previous = ident if kind == "word" else None
+            for w in np.flatnonzero(game.legal_mask()[LAYOUT.write : LAYOUT.blank]):
+                assert check_word(constraints, int(w), previous, LEXICON) is None
+            game.play(first_legal_name(game))
+
+
+def test_a_word_breaking_a_constraint_is_refused_naming_the_card():
+    game = new(4, seed=0)
+    character = game.round.characters[0]
+    linked = np.flatnonzero(LEXICON.character_links[character])
+    for cid, card in enumerate(CONSTRAINTS):
+        edit_state(game, lambda s, cid=cid: s["round"].__setitem__("constraints", [cid]))
+        breaking = [w for w in linked if check_word([cid], int(w), None, LEXICON)]
+        if breaking:
+            with pytest.raises(IllegalActionError, match=card.text[:20]):
+                game.play(f"write {LEXICON.words[breaking[0]].text}")
+            return
+    raise AssertionError("no constraint card restricts this character's first words")
+
+
+def test_no_constraints_by_default_and_the_option_sets_the_count():
+    assert new().round.constraints == []
+    assert len(new(constraints=1).round.constraints) == 1
+
+
+# ---------------------------------------------------------------------- deduction
+def test_every_player_matches_every_skull_in_number_order_including_their_own():
+    game = new(5, seed=4)
+    write_all(game)
+    assert game.round.phase == Phase.DEDUCE
+    for seat in range(5):
+        for number in range(5):
+            assert game.current_player == seat
+            legal = np.flatnonzero(game.legal_mask())
+            assert legal.tolist() == [LAYOUT.match_action(number, c) for c in range(8)]
+            if number == 1:
+                with pytest.raises(IllegalActionError, match="skull 2 is the one to match now"):
+                    game.play("match 3 to 1")
+            game.play(f"match {number + 1} to 1")  # the same character for every skull is allowed
+    assert game.round.phase != Phase.DEDUCE
+    assert all(g == [0] * 5 for g in game.round.guesses)
+
+
+def test_skull_numbers_are_a_fresh_shuffle():
+    orders = {tuple(new(6, seed=s).round.numbers) for s in range(12)}
+    assert len(orders) > 6
+
+
+# ---------------------------------------------------------------------- appeasement
+def test_boxes_white_first_then_yellow_needs_every_player():
+    game = new(5, seed=6)
+    write_all(game)
+    deduce(game, [5, 4, 3, 0, 1])
+    by_number = [game.round.numbers[d] for d in range(5)]
+    whites = [game.round.whites[j] for j in by_number]
+    yellow = [game.round.yellow[j] for j in by_number]
+    assert whites == [4, 4, 3, 0, 1]
+    assert yellow == [True, False, False, False, False]
+    assert [game.round.closed(j) for j in by_number] == [True, True, False, False, False]
+
+
+@pytest.mark.parametrize(("n", "bones"), sorted(MEMORY_BONES.items()))
+def test_memory_bones_at_start_by_player_count(n, bones):
+    assert new(n).team.memory == bones == {4: 0, 5: 1, 6: 2, 7: 3, 8: 4}[n]
+
+
+def test_a_yellow_box_wins_a_memory_bone_that_can_be_spent_at_once():
+    game = new(4, seed=7)
+    write_all(game)
+    deduce(game, [4, 3, 2, 1])
+    assert game.team.memory == 1  # 0 at start + 1 for the yellow box of skull 1
+    assert game.round.phase == Phase.SPEND and game.current_player == 0
+    assert not game.legal_mask()[LAYOUT.bone + 0] and not game.legal_mask()[LAYOUT.bone + 1]
+    with pytest.raises(IllegalActionError, match="already closed"):
+        game.play("bone 1")
+    game.play("bone 3")  # skull 3: 2 of 3 white boxes, the bone checks the third
+    assert game.round.closed(game.round.numbers[2])
+    assert game.team.memory == 0
+    assert game.is_over  # no bone left: nothing more to decide
+    assert game.final_info()["appeased"] == 3
+    assert np.allclose(game.returns(), 3 / 4)
+
+
+def test_a_memory_bone_checks_one_white_box_only():
+    game = new(8, seed=8)  # 4 bones at start
+    write_all(game)
+    deduce(game, [0, 5, 7, 7, 7, 7, 7, 7])
+    skull = game.round.numbers[1]
+    assert game.round.whites[skull] == 5
+    game.play("bone 2")
+    assert game.round.whites[skull] == 6 and not game.round.closed(skull)
+    game.play("bone 2")
+    assert game.round.closed(skull) and not game.round.yellow[skull]
+    assert game.team.memory == 2
+    assert not game.legal_mask()[LAYOUT.bone + 1]
+    with pytest.raises(IllegalActionError, match="La Catrina"):
+        game.play("limbo 1")
+    game.play("done")
+    assert game.is_over and game.team_value() == 7
+    assert game.final_info()["memory_bones"] == 2
+
+
+def test_no_memory_bone_no_spending_phase():
+    game = new(4, seed=9)
+    write_all(game)
+    assert game.returns().tolist() == [0.0] * 4  # nothing until the end
+    deduce(game, [3, 3, 2, 0])
+    assert game.is_over
+    assert game.team_value() == 2
+    assert game.returns().tolist() == [0.5] * 4
+    assert game.scores().tolist() == [2.0] * 4
+
+
+def test_spending_the_last_bone_ends_the_round():
+    game = new(5, seed=10)  # one bone
+    write_all(game)
+    deduce(game, [2, 2, 2, 2, 2])
+    game.play("bone 1")
+    assert game.is_over  # the only bone is spent: the round ends
+
+
+def test_spending_is_skipped_when_every_skull_is_appeased():
+    game = new(6, seed=11)
+    write_all(game)
+    deduce(game, [5, 5, 5, 5, 5, 5])
+    assert game.is_over and game.team.memory == 2
+    assert game.final_info()["result_band"] == "perfect"
+
+
+def test_decider_of_the_base_game_is_seat_0():
+    game = new(7, seed=12)
+    assert game.round.decider == 0
+    write_all(game)
+    deduce(game, [0] * 7)
+    assert game.current_player == 0 and game.round.phase == Phase.SPEND
+
+
+def test_result_bands():
+    results = {}
+    for correct, band in (
+        ([4] * 4, "perfect"),
+        ([4, 4, 4, 0], "great"),
+        ([4, 4, 0, 0], "fair"),
+        ([0] * 4, "restless"),
+    ):
+        game = new(4, seed=13)
+        write_all(game)
+        deduce(game, correct)
+        while not game.is_over:
+            game.play("done")
+        results[band] = game.final_info()["result_band"]
+    assert results == {band: band for band in results}
+
+
+def test_final_info_reports_every_skull():
+    game = new(4, seed=14)
+    write_all(game)
+    deduce(game, [4, 3, 1, 0])
+    while not game.is_over:
+        game.play("done")
+    info = game.final_info()
+    reports = info["skull_reports"]
+    assert [r["number"] for r in reports] == [1, 2, 3, 4]
+    assert [r["correct"] for r in reports] == [4, 3, 1, 0]
+    assert [r["white_boxes"] for r in reports] == [3, 3, 1, 0]
+    assert [r["yellow_box"] for r in reports] == [True, False, False, False]
+    for r, j in zip(reports, game.round.numbers, strict=True):
+        assert r["character"] == LEXICON.characters[game.round.characters[j]].name
+        assert r["guesses"].count(r["slot"]) == r["correct"]
+        assert r["owner"] == j
+    json.dumps(info)
+
+
+# ---------------------------------------------------------------------- double challenge
+def test_double_challenge_two_skulls_each_eight_characters_no_extras():
+    game = new(4, seed=15, double_challenge=True)
+    assert game.rules.skulls == 8 and not game.round.extras
+    assert sorted(game.round.table) == sorted(game.round.characters)
+    # each player writes on its two skulls in turn at every step
+    order = []
+    while game.round.phase == Phase.WRITE:
+        order.append((game.round.step, game.current_player, game.round.current_skull()))
+        game.play(first_legal_name(game))
+    assert order[:4] == [(0, 0, 0), (0, 0, 4), (0, 1, 1), (0, 1, 5)]
+    assert order[8:10] == [(1, 0, 3), (1, 0, 7)]
+    assert len(order) == 32
+    deduce(game, [4, 3, 2, 1, 0, 0, 4, 3])
+    whites = [game.round.whites[game.round.numbers[d]] for d in range(8)]
+    assert whites == [3, 3, 2, 1, 0, 0, 3, 3]  # N - 1 = 3 white boxes: the guessers, not the skulls
+    assert game.team.memory == 2
+    game.play("done")
+    assert game.team_value() == 4 and game.returns()[0] == 4 / 8
+
+
+# ---------------------------------------------------------------------- observation
+def test_observation_size_bounds_and_type():
+    for seed in range(3):
+        game = new(6, seed=seed, constraints=1)
+        while not game.is_over:
+            for p in range(6):
+                obs = game.observe(p)
+                assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
+                assert obs.min() >= 0.0 and obs.max() <= 1.0
+            legal = np.flatnonzero(game.legal_mask())
+            game.step(int(legal[0]))
+
+
+def _word_with_other_tags(word: int) -> int:
+    return next(w.id for w in LEXICON.words if set(w.tags) != set(LEXICON.words[word].tags))
+
+
+def _words_seen_by(game, player: int) -> set[tuple[int, int]]:
+    """(skull, step) of every word ``player`` wrote or was handed so far, and the final words
+    once the deduction has begun (everyone sees them then)."""
+    game_round, n = game.round, game.num_players
+    writing = game_round.phase == Phase.WRITE
+    handed = game_round.step if writing else 4
+    seen = set()
+    for hand in range(game.rules.hands):
+        for step in range(4):
+            skull = hand * n + (player - step) % n
+            if game_round.words[skull][step] != NOT_WRITTEN:
+                seen.add((skull, step))
+            if 0 < step <= handed:
+                seen.add((skull, step - 1))
+    if game_round.phase >= Phase.DEDUCE:
+        seen |= {(skull, 3) for skull in range(game.rules.skulls)}
+    return seen
+
+
+def _scramble_unseen_words(game, player: int):
+    """A copy of ``game`` in which every word ``player`` has not seen is another word."""
+    seen = _words_seen_by(game, player)
+    other = game.clone()
+
+    def scramble(state):
+        for skull, teeth in enumerate(state["round"]["words"]):
+            for step, w in enumerate(teeth):
+                if (skull, step) not in seen and w >= 0:
+                    teeth[step] = _word_with_other_tags(w)
+
+    edit_state(other, scramble)
+    assert other.round.words != game.round.words
+    return other
+
+
+@pytest.mark.parametrize(
+    ("n", "options", "writes"),
+    [(6, {}, 24), (6, {}, 14), (4, {}, 9), (5, {"constraints": 1}, 18), (4, {"double_challenge": True}, 19)],
+)
+def test_no_player_sees_words_it_did_not_receive_or_write(n, options, writes):
+    game = new(n, seed=17, **options)
+    for _ in range(writes):
+        game.play(first_legal_name(game))
+    for player in range(n):
+        other = _scramble_unseen_words(game, player)
+        assert np.array_equal(game.observe(player), other.observe(player))
+        # ... while a word the player did see changes its view
+        changed = other.clone()
+        received = (player - 1) % n  # the skull handed to the player at step 1
+        replacement = _word_with_other_tags(game.round.words[received][0])
+        edit_state(changed, lambda s, j=received, w=replacement: s["round"]["words"][j].__setitem__(0, w))
+        assert not np.array_equal(game.observe(player), changed.observe(player))
+
+
+def test_observation_hides_other_guesses_until_the_reveal_and_other_offers():
+    game = new(4, seed=18)
+    write_all(game)
+    game.play("match 1 to 1")  # seat 0
+    before = game.observe(1)
+    other = game.clone()
+    edit_state(other, lambda s: s["round"]["guesses"][s["round"]["numbers"][0]].__setitem__(0, 5))
+    assert np.array_equal(before, other.observe(1))
+    assert not np.array_equal(game.observe(0), other.observe(0))
+    drawing = new(5, seed=19, draw_choice=True)
+    changed = drawing.clone()
+    edit_state(changed, lambda s: s["round"]["offers"][3].reverse())
+    assert np.array_equal(drawing.observe(0), changed.observe(0))
+    assert not np.array_equal(drawing.observe(3), changed.observe(3))
+
+
+def test_observation_shows_own_character_and_the_word_being_answered():
+    game = new(4, seed=20)
+    obs = game.observe(0)
+    character = game.round.characters[0]
+    start = ENCODER.mine
+    assert obs[start] == 1.0
+    assert np.array_equal(obs[start + 1 : start + 1 + ENCODER.tags], LEXICON.character_tags[character])
+    prompt = ENCODER.task + 2 + 4
+    assert obs[prompt] == 1.0  # seat 0 reads a character: its own
+    assert np.array_equal(obs[prompt + 3 : prompt + 3 + ENCODER.tags], LEXICON.character_tags[character])
+    assert not game.observe(1)[ENCODER.task : ENCODER.task + 9].any()  # not seat 1's turn
+
+
+def test_final_words_that_i_wrote_are_flagged():
+    game = new(4, seed=21)
+    write_all(game)
+    obs = game.observe(2)
+    my_skull = (2 - 3) % 4
+    number = game.round.numbers.index(my_skull)
+    flag = ENCODER.finals + number * ENCODER.final_width + ENCODER.word_width
+    assert obs[flag] == 1.0
+
+
+# ---------------------------------------------------------------------- state, determinism, errors
+def test_state_dict_round_trips_at_every_step_and_is_json_safe():
+    game = new(5, seed=22, draw_choice=True, constraints=2)
+    rng = np.random.default_rng(0)
+    while not game.is_over:
+        data = game.state_dict()
+        restored = FiestaDeLosMuertos.from_state_dict(json.loads(json.dumps(data)))
+        assert restored.state_dict() == data
+        assert np.array_equal(restored.legal_mask(), game.legal_mask())
+        assert np.array_equal(restored.observe(1), game.observe(1))
+        legal = np.flatnonzero(game.legal_mask())
+        game.step(int(legal[rng.integers(len(legal))]))
+    assert FiestaDeLosMuertos.from_state_dict(game.state_dict()).is_over
+
+
+@pytest.mark.parametrize(
+    "breakage",
+    [
+        lambda s: s["round"].__setitem__("words", [[0]]),
+        lambda s: s["round"].__setitem__("numbers", [0, 0, 1, 2]),
+        lambda s: s["round"].__setitem__("phase", 9),
+        lambda s: s["round"]["characters"].__setitem__(0, 10**6),
+        lambda s: s["team"].__setitem__("memory", -1),
+        lambda s: s.pop("round"),
+        lambda s: s.__setitem__("lexicon_version", -5),
+        lambda s: s["round"].__setitem__("seat", "0"),
+    ],
+)
+def test_malformed_state_raises_invalid_state_error(breakage):
+    game = new(4, seed=23)
+    data = json.loads(json.dumps(game.state_dict()))
+    breakage(data["state"])
+    with pytest.raises(InvalidStateError):
+        game.load_state_dict(data)
+
+
+def test_same_seed_same_actions_same_game():
+    histories = []
+    for _ in range(2):
+        game = new(6, seed=24, draw_choice=True, constraints=1, cortege=True)
+        random_play(game, seed=5)
+        histories.append(game.state_dict())
+    assert histories[0] == histories[1]
+
+
+def test_action_names_round_trip_and_are_unique():
+    game = new()
+    names = game.action_names()
+    assert len(names) == len(set(names)) == game.num_actions
+    for name in ("blank", "match 3 to 7", "bone 8", "limbo 1", "flower", "memory", "done"):
+        assert game.action_to_string(game.string_to_action(name)) == name
+    assert names[LAYOUT.write] == f"write {LEXICON.words[0].text}"
+
+
+def test_illegal_actions_say_which_rule_forbids_them():
+    game = new(4, seed=25)
+    with pytest.raises(IllegalActionError, match="not now"):
+        game.play("match 1 to 1")
+    with pytest.raises(IllegalActionError, match="La Catrina"):
+        game.play("flower")
+    keep_first(game)
+    write_all(game)
+    with pytest.raises(IllegalActionError, match="only 4 skulls"):
+        game.play("match 6 to 1")
+    with pytest.raises(IllegalActionError, match="not now"):
+        game.play("bone 1")
+    write_all(game)
+    deduce(game, [0, 0, 0, 0])
+    with pytest.raises(IllegalActionError, match="game is over"):
+        game.play("done")
+
+
+def test_render_text_fits_in_100_columns():
+    game = new(8, seed=26, constraints=3, cortege=True)
+    play_round(game, [8, 7, 6, 5, 4, 3, 2, 1])
+    text = game.render_text()
+    assert "skull 8" in text and all(len(line) <= 100 for line in text.splitlines())
+
+
+def test_a_word_not_yet_written_is_not_written():
+    game = new(4)
+    assert all(w == [NOT_WRITTEN] * 4 for w in game.round.words)
