@@ -71,6 +71,13 @@ GAMES: dict[str, GameSpec] = {
             "fiesta_envs.fiesta_mexicana.baselines:BASELINES",
         ),
         GameSpec(
+            "tortilla_de_patatas",
+            "fiesta_envs/TortillaDePatatas-v0",
+            "fiesta_envs.tortilla_de_patatas_v0",
+            "fiesta_envs.tortilla.game:TortillaDePatatas",
+            "fiesta_envs.tortilla.baselines:BASELINES",
+        ),
+        GameSpec(
             "fiesta_de_los_muertos",
             "fiesta_envs/FiestaDeLosMuertos-v0",
             "fiesta_envs.fiesta_de_los_muertos_v0",

@@ -1,0 +1,1 @@
+"""Tortilla de Patatas: components (data), recipe checks, the rules engine, encoders, baselines."""

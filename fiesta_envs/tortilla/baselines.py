@@ -1,0 +1,243 @@
+"""Scripted players for Tortilla de Patatas.
+
+``CarefulChef`` plays as a careful person with a good memory would:
+
+- it counts: it knows every card in every pan (all placements are public), so it serves a pan
+  exactly when the pan meets a recipe (XL before M) and takes the diner card by its confidence:
+  a pan it knows to be perfect gets the biggest diner card the rules allow; it never serves a
+  pan it knows to be badly made;
+- it plays the card and pan that bring its pans closest to a recipe and the other team's
+  furthest from one, counting the steals each play triggers, and it avoids leaving an
+  ingredient on top that the other team could steal (covering it with a wildcard blocks that);
+- in the Gourmet menu it fills an empty pan before serving when that allows a bigger card;
+- it takes the fridge door card when that card helps more than an average card from the deck;
+- near the end it stops feeding pans it cannot finish (each one left costs a point).
+
+It reads only what its seat may know: the pans, the served omelettes, the door, the number of
+cards in the fridge and its own hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from fiesta_envs.core.policy import Policy
+from fiesta_envs.tortilla.actions import (
+    DRAW_DECK,
+    DRAW_DOOR,
+    decode_play,
+    decode_serve,
+    decode_steal,
+    play_action,
+    serve_action,
+    start_action,
+)
+from fiesta_envs.tortilla.components import (
+    DINER_VALUES,
+    NUM_CARD_TYPES,
+    PANS_PER_TEAM,
+    PLAIN_TYPES,
+    RECIPES,
+)
+from fiesta_envs.tortilla.game import steal_sources
+from fiesta_envs.tortilla.observation import unseen_counts
+from fiesta_envs.tortilla.omelettes import cards_missing, is_perfect
+
+if TYPE_CHECKING:
+    from fiesta_envs.core.game import Game
+    from fiesta_envs.tortilla.game import TortillaDePatatas
+
+EXPECTED_DINERS = 2.0  # what a finished pan is worth per recipe multiplier, on average
+PROGRESS_DECAY = 0.7  # each missing card makes a pan worth this much less
+STEAL_RISK = 0.5  # share of a top card's worth expected to be lost to a steal
+DEAD_PAN_KIDS = -0.5  # a pan that cannot be finished blocks a pan (Kids' menu has no penalty)
+
+Piles = list[list[int]]
+
+
+def _counts(pile: Sequence[int]) -> tuple[int, ...]:
+    counts = [0] * NUM_CARD_TYPES
+    for card in pile:
+        counts[card] += 1
+    return tuple(counts)
+
+
+class CarefulChef(Policy):
+    """Counts every card, serves only perfect omelettes, blocks steals; see the module docstring."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
+        legal = np.flatnonzero(action_mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        tortilla: TortillaDePatatas = game  # type: ignore[assignment]
+        self._prepare(tortilla, player)
+        phase = tortilla.phase
+        if phase == "setup":
+            return self._choose_start(tortilla, action_mask)
+        if phase == "steal":
+            return self._choose_steal(tortilla, action_mask)
+        if phase == "play":
+            return self._choose_serve_or_play(tortilla, action_mask)
+        serve = self._best_serve(tortilla, action_mask)
+        if serve is not None:
+            return serve
+        return self._choose_draw(tortilla, action_mask)
+
+    # ------------------------------------------------------------------ evaluation
+    def _prepare(self, game: TortillaDePatatas, player: int) -> None:
+        self.player = player
+        self.team = player % 2
+        fridge = game.deck_size + (1 if game.door >= 0 else 0)
+        self.plays_left = fridge // 2  # each team refills about every other turn
+        self.stealing = game.menu.stealing
+        penalty = game.menu.unserved_penalty
+        self.dead_pan = float(penalty) if penalty else DEAD_PAN_KIDS
+
+    def _pile_value(self, pile: Sequence[int]) -> float:
+        if not pile:
+            return 0.0
+        counts = _counts(pile)
+        best = None
+        for size, recipe in enumerate(RECIPES):
+            missing = cards_missing(counts, size)
+            if 0 <= missing <= self.plays_left:
+                value = EXPECTED_DINERS * recipe.multiplier * PROGRESS_DECAY**missing
+                best = value if best is None else max(best, value)
+        return self.dead_pan if best is None else best
+
+    def _exposure(self, pile: Sequence[int]) -> float:
+        """Expected loss from the other team stealing this pile's top card."""
+        if not self.stealing or not pile or pile[-1] not in PLAIN_TYPES:
+            return 0.0
+        return STEAL_RISK * max(0.0, self._pile_value(pile) - self._pile_value(pile[:-1]))
+
+    def _position_value(self, piles: Piles) -> float:
+        total = 0.0
+        for index, pile in enumerate(piles):
+            if index // PANS_PER_TEAM == self.team:
+                total += self._pile_value(pile) - self._exposure(pile)
+            else:
+                total -= self._pile_value(pile)
+        return total
+
+    def _after_play(self, game: TortillaDePatatas, card: int, target: int, stealing: bool) -> float:
+        """Value of the position after playing ``card`` on global pan ``target`` (best steal)."""
+        piles = [list(pile) for pile in game.pans]
+        piles[target].append(card)
+        sources = steal_sources(piles, target) if stealing else []
+        if not sources:
+            return self._position_value(piles)
+        best = -np.inf
+        for source in sources:
+            trial = [list(pile) for pile in piles]
+            trial[target].append(trial[source].pop())
+            best = max(best, self._position_value(trial))
+        return best
+
+    # ------------------------------------------------------------------ decisions
+    def _argmax(self, values: dict[int, float]) -> int:
+        top = max(values.values())
+        best = [action for action, value in values.items() if value >= top - 1e-9]
+        return int(best[self.rng.integers(len(best))]) if len(best) > 1 else best[0]
+
+    def _choose_start(self, game: TortillaDePatatas, mask: np.ndarray) -> int:
+        target = self.team * PANS_PER_TEAM + sum(1 for p in range(PANS_PER_TEAM) if game.pans[self.team * 3 + p])
+        values = {
+            start_action(card): self._after_play(game, card, target, stealing=False)
+            for card in range(NUM_CARD_TYPES)
+            if mask[start_action(card)]
+        }
+        return self._argmax(values)
+
+    def _choose_steal(self, game: TortillaDePatatas, mask: np.ndarray) -> int:
+        values = {}
+        for action in np.flatnonzero(mask):
+            theirs, pan = decode_steal(int(action))
+            source = (1 - self.team if theirs else self.team) * PANS_PER_TEAM + pan
+            piles = [list(pile) for pile in game.pans]
+            piles[game.played_pan].append(piles[source].pop())
+            values[int(action)] = self._position_value(piles)
+        return self._argmax(values)
+
+    def _serve_options(self, game: TortillaDePatatas, mask: np.ndarray) -> dict[int, float]:
+        """Legal serves of pans known to be perfect, with their points (biggest allowed card)."""
+        options = {}
+        for pan in range(PANS_PER_TEAM):
+            counts = _counts(game.pans[self.team * PANS_PER_TEAM + pan])
+            for size in (1, 0):
+                if not is_perfect(counts, size):
+                    continue
+                for diners in reversed(DINER_VALUES):
+                    action = serve_action(pan, size, diners)
+                    if mask[action]:
+                        options[action] = float(diners * RECIPES[size].multiplier)
+                        break
+        return options
+
+    def _best_serve(self, game: TortillaDePatatas, mask: np.ndarray) -> int | None:
+        options = self._serve_options(game, mask)
+        return self._argmax(options) if options else None
+
+    def _choose_serve_or_play(self, game: TortillaDePatatas, mask: np.ndarray) -> int:
+        serve = self._best_serve(game, mask)
+        if serve is not None and game.menu.gourmet_diners:
+            better = self._play_to_raise_limit(game, mask, serve)
+            if better is not None:
+                return better
+        if serve is not None:
+            return serve
+        values = {}
+        for action in np.flatnonzero(mask[:DRAW_DECK]):
+            if action >= play_action(NUM_CARD_TYPES, 0):
+                continue
+            card, pan = decode_play(int(action))
+            target = self.team * PANS_PER_TEAM + pan
+            values[int(action)] = self._after_play(game, card, target, stealing=self.stealing)
+        return self._argmax(values)
+
+    def _play_to_raise_limit(self, game: TortillaDePatatas, mask: np.ndarray, serve: int) -> int | None:
+        """Gourmet: a play into an empty pan that keeps the perfect pan intact and allows a bigger card."""
+        pan, _, diners = decode_serve(serve)
+        raised = game.diner_limit(self.team) + 1
+        if not any(d > diners and d <= raised and game.diners_left[d - 1] for d in DINER_VALUES):
+            return None
+        served = self.team * PANS_PER_TEAM + pan
+        values = {}
+        for empty in range(PANS_PER_TEAM):
+            target = self.team * PANS_PER_TEAM + empty
+            if game.pans[target]:
+                continue
+            for card in range(NUM_CARD_TYPES):
+                if not mask[play_action(card, empty)]:
+                    continue
+                piles = [list(pile) for pile in game.pans]
+                piles[target].append(card)
+                sources = steal_sources(piles, target) if self.stealing else []
+                if served not in sources:
+                    values[play_action(card, empty)] = self._after_play(game, card, target, self.stealing)
+        return self._argmax(values) if values else None
+
+    def _choose_draw(self, game: TortillaDePatatas, mask: np.ndarray) -> int:
+        if not mask[DRAW_DOOR]:
+            return DRAW_DECK
+        if not mask[DRAW_DECK]:
+            return DRAW_DOOR
+        unseen = unseen_counts(game, self.player)
+        total = sum(unseen)
+        gains = [self._card_gain(game, card) for card in range(NUM_CARD_TYPES)]
+        expected = sum(g * n for g, n in zip(gains, unseen, strict=True)) / total if total else 0.0
+        return DRAW_DOOR if gains[game.door] > expected else DRAW_DECK
+
+    def _card_gain(self, game: TortillaDePatatas, card: int) -> float:
+        """How much the best pan of the team gains from one more ``card``."""
+        best = 0.0
+        for pan in range(self.team * PANS_PER_TEAM, (self.team + 1) * PANS_PER_TEAM):
+            pile = game.pans[pan]
+            best = max(best, self._pile_value([*pile, card]) - self._pile_value(pile))
+        return best
+
+
+BASELINES: dict[str, type[Policy]] = {"careful": CarefulChef}

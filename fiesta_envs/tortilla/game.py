@@ -1,0 +1,733 @@
+"""The rules engine of Tortilla de Patatas (Kids', Day's and Gourmet menus; 2 or 4 players).
+
+Seats: player_0 chef of team A, player_1 chef of team B and, with 4 players, player_2 kitchen
+assistant of team A and player_3 kitchen assistant of team B (team = seat % 2); turns go
+0, 1, 2, 3, so they alternate between the teams. A team shares its chef's 3 pans and its score.
+
+A turn, in the order the engine asks for decisions:
+
+1. PLAY: ``play TYPE on P`` puts a card from hand onto pan P of the team (covering its top
+   card, or into an empty pan). Before that, ``serve`` is also allowed.
+2. STEAL (Day's and Gourmet menus): when the card just placed is a plain ingredient equal to
+   the plain top card of another pan, that top card is taken and put on the card just placed
+   (an opponent's pan first, then one's own; at most one steal per turn). With one candidate
+   the steal is automatic; with several, ``steal from mine P`` / ``steal from theirs P``.
+3. AFTER: ``serve`` (if not yet served this turn) or refill the hand to 3 with ``draw deck`` or
+   (Day's/Gourmet) ``draw door``. Drawing ends the turn. In the Kids' menu, when no serve is
+   legal, the draw is automatic.
+
+Serving (at most once per turn): a non-empty pan of the team, its declared size (M or XL,
+public) and an available diner card; in the Gourmet menu the diner card may not exceed the
+number of the team's pans holding cards (the served pan included). The game ends at once when
+the last diner card is taken or when a refill leaves the fridge empty (the deck and the door).
+
+Day's/Gourmet setup: each chef in turn (player_0 first) places two of the five cards dealt to
+them into pans 0 and 1 with ``start TYPE`` (public; setup never steals).
+
+The rulings this engine follows where the rulebook is silent are listed on the game's
+documentation page, ``fiesta_envs.tortilla_de_patatas_v0``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from fiesta_envs.core.game import REWARD_OPTION, Game
+from fiesta_envs.core.options import Option
+from fiesta_envs.core.rewards import margin_returns, ranking_returns
+from fiesta_envs.tortilla import observation as encoders
+from fiesta_envs.tortilla.actions import (
+    ACTION_NAMES,
+    DRAW_DECK,
+    DRAW_DOOR,
+    NUM_ACTIONS,
+    SERVE_BASE,
+    START_BASE,
+    STEAL_BASE,
+    decode_play,
+    decode_serve,
+    decode_steal,
+    serve_action,
+)
+from fiesta_envs.tortilla.components import (
+    CARD_COUNTS,
+    CARD_TYPE_INDEX,
+    CARD_TYPES,
+    DECK_SIZE,
+    DINER_COPIES,
+    DINER_VALUES,
+    MENUS,
+    NUM_CARD_TYPES,
+    NUM_TEAMS,
+    PANS_PER_TEAM,
+    PLAIN_TYPES,
+    SIZE_NAMES,
+    STARTING_PANS,
+    Menu,
+)
+from fiesta_envs.tortilla.omelettes import is_perfect, omelette_points
+
+SETUP, PLAY, STEAL, AFTER, OVER = range(5)
+PHASE_NAMES: tuple[str, ...] = ("setup", "play", "steal", "after", "over")
+NUM_PANS = NUM_TEAMS * PANS_PER_TEAM
+NUM_CHEFS = NUM_TEAMS
+TEAM_NAMES = ("A", "B")
+_ALL_CARDS: tuple[int, ...] = tuple(card for card, count in enumerate(CARD_COUNTS) for _ in range(count))
+MENU_TITLES = {"kids": "Kids' menu", "day": "Day's menu", "gourmet": "Gourmet menu"}
+
+
+def steal_sources(piles: Sequence[Sequence[int]], target: int) -> list[int]:
+    """The steal rule: the pans whose top card the card just placed on ``target`` must take.
+
+    ``piles`` are the six pans (``team * 3 + pan``, bottom card first). Only a plain ingredient
+    steals, and only an equal plain top card; the other team's pans come first, then the
+    player's own; several pans of the same priority are a choice. Empty: no steal.
+    """
+    card = piles[target][-1]
+    if card not in PLAIN_TYPES:
+        return []
+    team = target // PANS_PER_TEAM
+    for side in (1 - team, team):
+        sources = [
+            pan
+            for pan in range(side * PANS_PER_TEAM, (side + 1) * PANS_PER_TEAM)
+            if pan != target and piles[pan] and piles[pan][-1] == card
+        ]
+        if sources:
+            return sources
+    return []
+
+
+class ServedOmelette(NamedTuple):
+    """A served omelette: who served it, declared size (0 = M, 1 = XL), diner card, cards by type."""
+
+    seat: int
+    size: int
+    diners: int
+    counts: tuple[int, ...]
+
+
+class TortillaDePatatas(Game):
+    """Tortilla de Patatas. Pans are indexed globally as ``team * 3 + pan`` inside the engine."""
+
+    name = "tortilla_de_patatas"
+    player_counts = (2, 4)
+    default_players = 2
+    options = {
+        "reward": REWARD_OPTION,
+        "menu": Option("day", choices=tuple(MENUS), doc="rules variant: 'kids', 'day' or 'gourmet'"),
+        "observation": Option(
+            "information_state",
+            choices=("information_state", "observation"),
+            doc="'information_state' (perfect-memory knowledge) or 'observation' (the table as it is now)",
+        ),
+    }
+    score_scale = 10.0
+    version = 0
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    @property
+    def observation_size(self) -> int:
+        return encoders.observation_size(self.config["observation"])
+
+    # ------------------------------------------------------------------ setup
+    def _new_game(self) -> None:
+        self.menu: Menu = MENUS[self.config["menu"]]
+        self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self._mask_valid = False
+        self._deck: list[int] = [_ALL_CARDS[i] for i in self.rng.permutation(DECK_SIZE).tolist()]  # top = last
+        self._hands: list[list[int]] = [[0] * NUM_CARD_TYPES for _ in range(self.num_players)]
+        self._known: list[list[int]] = [[0] * NUM_CARD_TYPES for _ in range(self.num_players)]
+        for seat in range(self.num_players):
+            deal = self.menu.chef_deal if self.is_chef(seat) else self.menu.assistant_deal
+            for _ in range(deal):
+                self._hands[seat][self._deck.pop()] += 1
+        self._door = self._deck.pop() if self.menu.fridge_door else -1
+        self._pans: list[list[int]] = [[] for _ in range(NUM_PANS)]
+        self._pan_counts: list[list[int]] = [[0] * NUM_CARD_TYPES for _ in range(NUM_PANS)]
+        self._diners: list[int] = [DINER_COPIES] * len(DINER_VALUES)
+        self._served: list[ServedOmelette] = []
+        self._served_this_turn = False
+        self._played_pan = -1
+        self._steal_options: list[int] = []
+        self._turn = 0
+        if self.menu.starts_from_deck:
+            for team in range(NUM_TEAMS):
+                for pan in range(STARTING_PANS):
+                    self._put(team * PANS_PER_TEAM + pan, self._deck.pop())
+            self._starts_placed = NUM_CHEFS * STARTING_PANS
+            self._phase, self._current = PLAY, 0
+        else:
+            self._starts_placed = 0
+            self._phase, self._current = SETUP, 0
+
+    # ------------------------------------------------------------------ public read-only views
+    @staticmethod
+    def team_of(seat: int) -> int:
+        return seat % NUM_TEAMS
+
+    @staticmethod
+    def is_chef(seat: int) -> bool:
+        return seat < NUM_CHEFS
+
+    @property
+    def phase(self) -> str:
+        return PHASE_NAMES[self._phase]
+
+    @property
+    def current_player(self) -> int:
+        return -1 if self._phase == OVER else self._current
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase == OVER
+
+    @property
+    def pans(self) -> Sequence[Sequence[int]]:
+        """All six piles (bottom card first), ``team * 3 + pan``: public with perfect memory."""
+        return self._pans
+
+    @property
+    def pan_counts(self) -> Sequence[Sequence[int]]:
+        """Counts per card type of each of the six piles (same indices as ``pans``)."""
+        return self._pan_counts
+
+    def hand(self, seat: int) -> Sequence[int]:
+        """Counts per card type in ``seat``'s hand (private to that seat)."""
+        return self._hands[seat]
+
+    def known_in_hand(self, seat: int) -> Sequence[int]:
+        """Counts per type of the cards everyone knows ``seat`` holds (taken from the fridge door)."""
+        return self._known[seat]
+
+    @property
+    def deck_size(self) -> int:
+        return len(self._deck)
+
+    @property
+    def door(self) -> int:
+        """The fridge door card type, or -1 when there is none."""
+        return self._door
+
+    @property
+    def diners_left(self) -> Sequence[int]:
+        """Diner cards left, by value 1, 2, 3."""
+        return self._diners
+
+    @property
+    def served(self) -> Sequence[ServedOmelette]:
+        return self._served
+
+    @property
+    def served_this_turn(self) -> bool:
+        return self._served_this_turn
+
+    @property
+    def steal_options(self) -> Sequence[int]:
+        """Global pan indices the current player may steal from (STEAL phase only)."""
+        return self._steal_options
+
+    @property
+    def played_pan(self) -> int:
+        """Global index of the pan just played on while a steal is chosen, else -1."""
+        return self._played_pan
+
+    @property
+    def turn(self) -> int:
+        return self._turn
+
+    def diner_limit(self, team: int) -> int:
+        """The largest diner card ``team`` may take when serving now (Gourmet restriction)."""
+        if not self.menu.gourmet_diners:
+            return DINER_VALUES[-1]
+        return sum(1 for pan in self._team_pans(team) if self._pans[pan])
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_mask(self) -> np.ndarray:
+        if not self._mask_valid:
+            self._compute_mask()
+            self._mask_valid = True
+        return self._mask
+
+    def _compute_mask(self) -> None:
+        mask = self._mask
+        mask[:] = 0
+        phase = self._phase
+        if phase == OVER:
+            return
+        seat = self._current
+        hand = self._hands[seat]
+        if phase == SETUP:
+            for card in range(NUM_CARD_TYPES):
+                if hand[card]:
+                    mask[START_BASE + card] = 1
+            return
+        if phase == STEAL:
+            for pan in self._steal_options:
+                mask[STEAL_BASE + self._relative_pan(pan, seat)] = 1
+            return
+        if phase == PLAY:
+            for card in range(NUM_CARD_TYPES):
+                if hand[card]:
+                    mask[card * PANS_PER_TEAM : (card + 1) * PANS_PER_TEAM] = 1
+        else:
+            if self._deck:
+                mask[DRAW_DECK] = 1
+            if self._door >= 0:
+                mask[DRAW_DOOR] = 1
+        if not self._served_this_turn:
+            team = seat % NUM_TEAMS
+            limit = self.diner_limit(team)
+            for pan in range(PANS_PER_TEAM):
+                if self._pans[team * PANS_PER_TEAM + pan]:
+                    for diners in DINER_VALUES:
+                        if diners <= limit and self._diners[diners - 1]:
+                            mask[serve_action(pan, 0, diners)] = 1
+                            mask[serve_action(pan, 1, diners)] = 1
+
+    def _any_serve_legal(self) -> bool:
+        if self._served_this_turn:
+            return False
+        team = self._current % NUM_TEAMS
+        limit = self.diner_limit(team)
+        has_pan = any(self._pans[pan] for pan in self._team_pans(team))
+        return has_pan and any(self._diners[d - 1] for d in DINER_VALUES if d <= limit)
+
+    # ------------------------------------------------------------------ applying actions
+    def _apply(self, action: int) -> None:
+        self._mask_valid = False
+        if action < SERVE_BASE:
+            self._play(*decode_play(action))
+        elif action < DRAW_DECK:
+            self._serve(*decode_serve(action))
+        elif action == DRAW_DECK:
+            self._draw(from_door=False)
+        elif action == DRAW_DOOR:
+            self._draw(from_door=True)
+        elif action < START_BASE:
+            theirs, pan = decode_steal(action)
+            self._steal_from(self._absolute_pan(theirs, pan, self._current))
+        else:
+            self._start(action - START_BASE)
+
+    def _start(self, card: int) -> None:
+        chef = self._current
+        self._hands[chef][card] -= 1
+        self._put(chef * PANS_PER_TEAM + self._starts_placed % STARTING_PANS, card)
+        self._starts_placed += 1
+        if self._starts_placed == NUM_CHEFS * STARTING_PANS:
+            self._phase, self._current = PLAY, 0
+        else:
+            self._current = self._starts_placed // STARTING_PANS
+
+    def _play(self, card: int, pan: int) -> None:
+        seat = self._current
+        self._hands[seat][card] -= 1
+        if self._known[seat][card]:
+            self._known[seat][card] -= 1
+        target = (seat % NUM_TEAMS) * PANS_PER_TEAM + pan
+        self._put(target, card)
+        if self.menu.stealing and card in PLAIN_TYPES:
+            options = self.steal_candidates(target)
+            if len(options) == 1:
+                self._move_top(options[0], target)
+            elif options:
+                self._phase, self._played_pan, self._steal_options = STEAL, target, options
+                return
+        self._enter_after()
+
+    def steal_candidates(self, target: int) -> list[int]:
+        """Pans whose top card the card just placed on ``target`` must steal (highest priority only)."""
+        return steal_sources(self._pans, target)
+
+    def _steal_from(self, source: int) -> None:
+        self._move_top(source, self._played_pan)
+        self._played_pan, self._steal_options = -1, []
+        self._enter_after()
+
+    def _move_top(self, source: int, target: int) -> None:
+        card = self._pans[source].pop()
+        self._pan_counts[source][card] -= 1
+        self._put(target, card)
+
+    def _put(self, pan: int, card: int) -> None:
+        self._pans[pan].append(card)
+        self._pan_counts[pan][card] += 1
+
+    def _enter_after(self) -> None:
+        self._phase = AFTER
+        self._draw_if_forced()
+
+    def _draw_if_forced(self) -> None:
+        """Kids' menu: with no serve legal, the refill is automatic."""
+        if not self.menu.fridge_door and not self._any_serve_legal():
+            self._draw(from_door=False)
+
+    def _serve(self, pan: int, size: int, diners: int) -> None:
+        seat = self._current
+        source = (seat % NUM_TEAMS) * PANS_PER_TEAM + pan
+        counts = tuple(self._pan_counts[source])
+        self._pans[source] = []
+        self._pan_counts[source] = [0] * NUM_CARD_TYPES
+        self._served.append(ServedOmelette(seat, size, diners, counts))
+        self._diners[diners - 1] -= 1
+        self._served_this_turn = True
+        if not any(self._diners):
+            self._end()
+        elif self._phase == AFTER:
+            self._draw_if_forced()
+
+    def _draw(self, from_door: bool) -> None:
+        seat = self._current
+        if from_door:
+            card = self._door
+            self._door = self._deck.pop() if self._deck else -1
+            self._known[seat][card] += 1
+        else:
+            card = self._deck.pop()
+        self._hands[seat][card] += 1
+        if not self._deck and self._door < 0:
+            self._end()
+            return
+        self._current = (seat + 1) % self.num_players
+        self._phase = PLAY
+        self._served_this_turn = False
+        self._turn += 1
+
+    def _end(self) -> None:
+        self._phase = OVER
+        self._mask_valid = False
+
+    # ------------------------------------------------------------------ pans seen from a seat
+    @staticmethod
+    def _team_pans(team: int) -> range:
+        return range(team * PANS_PER_TEAM, (team + 1) * PANS_PER_TEAM)
+
+    @staticmethod
+    def _relative_pan(pan: int, seat: int) -> int:
+        """0-2 for the seat's own team's pans, 3-5 for the other team's."""
+        theirs = pan // PANS_PER_TEAM != seat % NUM_TEAMS
+        return PANS_PER_TEAM * theirs + pan % PANS_PER_TEAM
+
+    @staticmethod
+    def _absolute_pan(theirs: bool, pan: int, seat: int) -> int:
+        team = seat % NUM_TEAMS
+        return ((1 - team) if theirs else team) * PANS_PER_TEAM + pan
+
+    @staticmethod
+    def pan_name(relative: int) -> str:
+        side = "theirs" if relative >= PANS_PER_TEAM else "mine"
+        return f"{side} {relative % PANS_PER_TEAM}"
+
+    # ------------------------------------------------------------------ scores and rewards
+    def team_scores(self) -> list[int]:
+        """Points per team: served omelettes, and once the game is over -1 per unserved pan (Day's/Gourmet)."""
+        totals = [0] * NUM_TEAMS
+        for omelette in self._served:
+            totals[omelette.seat % NUM_TEAMS] += omelette_points(omelette.counts, omelette.size, omelette.diners)
+        if self._phase == OVER:
+            for team in range(NUM_TEAMS):
+                totals[team] += self.menu.unserved_penalty * self.unserved_pans(team)
+        return totals
+
+    def unserved_pans(self, team: int) -> int:
+        return sum(1 for pan in self._team_pans(team) if self._pans[pan])
+
+    def scores(self) -> np.ndarray:
+        """Each player's team score (so team-mates share it)."""
+        teams = self.team_scores()
+        return np.array([teams[seat % NUM_TEAMS] for seat in range(self.num_players)], dtype=float)
+
+    def returns(self) -> np.ndarray:
+        """Rank (or margin) of the two TEAMS, given to every member: +1 / -1, or 0 each on a tie."""
+        if not self.is_over:
+            return np.zeros(self.num_players)
+        teams = np.array(self.team_scores(), dtype=float)
+        if self.config["reward"] == "margin":
+            per_team = margin_returns(teams, self.score_scale)
+        else:
+            per_team = ranking_returns(teams)
+        return np.array([per_team[seat % NUM_TEAMS] for seat in range(self.num_players)])
+
+    def final_info(self) -> dict[str, Any]:
+        return {
+            "team_scores": self.team_scores(),
+            "unserved_pans": [self.unserved_pans(team) for team in range(NUM_TEAMS)],
+            "omelettes": [
+                {
+                    "team": omelette.seat % NUM_TEAMS,
+                    "seat": omelette.seat,
+                    "size": SIZE_NAMES[omelette.size],
+                    "diners": omelette.diners,
+                    "cards": _card_names(omelette.counts),
+                    "perfect": is_perfect(omelette.counts, omelette.size),
+                    "points": omelette_points(omelette.counts, omelette.size, omelette.diners),
+                }
+                for omelette in self._served
+            ],
+        }
+
+    # ------------------------------------------------------------------ observations
+    def observe(self, player: int) -> np.ndarray:
+        if self.config["observation"] == "observation":
+            return encoders.encode_observation(self, player)
+        return encoders.encode_information_state(self, player)
+
+    # ------------------------------------------------------------------ names and explanations
+    def _build_action_names(self) -> list[str]:
+        return list(ACTION_NAMES)
+
+    def explain_illegal(self, action: int) -> str:
+        phase, seat = self._phase, self._current
+        if phase == OVER:
+            return "the game is over"
+        if action >= START_BASE:
+            if phase != SETUP:
+                return "setup is over: 'start' only places a chef's starting cards"
+            return f"you hold no {CARD_TYPES[action - START_BASE]}"
+        if phase == SETUP:
+            pan = self._starts_placed % STARTING_PANS
+            return f"setup first: place a starting card into pan {pan} with 'start TYPE'"
+        if STEAL_BASE <= action < START_BASE:
+            return self._explain_steal(action)
+        if phase == STEAL:
+            options = ", ".join(
+                f"'steal from {self.pan_name(self._relative_pan(p, seat))}'" for p in self._steal_options
+            )
+            return f"first choose which pan to steal from: {options}"
+        if action < SERVE_BASE:
+            card, _ = decode_play(action)
+            if phase == AFTER:
+                return "you have already played a card this turn; serve or refill your hand"
+            return f"you hold no {CARD_TYPES[card]}"
+        if action < DRAW_DECK:
+            return self._explain_serve(*decode_serve(action))
+        if phase == PLAY:
+            return "play a card first ('play TYPE on P'); drawing ends the turn"
+        if action == DRAW_DOOR:
+            if not self.menu.fridge_door:
+                return "the Kids' menu has no fridge door"
+            return "the fridge door is empty"
+        return "the fridge draw pile is empty; take the fridge door card"
+
+    def _explain_serve(self, pan: int, size: int, diners: int) -> str:
+        if self._served_this_turn:
+            return "you already served this turn (never more than one omelette per turn)"
+        team = self._current % NUM_TEAMS
+        if not self._pans[team * PANS_PER_TEAM + pan]:
+            return f"pan {pan} is empty"
+        if not self._diners[diners - 1]:
+            return f"no {diners}-diner card is left"
+        limit = self.diner_limit(team)
+        allowed = {1: "only a 1-diner card", 2: "only a 1- or 2-diner card"}.get(limit, "any diner card")
+        plural = "pan holding cards" if limit == 1 else "pans holding cards"
+        return f"Gourmet: with {limit} {plural} {allowed} may be taken"
+
+    def _explain_steal(self, action: int) -> str:
+        if self._phase != STEAL:
+            return "there is no steal to resolve now"
+        seat = self._current
+        theirs, pan = decode_steal(action)
+        source = self._absolute_pan(theirs, pan, seat)
+        card = CARD_TYPES[self._pans[self._played_pan][-1]]
+        if source == self._played_pan:
+            return "you cannot steal from the pan you just played on"
+        pile = self._pans[source]
+        if not pile or pile[-1] != CARD_TYPE_INDEX[card]:
+            article = "an" if card[0] in "aeiou" else "a"
+            return f"pan {self.pan_name(self._relative_pan(source, seat))} does not show {article} {card} on top"
+        return "an opponent's pan showing the same ingredient must be stolen from first"
+
+    # ------------------------------------------------------------------ state dicts
+    def _state_to_dict(self) -> dict[str, Any]:
+        return {
+            "phase": PHASE_NAMES[self._phase],
+            "current": self._current,
+            "turn": self._turn,
+            "starts_placed": self._starts_placed,
+            "served_this_turn": self._served_this_turn,
+            "played_pan": self._played_pan % PANS_PER_TEAM if self._played_pan >= 0 else None,
+            "hands": [_card_names(hand) for hand in self._hands],
+            "known": [_card_names(known) for known in self._known],
+            "pans": [
+                [[CARD_TYPES[card] for card in self._pans[pan]] for pan in self._team_pans(team)]
+                for team in range(NUM_TEAMS)
+            ],
+            "deck": [CARD_TYPES[card] for card in reversed(self._deck)],
+            "door": CARD_TYPES[self._door] if self._door >= 0 else None,
+            "diners_left": list(self._diners),
+            "served": [
+                {
+                    "seat": omelette.seat,
+                    "size": SIZE_NAMES[omelette.size],
+                    "diners": omelette.diners,
+                    "cards": _card_names(omelette.counts),
+                }
+                for omelette in self._served
+            ],
+        }
+
+    def _state_from_dict(self, data: Mapping[str, Any]) -> None:
+        n = self.num_players
+        phase = _choice(data["phase"], PHASE_NAMES, "phase")
+        current = _int(data["current"])
+        turn = _int(data["turn"])
+        starts_placed = _int(data["starts_placed"])
+        served_this_turn = data["served_this_turn"]
+        if not isinstance(served_this_turn, bool):
+            raise ValueError("served_this_turn must be true or false")
+        hands = [_counts(cards) for cards in _list(data["hands"], n, "hands")]
+        known = [_counts(cards) for cards in _list(data["known"], n, "known")]
+        pans = [
+            [_card(card) for card in pile]
+            for team_pans in _list(data["pans"], NUM_TEAMS, "pans")
+            for pile in _list(team_pans, PANS_PER_TEAM, "pans of a team")
+        ]
+        deck = [_card(card) for card in reversed(list(data["deck"]))]
+        door = -1 if data["door"] is None else _card(data["door"])
+        diners = [_int(count) for count in _list(data["diners_left"], len(DINER_VALUES), "diners_left")]
+        served = []
+        for entry in data["served"]:
+            seat, diners_value = _int(entry["seat"]), _int(entry["diners"])
+            if not 0 <= seat < n or diners_value not in DINER_VALUES:
+                raise ValueError(f"served omelette with seat {seat} or diner card {diners_value}")
+            served.append(
+                ServedOmelette(
+                    seat, _choice(entry["size"], SIZE_NAMES, "size"), diners_value, tuple(_counts(entry["cards"]))
+                )
+            )
+
+        # consistency of the position
+        totals = [sum(hand[t] for hand in hands) for t in range(NUM_CARD_TYPES)]
+        for pile in [*pans, deck, [door] if door >= 0 else []]:
+            for card in pile:
+                totals[card] += 1
+        for omelette in served:
+            totals = [a + b for a, b in zip(totals, omelette.counts, strict=True)]
+        if totals != list(CARD_COUNTS):
+            raise ValueError(f"the position holds {totals} cards per type, the game has {list(CARD_COUNTS)}")
+        for value in DINER_VALUES:
+            used = sum(1 for omelette in served if omelette.diners == value)
+            if diners[value - 1] < 0 or diners[value - 1] + used != DINER_COPIES:
+                raise ValueError(f"{diners[value - 1]} {value}-diner cards left but {used} served")
+        for seat in range(n):
+            if any(k > h for k, h in zip(known[seat], hands[seat], strict=True)):
+                raise ValueError(f"seat {seat} is known to hold cards it does not hold")
+        if door >= 0 and not self.menu.fridge_door:
+            raise ValueError("the Kids' menu has no fridge door")
+        if not 0 <= current < n:
+            raise ValueError(f"current player {current} out of range")
+        if phase == SETUP:
+            if self.menu.starts_from_deck or not 0 <= starts_placed < NUM_CHEFS * STARTING_PANS:
+                raise ValueError(f"no setup step {starts_placed} in the {self.menu.name} menu")
+            if current != starts_placed // STARTING_PANS:
+                raise ValueError(f"setup step {starts_placed} belongs to chef {starts_placed // STARTING_PANS}")
+        elif starts_placed != NUM_CHEFS * STARTING_PANS:
+            raise ValueError("starts_placed must be 4 once setup is over")
+        played_pan = -1
+        steal_options: list[int] = []
+        if phase == STEAL:
+            pan = _int(data["played_pan"])
+            if not self.menu.stealing or not 0 <= pan < PANS_PER_TEAM:
+                raise ValueError("a steal needs a stealing menu and the pan just played on (0-2)")
+            played_pan = (current % NUM_TEAMS) * PANS_PER_TEAM + pan
+            if not pans[played_pan]:
+                raise ValueError("a steal needs the pan just played on to hold that card")
+        elif data["played_pan"] is not None:
+            raise ValueError("played_pan is only set while a steal is being chosen")
+
+        self._phase, self._current, self._turn = phase, current, turn
+        self._starts_placed, self._served_this_turn = starts_placed, served_this_turn
+        self._hands, self._known, self._pans, self._deck, self._door = hands, known, pans, deck, door
+        self._pan_counts = [[pile.count(card) for card in range(NUM_CARD_TYPES)] for pile in pans]
+        self._diners, self._served = diners, served
+        self._played_pan = played_pan
+        if phase == STEAL:
+            steal_options = self.steal_candidates(played_pan)
+            if len(steal_options) < 2:
+                raise ValueError("a steal choice needs at least two candidate pans")
+        self._steal_options = steal_options
+        self._mask_valid = False
+
+    # ------------------------------------------------------------------ text
+    def render_text(self) -> str:
+        lines = [f"Tortilla de Patatas, {MENU_TITLES[self.menu.name]}, {self.num_players} players, turn {self._turn}"]
+        if self._phase == OVER:
+            lines.append(f"game over: team scores A {self.team_scores()[0]}, B {self.team_scores()[1]}")
+        else:
+            seat = self._current
+            role = "chef" if self.is_chef(seat) else "kitchen assistant"
+            lines.append(
+                f"player_{seat} ({role}, team {TEAM_NAMES[seat % NUM_TEAMS]}) to act: {PHASE_NAMES[self._phase]}"
+                + (" (has served this turn)" if self._served_this_turn else "")
+            )
+        door = CARD_TYPES[self._door] if self._door >= 0 else "-"
+        left = " ".join(str(v) for v in DINER_VALUES for _ in range(self._diners[v - 1])) or "none"
+        fridge = f"fridge: {len(self._deck)} cards"
+        lines.append(
+            f"{fridge}, door: {door} | diner cards left: {left}"
+            if self.menu.fridge_door
+            else f"{fridge} | diner cards left: {left}"
+        )
+        for team in range(NUM_TEAMS):
+            members = ", ".join(f"player_{s}" for s in range(self.num_players) if s % NUM_TEAMS == team)
+            lines.append(f"team {TEAM_NAMES[team]} ({members}):")
+            for pan in range(PANS_PER_TEAM):
+                pile = self._pans[team * PANS_PER_TEAM + pan]
+                shown = f"{CARD_TYPES[pile[-1]]} on top, {len(pile)} card(s)" if pile else "empty"
+                lines.append(f"  pan {pan}: {shown}")
+            dishes = [f"{SIZE_NAMES[o.size]} for {o.diners}" for o in self._served if o.seat % NUM_TEAMS == team]
+            lines.append(f"  served: {', '.join(dishes) or 'nothing yet'}")
+        for seat in range(self.num_players):
+            known = _card_names(self._known[seat])
+            seen = f" (known from the door: {', '.join(known)})" if known else ""
+            lines.append(f"player_{seat} holds {sum(self._hands[seat])} cards{seen}")
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- state dict helpers
+def _card_names(counts: Sequence[int]) -> list[str]:
+    return [CARD_TYPES[card] for card, count in enumerate(counts) for _ in range(count)]
+
+
+def _card(name: Any) -> int:
+    if name not in CARD_TYPE_INDEX:
+        raise ValueError(f"unknown card {name!r}; cards are {', '.join(CARD_TYPES)}")
+    return CARD_TYPE_INDEX[name]
+
+
+def _counts(names: Any) -> list[int]:
+    counts = [0] * NUM_CARD_TYPES
+    for name in _list(names, None, "cards"):
+        counts[_card(name)] += 1
+    return counts
+
+
+def _choice(value: Any, choices: Sequence[str], what: str) -> int:
+    if value not in choices:
+        raise ValueError(f"unknown {what} {value!r}; one of {', '.join(choices)}")
+    return choices.index(value)
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _list(value: Any, length: int | None, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise TypeError(f"{what} must be a list, got {type(value).__name__}")
+    if length is not None and len(value) != length:
+        raise ValueError(f"{what} must have {length} entries, got {len(value)}")
+    return value
+
+
+__all__ = ["PHASE_NAMES", "ServedOmelette", "TortillaDePatatas", "steal_sources"]

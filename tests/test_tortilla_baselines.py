@@ -1,0 +1,173 @@
+"""Tortilla de Patatas: the careful chef (counts, serves only perfect pans, blocks steals)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_tortilla_engine import careful_game, hide_differently
+from tortilla_positions import position
+
+from fiesta_envs.core.policy import Policy, RandomPolicy
+from fiesta_envs.tortilla.baselines import BASELINES, CarefulChef
+from fiesta_envs.tortilla.game import TortillaDePatatas
+
+M_PERFECT = ["potato", "potato", "potato", "egg", "egg", "onion"]
+XL_PERFECT = ["potato"] * 6 + ["egg"] * 3 + ["onion"] * 2
+
+
+def choose(game: TortillaDePatatas, seed: int = 0) -> str:
+    player = game.current_player
+    action = CarefulChef(seed=seed).act(game.observe(player), game.legal_mask(), game, player)
+    return game.action_to_string(action)
+
+
+def play_match(policies: list[Policy], num_players: int, menu: str, seed: int) -> TortillaDePatatas:
+    game = TortillaDePatatas(num_players=num_players, seed=seed, menu=menu)
+    for s, policy in enumerate(policies):
+        policy.start_episode(seed * 10 + s)
+    while not game.is_over:
+        p = game.current_player
+        game.step(policies[p].act(game.observe(p), game.legal_mask(), game, p))
+    return game
+
+
+def test_baselines_table() -> None:
+    assert {"careful": CarefulChef} == BASELINES
+
+
+def test_serves_a_perfect_pan_with_the_biggest_card() -> None:
+    game = position(hands=[["egg"] * 3, ["potato"] * 3], pans=[[["egg"], M_PERFECT, []], [[], [], []]])
+    assert choose(game) == "serve 1 M with 3"
+
+
+def test_serves_a_perfect_xl_as_xl() -> None:
+    game = position(hands=[["egg"] * 3, ["potato"] * 3], pans=[[["egg"], XL_PERFECT, []], [[], [], []]])
+    assert choose(game) == "serve 1 XL with 3"
+
+
+def test_never_serves_a_badly_made_pan() -> None:
+    game = position(hands=[["egg"] * 3, ["potato"] * 3], pans=[[["egg", "egg", "egg"], [], []], [[], [], []]])
+    assert not choose(game).startswith("serve")
+
+
+def test_gourmet_fills_an_empty_pan_first_to_take_a_bigger_card() -> None:
+    game = position(
+        "gourmet",
+        hands=[["onion", "onion", "potato+egg"], ["potato"] * 3],
+        pans=[[M_PERFECT, ["egg"], []], [[], [], []]],
+    )
+    first = choose(game)
+    assert first.startswith("play") and first.endswith("on 2")
+    game.play(first)
+    assert choose(game) == "serve 0 M with 3"
+
+
+def test_covers_with_a_wildcard_rather_than_leave_a_potato_to_steal() -> None:
+    game = position(
+        hands=[["potato", "potato+onion", "egg"], ["potato"] * 3],
+        pans=[[["egg", "egg", "onion"], ["egg"], ["onion"]], [[], [], []]],
+    )
+    assert choose(game) == "play potato+onion on 0"
+
+
+def test_steals_where_it_hurts_the_other_team_most() -> None:
+    perfect_m_egg_on_top = ["potato", "potato", "potato", "egg", "onion", "egg"]
+    game = position(
+        hands=[["egg"] * 3, ["potato"] * 3],
+        pans=[[["onion"], [], []], [perfect_m_egg_on_top, [], ["egg"] * 4]],
+    )
+    game.play("play egg on 1")
+    assert game.phase == "steal"
+    # taking the egg spoils their perfect M; their pan 2 has too many eggs and one fewer would help them
+    assert choose(game) == "steal from theirs 0"
+
+
+def test_takes_the_door_card_when_it_completes_a_pan() -> None:
+    game = position(
+        hands=[["egg", "egg", "egg"], ["potato"] * 3],
+        door="onion",
+        pans=[[["potato"] * 3 + ["egg"], [], []], [[], [], []]],
+    )
+    game.play("play egg on 0")
+    assert choose(game) == "draw door"
+    game = position(
+        hands=[["egg", "egg", "egg"], ["potato"] * 3],
+        door="egg",
+        pans=[[["potato"] * 3 + ["egg"], [], []], [[], [], []]],
+    )
+    game.play("play egg on 0")
+    assert choose(game) == "draw deck"  # a third egg would only spoil the pan
+
+
+@pytest.mark.parametrize(("num_players", "menu"), [(2, "day"), (4, "gourmet"), (2, "kids")])
+def test_careful_uses_only_what_its_seat_may_know(num_players: int, menu: str) -> None:
+    for seed in range(5):
+        game = careful_game(num_players, menu, seed)
+        if game.is_over:
+            continue
+        player = game.current_player
+        other = hide_differently(game, player, seed)
+        assert choose(game, seed) == choose(other, seed)
+
+
+def test_careful_is_deterministic_and_serves_only_perfect_omelettes() -> None:
+    for menu in ("kids", "day", "gourmet"):
+        a = play_match([CarefulChef(), CarefulChef()], 2, menu, seed=5)
+        b = play_match([CarefulChef(), CarefulChef()], 2, menu, seed=5)
+        assert a.state_dict() == b.state_dict()
+        assert a.served and all(dish["perfect"] for dish in a.final_info()["omelettes"])
+
+
+def test_a_careful_game_is_fast() -> None:
+    import time
+
+    start = time.perf_counter()
+    for seed in range(10):
+        play_match([CarefulChef(), CarefulChef(), CarefulChef(), CarefulChef()], 4, "gourmet", seed)
+    assert (time.perf_counter() - start) / 10 < 0.25
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("num_players", "menu"), [(2, "kids"), (2, "day"), (2, "gourmet"), (4, "day")])
+def test_careful_beats_random_seat_balanced(num_players: int, menu: str) -> None:
+    games, wins = 200, 0
+    for seed in range(games):
+        careful_team = seed % 2  # seats rotate: the careful team moves first in half the games
+        policies: list[Policy] = [
+            CarefulChef() if seat % 2 == careful_team else RandomPolicy() for seat in range(num_players)
+        ]
+        game = play_match(policies, num_players, menu, seed)
+        wins += game.returns()[careful_team] > 0
+    # with p = 0.5 (no better than random), P(wins >= 120 of 200) < 0.2%
+    assert wins >= 0.6 * games, f"careful won {wins} of {games}"
+
+
+class ServesOnlyPerfectPans(CarefulChef):
+    """A weaker player for comparison: serves like the careful chef, otherwise plays at random."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, game, player: int) -> int:  # type: ignore[no-untyped-def]
+        self._prepare(game, player)
+        serve = self._best_serve(game, action_mask)
+        if serve is not None:
+            return serve
+        legal = [a for a in np.flatnonzero(action_mask) if not game.action_to_string(int(a)).startswith("serve")]
+        return int(legal[self.rng.integers(len(legal))])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("menu", ["kids", "day", "gourmet"])
+def test_careful_play_beats_random_play_with_the_same_serving(menu: str) -> None:
+    games, wins = 200, 0
+    for seed in range(games):
+        careful_team = seed % 2
+        policies: list[Policy] = [
+            CarefulChef() if seat % 2 == careful_team else ServesOnlyPerfectPans() for seat in range(2)
+        ]
+        wins += play_match(policies, 2, menu, seed).returns()[careful_team] > 0
+    assert wins >= 0.6 * games, f"careful won {wins} of {games}"
+
+
+@pytest.mark.slow
+def test_careful_scores_well_against_itself() -> None:
+    totals = [play_match([CarefulChef(), CarefulChef()], 2, "day", seed).team_scores() for seed in range(100)]
+    assert np.mean(totals) > 3.0
