@@ -1,0 +1,2 @@
+"""Fiesta Mexicana: components, rules engine and scripted baselines (documentation:
+``fiesta_envs.fiesta_mexicana_v0``)."""

@@ -1,0 +1,603 @@
+"""Fiesta Mexicana's rules engine (see ``fiesta_envs.fiesta_mexicana_v0`` for the documentation page).
+
+Flow of a game::
+
+    setup   orient (each player in seat order: start card 0, then 1)      [not in the variant]
+            keep   (each player in seat order keeps 3 objectives of 3 colours)
+    loop    auction (the opener turns a dish over and must bid; clockwise bid / pass / reserve)
+            place   (the winner puts the dish on the space reading the winning bid)
+            rotate  (every other player, clockwise from the winner's left: left / right / none)
+    end     as soon as a table is full (right after the placement), objectives are scored.
+
+Tables are kept in their fixed frame with an orientation (quarter turns left); see ``board``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from fiesta_envs.core.errors import InvalidStateError
+from fiesta_envs.core.game import REWARD_OPTION, Game
+from fiesta_envs.core.options import Option
+from fiesta_envs.fiesta_mexicana import actions as A
+from fiesta_envs.fiesta_mexicana import observation as obs_layout
+from fiesta_envs.fiesta_mexicana.board import FIXED_OF, ROTATED_EDGES, space_of_number
+from fiesta_envs.fiesta_mexicana.components import (
+    DISH_CARDS,
+    DISHES,
+    NUM_DISH_CARDS,
+    NUM_OBJECTIVE_KINDS,
+    NUM_SPACES,
+    OBJECTIVE_DECK,
+    OBJECTIVE_KINDS,
+    OBJECTIVES_DEALT,
+    OBJECTIVES_KEPT,
+    PINATA_SPACES,
+    SAUCES,
+    VARIANT_PENALTIES,
+)
+from fiesta_envs.fiesta_mexicana.scoring import objective_points, placement_points
+
+PHASES: tuple[str, ...] = ("orient", "keep", "auction", "place", "rotate", "over")
+ORIENT, KEEP, AUCTION, PLACE, ROTATE, OVER = range(len(PHASES))
+STANDARD, CONFIRMED_WAITERS = "standard", "confirmed_waiters"
+NO_EDGES: tuple[int, int, int, int] = (-1, -1, -1, -1)
+
+_FIXED_OF_ARRAY = np.array(FIXED_OF, dtype=np.intp)
+#: _ABOVE[h][n - 1]: True when the number n is strictly higher than the high bid h (0: none yet).
+_ABOVE = np.array([[n > h for n in range(1, NUM_SPACES + 1)] for h in range(NUM_SPACES + 1)], dtype=bool)
+_PHASE_OF_KIND = {"orient": ORIENT, "keep": KEEP, "bid": AUCTION, "pass": AUCTION, "reserve": AUCTION}
+_PHASE_OF_KIND.update({"place": PLACE, "rotate": ROTATE})
+
+
+def valid_keeps(hand: list[int]) -> list[int]:
+    """Indices into ``KEEP_CHOICES`` whose three objectives have three different colours."""
+    colours = [OBJECTIVE_KINDS[code].colour for code in hand]
+    return [
+        i
+        for i, (a, b, c) in enumerate(A.KEEP_CHOICES)
+        if len(hand) == OBJECTIVES_DEALT and len({colours[a], colours[b], colours[c]}) == 3
+    ]
+
+
+class FiestaMexicana(Game):
+    """Fiesta Mexicana for 2-4 players: auctions on dishes, placed on the space of the winning bid."""
+
+    name: ClassVar[str] = "fiesta_mexicana"
+    player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
+    default_players: ClassVar[int] = 2
+    options: ClassVar[dict[str, Option]] = {
+        "reward": REWARD_OPTION,
+        "variant": Option(
+            STANDARD,
+            choices=(STANDARD, CONFIRMED_WAITERS),
+            doc="'standard' (start cards) or 'confirmed_waiters' (back of the tables: empty start, "
+            "penalties for uncovered marked spaces)",
+        ),
+    }
+    score_scale: ClassVar[float] = 50.0
+    version: ClassVar[int] = 0
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def num_actions(self) -> int:
+        return A.NUM_ACTIONS
+
+    @property
+    def observation_size(self) -> int:
+        return obs_layout.observation_size(self.num_players)
+
+    @property
+    def confirmed_waiters(self) -> bool:
+        """True when playing the variant for confirmed waiters (back of the tables)."""
+        return self.config["variant"] == CONFIRMED_WAITERS
+
+    # ------------------------------------------------------------------ setup
+    def _new_game(self) -> None:
+        n = self.num_players
+        self.phase = ORIENT
+        self.turn = 0
+        self.orientation = [0] * n
+        self.cards = [[-1] * NUM_SPACES for _ in range(n)]
+        self.rotations = [[-1] * NUM_SPACES for _ in range(n)]
+        self.points = [0] * n
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.objectives = [[-1] * OBJECTIVES_KEPT for _ in range(n)]
+        self.shown_objectives: list[list[int]] = []
+        self.start_cards: list[list[int]] = [[] for _ in range(n)]
+        self.orient_step = 0
+        self.offer = -1
+        self.high_bid = 0
+        self.high_bidder = -1
+        self.passed = [False] * n
+        self.opener = 0
+        self.rotation_queue: list[int] = []
+        self.reserves = [0] * n
+        if self.confirmed_waiters:
+            self.deck = self.rng.permutation(NUM_DISH_CARDS).tolist()
+            self._deal_objectives()
+        else:
+            piles = [
+                self.rng.permutation([c.index for c in DISH_CARDS if c.pinata == colour]).tolist()
+                for colour in range(len(PINATA_SPACES))
+            ]
+            for player in range(n):
+                self.start_cards[player] = [pile.pop() for pile in piles]
+            ordinary = [c.index for c in DISH_CARDS if c.pinata < 0]
+            self.deck = self.rng.permutation(ordinary + piles[0] + piles[1]).tolist()
+        self._derive()
+
+    def _deal_objectives(self) -> None:
+        """Deal 5 objectives to everyone, then let each hand without 3 colours be shown and replaced.
+
+        Replacements go in seat order; shown cards are discarded and shuffled back into the pile only
+        when fewer than 5 cards remain in it. If the cards not held by the other players cannot give
+        three colours any more (possible with 4 players), the whole deal starts again (our ruling).
+        """
+        while not self._try_deal_objectives():
+            pass
+        self.phase = KEEP
+        self.turn = 0
+
+    def _try_deal_objectives(self) -> bool:
+        pile = self.rng.permutation(OBJECTIVE_DECK).tolist()
+        discards: list[int] = []
+        shown: list[list[int]] = []
+        hands = [[pile.pop() for _ in range(OBJECTIVES_DEALT)] for _ in range(self.num_players)]
+        for player in range(self.num_players):
+            while not valid_keeps(hands[player]):
+                shown.append(hands[player])
+                discards += hands[player]
+                if len({OBJECTIVE_KINDS[code].colour for code in pile + discards}) < 3:
+                    return False
+                if len(pile) < OBJECTIVES_DEALT:
+                    pile = self.rng.permutation(pile + discards).tolist()
+                    discards = []
+                hands[player] = [pile.pop() for _ in range(OBJECTIVES_DEALT)]
+        self.hands = hands
+        self.shown_objectives = shown
+        return True
+
+    # ------------------------------------------------------------------ derived state and caches
+    def _derive(self) -> None:
+        """Recompute everything that follows from the stored state (after a new game or a load)."""
+        n = self.num_players
+        self.dishes = [[DISH_CARDS[c].dish if c >= 0 else -1 for c in row] for row in self.cards]
+        self.edges = [
+            [ROTATED_EDGES[c][r] if c >= 0 else NO_EDGES for c, r in zip(self.cards[p], self.rotations[p], strict=True)]
+            for p in range(n)
+        ]
+        self.filled = [sum(c >= 0 for c in row) for row in self.cards]
+        self._free = np.array([[c < 0 for c in row] for row in self.cards], dtype=bool)
+        self._mask: np.ndarray | None = None
+        self._table_obs: list[np.ndarray | None] = [None] * n
+        self._final: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ whose turn
+    @property
+    def current_player(self) -> int:
+        return -1 if self.phase == OVER else self.turn
+
+    @property
+    def phase_name(self) -> str:
+        """The phase: "orient", "keep", "auction", "place", "rotate" or "over"."""
+        return PHASES[self.phase]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    # ------------------------------------------------------------------ legality
+    def legal_bids(self, player: int) -> np.ndarray:
+        """bool[16]: numbers ``player`` may bid now (legible, uncovered, above the high bid)."""
+        return self._free[player][_FIXED_OF_ARRAY[self.orientation[player]]] & _ABOVE[self.high_bid]
+
+    def legal_mask(self) -> np.ndarray:
+        if self._mask is None:
+            self._mask = self._compute_mask()
+        return self._mask
+
+    def _compute_mask(self) -> np.ndarray:
+        mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+        player = self.turn
+        if self.phase == AUCTION:
+            bids = self.legal_bids(player)
+            mask[A.BID : A.PASS] = bids
+            if self.high_bid:
+                mask[A.PASS] = 1
+            held = np.array([code >= 0 for code in self.objectives[player]], dtype=bool)
+            mask[A.RESERVE : A.PLACE] = (bids[:, None] & held[None, :]).ravel()
+        elif self.phase == ROTATE:
+            mask[A.ROTATE :] = 1
+        elif self.phase == PLACE:
+            mask[A.PLACE : A.ROTATE] = 1
+        elif self.phase == ORIENT:
+            start = A.orient_action(self.orient_step, 0)
+            mask[start : start + 4] = 1
+        elif self.phase == KEEP:
+            for choice in valid_keeps(self.hands[player]):
+                mask[A.KEEP + choice] = 1
+        return mask
+
+    def explain_illegal(self, action: int) -> str:
+        kind, args = A.DECODED[action]
+        phase = _PHASE_OF_KIND[kind]
+        if phase != self.phase:
+            return self._wrong_phase(kind)
+        player = self.turn
+        if kind == "orient":
+            return f"the start card for space {PINATA_SPACES[self.orient_step] + 1} is oriented now"
+        if kind == "keep":
+            colours = [OBJECTIVE_KINDS[self.hands[player][slot]].colour for slot in args]
+            return f"kept objectives must have three different colours, slots {args} have colours {colours}"
+        if kind == "pass":
+            return "the player who turns the dish over must make the opening bid"
+        number = args[0]
+        if kind == "reserve" and self.objectives[player][args[1]] < 0:
+            return f"objective slot {args[1]} is empty (to reserve, a player discards an objective held)"
+        if self.dishes[player][space_of_number(self.orientation[player], number)] >= 0:
+            return f"{number} is covered by a dish"
+        if number <= self.high_bid:
+            return f"a bid must be strictly higher than {self.high_bid}"
+        return "the rules do not allow it now"
+
+    def _wrong_phase(self, kind: str) -> str:
+        now = PHASES[self.phase]
+        if kind == "orient":
+            return f"start cards are oriented during setup only (now: {now})"
+        if kind == "keep":
+            return f"objectives are kept during setup only (now: {now})"
+        if kind in ("bid", "pass", "reserve"):
+            return f"bids, passes and reserves are made during an auction only (now: {now})"
+        if kind == "place":
+            return f"only the auction winner places, once the auction is over (now: {now})"
+        return f"only players who did not win the dish turn their table, after it is placed (now: {now})"
+
+    # ------------------------------------------------------------------ applying actions
+    def _apply(self, action: int) -> None:
+        kind, args = A.DECODED[action]
+        player = self.turn
+        self._mask = None
+        if kind == "bid":
+            self._bid(player, args[0])
+        elif kind == "pass":
+            self._pass(player)
+        elif kind == "rotate":
+            self._rotate(player, A.ROTATION_TURNS[args[0]])
+        elif kind == "place":
+            self._place(player, args[0])
+        elif kind == "reserve":
+            self._reserve(player, args[0], args[1])
+        elif kind == "orient":
+            self._orient(player, args[0], args[1])
+        else:
+            self._keep(player, args)
+
+    def _orient(self, player: int, start_card: int, rotation: int) -> None:
+        card = self.start_cards[player][start_card]
+        self.start_cards[player][start_card] = -1  # now on the table
+        self._put(player, PINATA_SPACES[start_card], card, rotation)
+        self.points[player] += DISH_CARDS[card].skulls  # start cards: skulls only, no bowls at setup
+        if start_card + 1 < len(PINATA_SPACES):
+            self.orient_step = start_card + 1
+            return
+        self.orient_step = 0
+        self.start_cards[player] = []
+        if player + 1 < self.num_players:
+            self.turn = player + 1
+        else:
+            self._deal_objectives()
+
+    def _keep(self, player: int, slots: tuple[int, ...]) -> None:
+        hand = self.hands[player]
+        self.objectives[player] = [hand[slot] for slot in slots]
+        self.hands[player] = []
+        if player + 1 < self.num_players:
+            self.turn = player + 1
+        else:
+            self._start_auction(0)
+
+    def _start_auction(self, opener: int) -> None:
+        if not self.deck:  # cannot happen with 66 cards (at most 61 are placed); kept for safety
+            self._end_game()
+            return
+        self.offer = self.deck.pop()
+        self.phase = AUCTION
+        self.opener = self.turn = opener
+        self.high_bid, self.high_bidder = 0, -1
+        self.passed = [False] * self.num_players
+
+    def _bid(self, player: int, number: int) -> None:
+        self.high_bid, self.high_bidder = number, player
+        self.passed = [False] * self.num_players
+        self.turn = (player + 1) % self.num_players
+
+    def _pass(self, player: int) -> None:
+        self.passed[player] = True
+        following = (player + 1) % self.num_players
+        if following == self.high_bidder:  # everybody else passed in a row since the last bid
+            self._win_auction(following)
+        else:
+            self.turn = following
+
+    def _reserve(self, player: int, number: int, slot: int) -> None:
+        self.objectives[player][slot] = -1
+        self.reserves[player] += 1
+        self.high_bid, self.high_bidder = number, player
+        self._win_auction(player)
+
+    def _win_auction(self, winner: int) -> None:
+        self.phase = PLACE
+        self.turn = winner
+
+    def _place(self, player: int, rotation: int) -> None:
+        orientation = self.orientation[player]
+        space = FIXED_OF[orientation][self.high_bid - 1]
+        card = self.offer
+        fixed_rotation = (rotation + orientation) % 4
+        gained = placement_points(
+            self.dishes[player], self.edges[player], space, ROTATED_EDGES[card][fixed_rotation], DISH_CARDS[card].skulls
+        )
+        self.points[player] = max(0, self.points[player] + gained)
+        self._put(player, space, card, fixed_rotation)
+        self.offer = -1
+        self.opener = player
+        if self.filled[player] == NUM_SPACES:
+            self._end_game()
+            return
+        n = self.num_players
+        self.rotation_queue = [(player + k) % n for k in range(1, n)]
+        self.phase = ROTATE
+        self.turn = self.rotation_queue[0]
+
+    def _put(self, player: int, space: int, card: int, fixed_rotation: int) -> None:
+        self.cards[player][space] = card
+        self.rotations[player][space] = fixed_rotation
+        self.dishes[player][space] = DISH_CARDS[card].dish
+        self.edges[player][space] = ROTATED_EDGES[card][fixed_rotation]
+        self.filled[player] += 1
+        self._free[player, space] = False
+        self._table_obs[player] = None
+
+    def _rotate(self, player: int, left_turns: int) -> None:
+        if left_turns:
+            self.orientation[player] = (self.orientation[player] + left_turns) % 4
+            self._table_obs[player] = None
+        self.rotation_queue.pop(0)
+        if self.rotation_queue:
+            self.turn = self.rotation_queue[0]
+        else:
+            self._start_auction(self.opener)
+
+    def _end_game(self) -> None:
+        self.phase = OVER
+        self.turn = -1
+        self.offer = -1
+        self.rotation_queue = []
+
+    # ------------------------------------------------------------------ scores
+    def space_of(self, player: int, number: int) -> int:
+        """The fixed space of ``player``'s table that reads ``number`` now."""
+        return space_of_number(self.orientation[player], number)
+
+    def objective_points(self, player: int) -> list[int]:
+        """Points each of ``player``'s objective slots would score now (0 for an empty slot)."""
+        return [
+            objective_points(code, player, self.dishes, self.edges[player]) if code >= 0 else 0
+            for code in self.objectives[player]
+        ]
+
+    def penalties(self, player: int) -> int:
+        """Variant: the points lost for marked spaces still uncovered (0 in the standard game)."""
+        if not self.confirmed_waiters:
+            return 0
+        return sum(value for space, value in VARIANT_PENALTIES.items() if self.cards[player][space] < 0)
+
+    def final_breakdown(self) -> dict[str, list[int]]:
+        """Points from dishes, objectives and penalties, and the final score of each player.
+
+        Mid-game this is what the scores would be if the game ended now (cached once it is over).
+        """
+        if self._final is not None:
+            return self._final
+        n = self.num_players
+        objective = [sum(self.objective_points(p)) for p in range(n)]
+        penalty = [self.penalties(p) for p in range(n)]
+        breakdown = {
+            "placement_points": list(self.points),
+            "objective_points": objective,
+            "penalties": penalty,
+            "final_scores": [max(0, self.points[p] + objective[p] - penalty[p]) for p in range(n)],
+        }
+        if self.phase == OVER:
+            self._final = breakdown
+        return breakdown
+
+    def scores(self) -> np.ndarray:
+        if self.phase == OVER:
+            return np.array(self.final_breakdown()["final_scores"], dtype=float)
+        return np.array(self.points, dtype=float)
+
+    def final_info(self) -> dict[str, Any]:
+        if self.phase != OVER:
+            return {}
+        info: dict[str, Any] = {key: list(values) for key, values in self.final_breakdown().items()}
+        info["objectives"] = [[OBJECTIVE_KINDS[code].label for code in slots if code >= 0] for slots in self.objectives]
+        info["objective_slot_points"] = [self.objective_points(p) for p in range(self.num_players)]
+        return info
+
+    # ------------------------------------------------------------------ observation
+    def observe(self, player: int) -> np.ndarray:
+        return obs_layout.encode(self, player)
+
+    def card_shown(self) -> int:
+        """The dish on offer, or during setup the start card being oriented (-1 for none)."""
+        if self.phase == ORIENT:
+            return self.start_cards[self.turn][self.orient_step]
+        return self.offer
+
+    def table_features(self, player: int) -> np.ndarray:
+        """Cached (16 * PER_SPACE + 4) features of ``player``'s table in its owner's current view."""
+        cached = self._table_obs[player]
+        if cached is None:
+            cached = obs_layout.table_block(
+                self.cards[player], self.rotations[player], self.orientation[player], self.confirmed_waiters
+            )
+            self._table_obs[player] = cached
+        return cached
+
+    # ------------------------------------------------------------------ names
+    def _build_action_names(self) -> list[str]:
+        return list(A.ACTION_NAMES)
+
+    # ------------------------------------------------------------------ state dicts
+    def _state_to_dict(self) -> dict[str, Any]:
+        return {
+            "phase": PHASES[self.phase],
+            "turn": self.turn,
+            "orientation": list(self.orientation),
+            "cards": [list(row) for row in self.cards],
+            "rotations": [list(row) for row in self.rotations],
+            "points": list(self.points),
+            "deck": list(self.deck),
+            "start_cards": [list(pair) for pair in self.start_cards],
+            "orient_step": self.orient_step,
+            "hands": [list(hand) for hand in self.hands],
+            "objectives": [list(slots) for slots in self.objectives],
+            "shown_objectives": [list(hand) for hand in self.shown_objectives],
+            "offer": self.offer,
+            "high_bid": self.high_bid,
+            "high_bidder": self.high_bidder,
+            "passed": list(self.passed),
+            "opener": self.opener,
+            "rotation_queue": list(self.rotation_queue),
+            "reserves": list(self.reserves),
+        }
+
+    def _state_from_dict(self, data: Mapping[str, Any]) -> None:
+        n = self.num_players
+        phase = PHASES.index(str(data["phase"]))
+        turn = _int(data["turn"], -1, n - 1, "turn")
+        orientation = _int_list(data["orientation"], n, 0, 3, "orientation")
+        cards = [_int_list(row, NUM_SPACES, -1, NUM_DISH_CARDS - 1, "cards") for row in _list(data["cards"], n)]
+        rotations = [_int_list(row, NUM_SPACES, -1, 3, "rotations") for row in _list(data["rotations"], n)]
+        points = _int_list(data["points"], n, 0, 10_000, "points")
+        deck = _int_list(data["deck"], None, 0, NUM_DISH_CARDS - 1, "deck")
+        start_cards = [_int_list(p, None, -1, NUM_DISH_CARDS - 1, "start_cards") for p in _list(data["start_cards"], n)]
+        hands = [_int_list(hand, None, 0, NUM_OBJECTIVE_KINDS - 1, "hands") for hand in _list(data["hands"], n)]
+        objectives = [
+            _int_list(slots, OBJECTIVES_KEPT, -1, NUM_OBJECTIVE_KINDS - 1, "objectives")
+            for slots in _list(data["objectives"], n)
+        ]
+        shown = [
+            _int_list(hand, OBJECTIVES_DEALT, 0, NUM_OBJECTIVE_KINDS - 1, "shown_objectives")
+            for hand in _list(data["shown_objectives"], None)
+        ]
+        orient_step = _int(data["orient_step"], 0, 1, "orient_step")
+        offer = _int(data["offer"], -1, NUM_DISH_CARDS - 1, "offer")
+        high_bid = _int(data["high_bid"], 0, NUM_SPACES, "high_bid")
+        high_bidder = _int(data["high_bidder"], -1, n - 1, "high_bidder")
+        passed = _list(data["passed"], n)
+        if not all(isinstance(x, bool) for x in passed):
+            raise ValueError("passed: expected booleans")
+        opener = _int(data["opener"], 0, n - 1, "opener")
+        queue = _int_list(data["rotation_queue"], None, 0, n - 1, "rotation_queue")
+        reserves = _int_list(data["reserves"], n, 0, OBJECTIVES_KEPT, "reserves")
+
+        problem = None
+        used = [c for row in cards for c in row if c >= 0] + deck + [c for pair in start_cards for c in pair if c >= 0]
+        used += [offer] if offer >= 0 else []
+        if len(used) != len(set(used)):
+            problem = "a dish card appears twice"
+        elif any(
+            (c < 0) != (r < 0) for row, rot in zip(cards, rotations, strict=True) for c, r in zip(row, rot, strict=True)
+        ):
+            problem = "every covered space (and only those) needs a rotation"
+        elif (phase == OVER) != (turn < 0):
+            problem = f"turn {turn} does not fit phase {PHASES[phase]!r}"
+        elif phase == ORIENT and (len(start_cards[turn]) != 2 or start_cards[turn][orient_step] < 0):
+            problem = "the start card to orient is missing"
+        elif phase == KEEP and len(hands[turn]) != OBJECTIVES_DEALT:
+            problem = "the player keeping objectives needs 5 cards dealt"
+        elif phase in (AUCTION, PLACE) and offer < 0:
+            problem = "an auction needs a dish on offer"
+        elif phase == PLACE and (
+            high_bidder != turn or cards[turn][space_of_number(orientation[turn], max(high_bid, 1))] >= 0
+        ):
+            problem = "the winner must place on the free space of the winning bid"
+        elif phase == ROTATE and (not queue or queue[0] != turn):
+            problem = "the player turning a table must head the rotation queue"
+        if problem:
+            raise InvalidStateError(f"{self.name}: malformed state: {problem}")
+
+        self.phase, self.turn, self.orientation = phase, turn, orientation
+        self.cards, self.rotations, self.points, self.deck = cards, rotations, points, deck
+        self.start_cards, self.hands, self.objectives, self.shown_objectives = start_cards, hands, objectives, shown
+        self.orient_step, self.offer, self.high_bid, self.high_bidder = orient_step, offer, high_bid, high_bidder
+        self.passed, self.opener, self.rotation_queue, self.reserves = list(passed), opener, queue, reserves
+        self._derive()
+
+    # ------------------------------------------------------------------ text
+    def render_text(self) -> str:
+        lines = [f"Fiesta Mexicana ({self.config['variant']}), phase: {PHASES[self.phase]}, deck: {len(self.deck)}"]
+        if self.offer >= 0:
+            lines.append(f"dish on offer: {describe_card(self.offer)}")
+        if self.phase == AUCTION:
+            bidder = f"player {self.high_bidder}" if self.high_bidder >= 0 else "nobody"
+            lines.append(f"high bid: {self.high_bid or '-'} by {bidder}; passed: {self.passed}")
+        for player in range(self.num_players):
+            held = sum(code >= 0 for code in self.objectives[player])
+            marker = " <- to act" if player == self.current_player else ""
+            lines.append(
+                f"player {player}: {self.points[player]} points, {held} objectives, "
+                f"turned left {self.orientation[player]}x{marker}"
+            )
+            for row in range(4):
+                cells = []
+                for col in range(4):
+                    view = 4 * row + col
+                    space = FIXED_OF[self.orientation[player]][view]
+                    cells.append(f"{view + 1:2d} {self._cell_text(player, space)}")
+                lines.append("   " + " | ".join(cells))
+        if self.phase == OVER:
+            lines.append(f"final scores: {self.final_breakdown()['final_scores']}; winners: {self.winners()}")
+        return "\n".join(lines)
+
+    def _cell_text(self, player: int, space: int) -> str:
+        card = self.cards[player][space]
+        if card < 0:
+            return "-" * 9
+        orientation = self.orientation[player]
+        # the edges as the owner sees them: view direction d shows fixed direction (d + orientation)
+        edges = self.edges[player][space]
+        halves = "".join(
+            SAUCES[edges[(d + orientation) % 4]][0] if edges[(d + orientation) % 4] >= 0 else "." for d in range(4)
+        )
+        return f"{DISHES[DISH_CARDS[card].dish][:3]}{DISH_CARDS[card].skulls} {halves}"
+
+
+def describe_card(card: int) -> str:
+    """``"tacos, 2 skulls, halves N:green E:- S:red W:-"``."""
+    c = DISH_CARDS[card]
+    halves = " ".join(f"{d}:{SAUCES[e] if e >= 0 else '-'}" for d, e in zip("NESW", c.edges, strict=True))
+    return f"{DISHES[c.dish]}, {c.skulls} skull{'s' if c.skulls > 1 else ''}, halves {halves}"
+
+
+# ---------------------------------------------------------------------- state validation helpers
+def _list(value: Any, length: int | None) -> list:
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        raise ValueError(f"expected a list of length {length}, got {value!r:.80}")
+    return value
+
+
+def _int(value: Any, low: int, high: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{what}: expected an int in [{low}, {high}], got {value!r}")
+    return value
+
+
+def _int_list(value: Any, length: int | None, low: int, high: int, what: str) -> list[int]:
+    return [_int(x, low, high, what) for x in _list(value, length)]

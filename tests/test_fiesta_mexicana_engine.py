@@ -1,0 +1,288 @@
+"""Fiesta Mexicana engine contract: options, determinism, state dicts, masks, observations, speed."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+import pytest
+from fiesta_mexicana_positions import card_with, objective, position
+
+from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from fiesta_envs.fiesta_mexicana import actions as A
+from fiesta_envs.fiesta_mexicana import observation as O
+from fiesta_envs.fiesta_mexicana.components import DISH_CARDS
+from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
+
+CONFIGS = [(n, v) for n in (2, 3, 4) for v in ("standard", "confirmed_waiters")]
+
+
+def random_game(n: int, variant: str, seed: int, stop_after: int | None = None) -> tuple[FiestaMexicana, list[int]]:
+    game = FiestaMexicana(num_players=n, seed=seed, variant=variant)
+    rng = np.random.default_rng(seed + 1000)
+    played = []
+    while not game.is_over and (stop_after is None or len(played) < stop_after):
+        legal = np.flatnonzero(game.legal_mask())
+        action = int(legal[rng.integers(len(legal))])
+        game.step(action)
+        played.append(action)
+    return game, played
+
+
+# ---------------------------------------------------------------------------------- options
+def test_options_and_player_counts_are_checked():
+    with pytest.raises(InvalidOptionError, match="variant"):
+        FiestaMexicana(variant="expert")
+    with pytest.raises(InvalidOptionError, match="num_players"):
+        FiestaMexicana(num_players=5)
+    with pytest.raises(InvalidOptionError, match="reward"):
+        FiestaMexicana(reward="points")
+    assert FiestaMexicana().num_players == 2
+
+
+def test_action_names_round_trip_and_follow_the_rulings():
+    game = FiestaMexicana(seed=0)
+    names = game.action_names()
+    assert len(names) == game.num_actions == 90
+    for action, name in enumerate(names):
+        assert game.string_to_action(name) == action
+    for name in ("orient 1 3", "keep 0 2 4", "bid 16", "pass", "reserve 9 drop 2", "place 3", "rotate none"):
+        assert name in names
+
+
+# ---------------------------------------------------------------------------------- whole games
+@pytest.mark.parametrize(("n", "variant"), CONFIGS)
+def test_random_games_end_with_a_full_table_before_the_deck_runs_out(n, variant):
+    for seed in range(15):
+        game, _ = random_game(n, variant, seed)
+        assert max(sum(c >= 0 for c in row) for row in game.cards) == 16
+        assert game.deck, "the deck never runs out first"
+        scores = game.scores()
+        assert (scores >= 0).all()
+        info = game.final_info()
+        assert info["final_scores"] == scores.astype(int).tolist()
+        assert len(info["objectives"]) == n
+
+
+def test_cards_are_conserved_through_a_game():
+    game, _ = random_game(3, "standard", 4, stop_after=120)
+    on_tables = [c for row in game.cards for c in row if c >= 0]
+    everything = on_tables + game.deck + ([game.offer] if game.offer >= 0 else [])
+    assert sorted(everything) == list(range(len(DISH_CARDS)))
+
+
+def test_same_seed_same_actions_same_game():
+    first, actions = random_game(3, "standard", 11)
+    second = FiestaMexicana(num_players=3, seed=11)
+    for action in actions:
+        second.step(action)
+    assert second.state_dict() == first.state_dict()
+    other = FiestaMexicana(num_players=3, seed=12)
+    assert other.state_dict()["state"]["deck"] != FiestaMexicana(num_players=3, seed=11).state_dict()["state"]["deck"]
+
+
+@pytest.mark.parametrize(("n", "variant"), CONFIGS)
+def test_state_dict_round_trip_mid_game_continues_identically(n, variant):
+    game, _ = random_game(n, variant, 7, stop_after=60)
+    saved = json.loads(json.dumps(game.state_dict()))
+    copy_game = FiestaMexicana.from_state_dict(saved)
+    assert copy_game.state_dict() == game.state_dict()
+    assert (copy_game.observe(1) == game.observe(1)).all()
+    rng = np.random.default_rng(3)
+    while not game.is_over:
+        assert (copy_game.legal_mask() == game.legal_mask()).all()
+        legal = np.flatnonzero(game.legal_mask())
+        action = int(legal[rng.integers(len(legal))])
+        game.step(action)
+        copy_game.step(action)
+    assert copy_game.state_dict() == game.state_dict()
+    assert copy_game.scores().tolist() == game.scores().tolist()
+
+
+def test_state_dict_during_setup_round_trips():
+    game = FiestaMexicana(num_players=2, seed=2)
+    game.play("orient 0 3")
+    copy_game = FiestaMexicana.from_state_dict(json.loads(json.dumps(game.state_dict())))
+    assert copy_game.legal_action_names() == ["orient 1 0", "orient 1 1", "orient 1 2", "orient 1 3"]
+    copy_game.play("orient 1 0")
+    game.play("orient 1 0")
+    assert copy_game.state_dict() == game.state_dict()
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda s: s.update(phase="lunch"), "malformed"),
+        (lambda s: s["cards"].pop(), "malformed"),
+        (lambda s: s["cards"][0].__setitem__(0, 99), "cards"),
+        (lambda s: s["deck"].append(s["deck"][0]), "appears twice"),
+        (lambda s: s.update(turn=7), "turn"),
+        (lambda s: s.update(passed=[0, 1]), "passed"),
+        (lambda s: s["rotations"][0].__setitem__(0, 2), "rotation"),
+        (lambda s: s.update(offer=-1), "dish on offer"),
+        (lambda s: s.update(points="many"), "malformed"),
+    ],
+)
+def test_malformed_state_dicts_are_refused(mutate, message):
+    game = position(2, turn=0)
+    data = copy.deepcopy(game.state_dict())
+    mutate(data["state"])
+    with pytest.raises(InvalidStateError, match=message):
+        FiestaMexicana(num_players=2).load_state_dict(data)
+
+
+def test_a_refused_state_leaves_the_game_unchanged():
+    game = position(2, turn=0)
+    before = game.state_dict()
+    data = copy.deepcopy(before)
+    data["state"]["deck"].append(data["state"]["deck"][0])
+    with pytest.raises(InvalidStateError):
+        game.load_state_dict(data)
+    assert game.state_dict() == before
+
+
+# ---------------------------------------------------------------------------------- masks
+def test_mask_is_cached_until_the_state_changes():
+    game = position(2, turn=0)
+    mask = game.legal_mask()
+    assert mask.dtype == np.int8 and mask.shape == (90,)
+    assert game.legal_mask() is mask
+    game.play("bid 5")
+    assert game.legal_mask() is not mask
+    assert game.legal_mask()[A.PASS] == 1 and game.legal_mask()[A.bid_action(5)] == 0
+
+
+def test_every_masked_action_is_accepted_and_every_other_refused():
+    game, _ = random_game(3, "standard", 5, stop_after=40)
+    mask = game.legal_mask().copy()
+    for action in range(game.num_actions):
+        trial = FiestaMexicana.from_state_dict(game.state_dict())
+        if mask[action]:
+            trial.step(action)
+        else:
+            with pytest.raises(IllegalActionError):
+                trial.step(action)
+
+
+# ---------------------------------------------------------------------------------- observations
+@pytest.mark.parametrize(("n", "variant"), CONFIGS)
+def test_observations_have_the_documented_size_and_bounds(n, variant):
+    game, _ = random_game(n, variant, 9, stop_after=50)
+    assert game.observation_size == 425 * n + 122
+    for player in range(n):
+        obs = game.observe(player)
+        assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
+        assert obs.min() >= 0.0 and obs.max() <= 1.0
+
+
+def test_observation_shows_own_table_first_in_the_current_view():
+    tostada = card_with("tostada", half="green")
+    game = position(2, tables={1: {1: (tostada, 0)}}, orientation=[0, 1], turn=0)
+    obs = game.observe(1)
+    view = 0  # the space player 1 reads as 1
+    space = obs[view * O.PER_SPACE : (view + 1) * O.PER_SPACE]
+    assert space[DISH_CARDS[tostada].dish] == 1 and space[O.COVERED] == 1
+    assert space[O.NUMBER] == pytest.approx(1 / 16)
+    assert obs[16 * O.PER_SPACE + 1] == 1  # player 1's table is turned once to the left
+    other = game.observe(0)
+    block = other[O.TABLE_SIZE : 2 * O.TABLE_SIZE]  # player 1 seen by player 0: the second table
+    assert (block == obs[: O.TABLE_SIZE]).all()
+
+
+def edges_seen(obs: np.ndarray, number: int) -> np.ndarray:
+    """The (direction, colour) one-hot of the space reading ``number`` on the observer's table."""
+    start = (number - 1) * O.PER_SPACE + 7
+    return obs[start : start + 16].reshape(4, 4)
+
+
+def test_observation_edges_are_in_the_owners_view():
+    tostada = card_with("tostada", half="green")  # green north as printed
+    game = position(2, tables={0: {6: (tostada, 1)}}, turn=0)  # turned once clockwise: green faces east
+    assert edges_seen(game.observe(0), 6)[1, 0] == 1  # east, green
+    data = game.state_dict()
+    data["state"]["orientation"][0] = 1  # the table turned a quarter left: that space reads 10,
+    game.load_state_dict(data)  # and the card's east edge faces north
+    assert edges_seen(game.observe(0), 10)[0, 0] == 1
+    assert edges_seen(game.observe(0), 10).sum() == sum(e >= 0 for e in DISH_CARDS[tostada].edges)
+
+
+def test_observation_hides_other_players_objectives_but_counts_them():
+    secret = [objective("line of 3"), objective("6 bowls"), -1]
+    game = position(2, objectives={1: secret}, turn=0)
+    other = position(2, objectives={1: [objective("teens", "tacos"), objective("square of 4"), -1]}, turn=0)
+    assert (game.observe(0) == other.observe(0)).all()
+    assert not (game.observe(1) == other.observe(1)).all()
+    counts_start = O.observation_size(2) - 1 - 2
+    assert game.observe(0)[counts_start + 1] == pytest.approx(2 / 5)
+
+
+def test_observation_shows_the_hand_being_kept_and_the_start_card_being_oriented():
+    game = FiestaMexicana(num_players=2, seed=1)
+    offer_start = 2 * O.TABLE_SIZE
+    card = game.start_cards[0][0]
+    assert game.observe(0)[offer_start] == 1
+    assert game.observe(0)[offer_start + 1 + DISH_CARDS[card].dish] == 1
+    game.play("orient 0 0", "orient 1 0", "orient 0 0", "orient 1 0")
+    obs = game.observe(0)
+    hand_start = O.observation_size(2) - 1 - 2 - 5 * 18
+    assert obs[hand_start : hand_start + 90].sum() == 5
+    assert (obs[hand_start : hand_start + 90].reshape(5, 18).argmax(axis=1) == game.hands[0]).all()
+
+
+# ---------------------------------------------------------------------------------- rendering and speed
+def test_render_text_shows_every_table_within_100_columns():
+    game, _ = random_game(4, "standard", 3, stop_after=80)
+    text = game.render_text()
+    assert all(len(line) <= 100 for line in text.splitlines())
+    assert text.count("player ") >= 4
+
+
+def test_engine_runs_thousands_of_random_steps_per_second():
+    import time
+
+    start = time.perf_counter()
+    steps = 0
+    for seed in range(10):
+        _, played = random_game(2, "standard", seed)
+        steps += len(played)
+    rate = steps / (time.perf_counter() - start)
+    assert rate > 5000, f"{rate:.0f} steps/s"
+
+
+def test_variant_penalty_spaces_are_observed_where_the_owner_sees_them():
+    game = position(2, variant="confirmed_waiters", orientation=[1, 0], turn=0)
+    obs = game.observe(0)
+    penalties = {v + 1: obs[v * O.PER_SPACE + O.PENALTY] * 5 for v in range(16) if obs[v * O.PER_SPACE + O.PENALTY]}
+    # spaces reading 6, 11, 16 at the start read 10, 7 and 4 after a left turn
+    assert penalties == pytest.approx({10: 5.0, 7: 5.0, 4: 3.0})
+    assert not any(position(2, turn=0).observe(0)[v * O.PER_SPACE + O.PENALTY] for v in range(16))
+
+
+def test_public_module_plays_a_game_and_reveals_objectives_at_the_end():
+    from fiesta_envs import fiesta_mexicana_v0
+
+    env = fiesta_mexicana_v0.env(num_players=3, variant="confirmed_waiters")
+    env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    for _agent in env.agent_iter():
+        observation, _reward, termination, truncation, info = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(legal[rng.integers(len(legal))]))
+    assert len(info["final"]["objectives"]) == 3 and len(info["final"]["objective_points"]) == 3
+
+
+@pytest.mark.parametrize("orientation", [0, 1, 2, 3])
+@pytest.mark.parametrize("rotation", [0, 1, 3])
+def test_place_turns_the_dish_in_the_placers_current_view(orientation, rotation):
+    offer = card_with("tacos", half="green")
+    game = position(2, orientation=[orientation, 0], offer=offer, turn=0)
+    game.play("bid 7", "pass", f"place {rotation}")
+    printed = DISH_CARDS[offer].edges
+    seen = edges_seen(game.observe(0), 7)
+    for direction in range(4):
+        colour = printed[(direction - rotation) % 4]  # R clockwise quarter turns, as the player sees it
+        assert seen[direction].tolist() == [float(colour == c) for c in range(4)]
