@@ -541,6 +541,12 @@ class FiestaMexicana(Game):
         self._derive()
 
     # ------------------------------------------------------------------ text
+    def render_rgb(self) -> np.ndarray:
+        """A picture of the table as a spectator sees it (needs Pillow: ``pip install fiesta_envs[render]``)."""
+        from fiesta_envs.render.fiesta_mexicana import draw
+
+        return draw(self)
+
     def render_text(self) -> str:
         lines = [f"Fiesta Mexicana ({self.config['variant']}), phase: {PHASES[self.phase]}, deck: {len(self.deck)}"]
         if self.offer >= 0:

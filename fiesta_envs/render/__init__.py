@@ -1,0 +1,50 @@
+"""Pictures of the games (``render_mode="rgb_array"``), drawn with Pillow from each game's public state.
+
+``fiesta_envs.render.<game>.draw(game)`` returns a ``uint8`` array (height x width x 3) of the
+whole table as a spectator sees it: no hidden hands, objectives or deck order, except what the
+game reveals at its end. Each module also gives ``private_lines(game, seat)``, what one seat
+alone knows, in text (``fiesta play`` shows it to the person in that seat), and may give
+``public_action(name)``, how an action looks to the other players (the words written in Fiesta
+de los Muertos stay secret). The functions here pick the module by the game's name. Pillow is
+optional: ``pip install fiesta_envs[render]``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import numpy as np
+
+#: The drawing module of each game, by the engine's name.
+MODULES: dict[str, str] = {
+    "fiesta_mexicana": "fiesta_envs.render.fiesta_mexicana",
+    "tortilla_de_patatas": "fiesta_envs.render.tortilla",
+    "tequila": "fiesta_envs.render.tequila",
+    "fiesta_de_los_muertos": "fiesta_envs.render.muertos",
+    "la_catrina": "fiesta_envs.render.muertos",
+}
+
+
+def module_for(game: Any) -> Any:
+    """The drawing module of ``game`` (a ``Game`` or its name)."""
+    name = game if isinstance(game, str) else game.name
+    if name not in MODULES:
+        raise NotImplementedError(f"{name} has no picture rendering; games with one: {', '.join(MODULES)}")
+    return importlib.import_module(MODULES[name])
+
+
+def draw(game: Any) -> np.ndarray:
+    """The picture of ``game``'s table as an RGB ``uint8`` array."""
+    return module_for(game).draw(game)
+
+
+def private_lines(game: Any, seat: int) -> list[str]:
+    """What ``seat`` alone may know now, as lines of text (empty when the game hides nothing)."""
+    return list(module_for(game).private_lines(game, seat))
+
+
+def public_action(game: Any, name: str) -> str:
+    """How the action ``name`` looks to the other players (most games show it as it is)."""
+    describe = getattr(module_for(game), "public_action", None)
+    return describe(name) if describe else name

@@ -1,0 +1,211 @@
+"""The picture of a Fiesta Mexicana table, drawn from the public state.
+
+Top: the dish on offer (or the start card being oriented), the auction (high bid, bidder, who
+passed) and the deck. Below, one panel per player: the 4x4 table as its owner sees it now
+(small numbers are the numbers each space reads), each dish card in its dish's colour with its
+skulls and its half sauce bowls on the edges, the points, how many objectives are held (their
+faces stay hidden until the end, when they are shown with the points they scored).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from fiesta_envs.fiesta_mexicana.board import FIXED_OF, ROTATED_EDGES
+from fiesta_envs.fiesta_mexicana.components import (
+    DISH_CARDS,
+    DISHES,
+    NUM_SPACES,
+    OBJECTIVE_COLOURS,
+    OBJECTIVE_KINDS,
+    PINATA_SPACES,
+    SAUCES,
+    TABLE_SIDE,
+    VARIANT_PENALTIES,
+)
+from fiesta_envs.render.canvas import COLOURS, RGB, Canvas, line_height, seat_colour, status_line
+
+DISH_COLOURS: dict[str, RGB] = {
+    "tostada": (236, 178, 92),
+    "elotes": (246, 222, 90),
+    "burritos": (196, 150, 110),
+    "chilis": (214, 72, 56),
+    "salad": (130, 190, 100),
+    "tacos": (240, 140, 60),
+}
+SAUCE_COLOURS: dict[str, RGB] = {
+    "green": (60, 140, 60),
+    "brown": (110, 70, 40),
+    "white": (250, 250, 245),
+    "red": (200, 30, 30),
+}
+CELL = 54
+PANEL_WIDTH = TABLE_SIDE * CELL + 36
+HEADER = 128
+PANEL_HEIGHT = 420
+MARGIN = 12
+#: Pillow's arcs start at 3 o'clock and turn clockwise: the half of a disc inside the card, by edge.
+INNER_HALF = {0: (0, 180), 1: (90, 270), 2: (180, 360), 3: (270, 450)}
+
+
+def draw(game: Any) -> np.ndarray:
+    """The table of ``game`` (a ``FiestaMexicana``) as an RGB array."""
+    state = game.state_dict()["state"]
+    n = game.num_players
+    width = max(2 * MARGIN + n * (PANEL_WIDTH + MARGIN) - MARGIN, 620)
+    canvas = Canvas(width, HEADER + PANEL_HEIGHT + 40)
+    _header(canvas, game, state)
+    final = game.final_info() if game.is_over else {}
+    for player in range(n):
+        left = MARGIN + player * (PANEL_WIDTH + MARGIN)
+        _player_panel(canvas, game, state, player, (left, HEADER, left + PANEL_WIDTH, HEADER + PANEL_HEIGHT), final)
+    canvas.text((MARGIN, HEADER + PANEL_HEIGHT + 10), status_line(game), 16)
+    return canvas.to_array()
+
+
+def _header(canvas: Canvas, game: Any, state: dict[str, Any]) -> None:
+    variant = "confirmed waiters" if game.config["variant"] != "standard" else "standard game"
+    canvas.text((MARGIN, 8), f"Fiesta Mexicana - {variant}", 20)
+    canvas.text((MARGIN, 36), f"phase: {state['phase']}   deck: {len(state['deck'])} dish cards", 15)
+    card, label = _card_shown(state)
+    x = MARGIN
+    if card >= 0:
+        canvas.text((x, 60), label, 13, COLOURS["faint"])
+        _dish(canvas, (x, 78), card, DISH_CARDS[card].edges, size=46)
+        info = DISH_CARDS[card]
+        canvas.text((x + 56, 82), f"{info.dish_name}, {info.skulls} skull{'s' if info.skulls > 1 else ''}", 14)
+        halves = " ".join(f"{d}:{SAUCES[e] if e >= 0 else '-'}" for d, e in zip("NESW", info.edges, strict=True))
+        canvas.text((x + 56, 100), halves, 12, COLOURS["faint"])
+        x += 330
+    if state["phase"] == "auction":
+        bidder = f"player_{state['high_bidder']}" if state["high_bidder"] >= 0 else "nobody yet"
+        canvas.text((x, 64), f"high bid: {state['high_bid'] or '-'} by {bidder}", 15)
+        passed = [f"player_{p}" for p, flag in enumerate(state["passed"]) if flag]
+        canvas.text((x, 86), f"passed: {', '.join(passed) or 'nobody'}", 14)
+    elif state["phase"] in ("place", "rotate"):
+        canvas.text((x, 64), f"dish won with bid {state['high_bid']}", 15)
+
+
+def _card_shown(state: dict[str, Any]) -> tuple[int, str]:
+    if state["phase"] == "orient":
+        cards = state["start_cards"][state["turn"]]
+        if state["orient_step"] < len(cards):
+            return cards[
+                state["orient_step"]
+            ], f"start card to orient (space {PINATA_SPACES[state['orient_step']] + 1})"
+    if state["offer"] >= 0:
+        return state["offer"], "dish on offer"
+    return -1, ""
+
+
+def _player_panel(
+    canvas: Canvas,
+    game: Any,
+    state: dict[str, Any],
+    player: int,
+    box: tuple[float, float, float, float],
+    final: dict[str, Any],
+) -> None:
+    active = player == game.current_player
+    y = canvas.panel(box, f"player_{player}" + ("  (to act)" if active else ""), seat_colour(player), active)
+    left = box[0] + 10
+    orientation = state["orientation"][player]
+    held = sum(code >= 0 for code in state["objectives"][player])
+    canvas.text((left, y), f"{state['points'][player]} points   turned left {orientation}x", 14)
+    y += line_height(14)
+    canvas.text((left, y), f"objectives held: {held}   reserves used: {state['reserves'][player]}", 13)
+    y += line_height(13) + 6
+    grid_left = left + 8
+    for view in range(NUM_SPACES):
+        row, col = divmod(view, TABLE_SIDE)
+        space = FIXED_OF[orientation][view]
+        x0, y0 = grid_left + col * CELL, y + row * CELL
+        card = state["cards"][player][space]
+        if card >= 0:
+            fixed = ROTATED_EDGES[card][state["rotations"][player][space]]
+            seen = tuple(fixed[(d + orientation) % 4] for d in range(4))
+            _dish(canvas, (x0, y0), card, seen, CELL - 2)
+        else:
+            canvas.box((x0, y0, x0 + CELL - 2, y0 + CELL - 2), fill=COLOURS["empty"], outline=COLOURS["faint"])
+            if game.config["variant"] != "standard" and space in VARIANT_PENALTIES:
+                canvas.text(
+                    (x0 + CELL / 2, y0 + CELL / 2), f"-{VARIANT_PENALTIES[space]}", 14, COLOURS["bad"], anchor="mm"
+                )
+        canvas.text((x0 + 3, y0 + 2), str(view + 1), 11, COLOURS["ink"] if card < 0 else COLOURS["black"])
+    y += TABLE_SIDE * CELL + 8
+    if final:
+        _final_lines(canvas, final, player, left, y, box[2] - box[0] - 20)
+
+
+def _final_lines(canvas: Canvas, final: dict[str, Any], player: int, left: float, y: float, room: float) -> None:
+    canvas.text((left, y), f"final score {final['final_scores'][player]}", 15, COLOURS["highlight"])
+    y += line_height(15)
+    extra = f"dishes {final['placement_points'][player]}, objectives {final['objective_points'][player]}"
+    if final["penalties"][player]:
+        extra += f", penalties -{final['penalties'][player]}"
+    canvas.text((left, y), extra, 12, max_width=room)
+    y += line_height(12)
+    for label, points in zip(final["objectives"][player], final["objective_slot_points"][player], strict=False):
+        canvas.text((left, y), f"{label}: {points}", 12, max_width=room)
+        y += line_height(12)
+
+
+def _dish(canvas: Canvas, origin: tuple[float, float], card: int, edges: tuple[int, ...], size: float) -> None:
+    """A dish card: its dish's colour and name, skulls, and half bowls on ``edges`` (N, E, S, W as seen)."""
+    x0, y0 = origin
+    info = DISH_CARDS[card]
+    canvas.box((x0, y0, x0 + size, y0 + size), fill=DISH_COLOURS[DISHES[info.dish]], outline=COLOURS["ink"])
+    canvas.text(
+        (x0 + size / 2, y0 + size / 2 - 2), DISHES[info.dish], 10, COLOURS["ink"], anchor="mm", max_width=size - 4
+    )
+    for k in range(info.skulls):  # skulls: small white tokens under the name
+        canvas.circle(
+            (x0 + size / 2 + (k - (info.skulls - 1) / 2) * 9, y0 + size / 2 + 11), 3.5, COLOURS["white"], COLOURS["ink"]
+        )
+    radius = size / 7
+    centres = ((x0 + size / 2, y0), (x0 + size, y0 + size / 2), (x0 + size / 2, y0 + size), (x0, y0 + size / 2))
+    for direction, sauce in enumerate(edges):
+        if sauce < 0:
+            continue
+        cx, cy = centres[direction]
+        start, end = INNER_HALF[direction]
+        canvas.draw.pieslice(
+            (cx - radius, cy - radius, cx + radius, cy + radius),
+            start,
+            end,
+            fill=SAUCE_COLOURS[SAUCES[sauce]],
+            outline=COLOURS["ink"],
+        )
+
+
+def private_lines(game: Any, seat: int) -> list[str]:
+    """What ``seat`` alone knows: its objectives (with the points they would score now) or the hand
+    of five it keeps three from."""
+    state = game.state_dict()["state"]
+    lines = []
+    hand = state["hands"][seat]
+    if hand:
+        lines.append(
+            "your objective hand (keep 3 of 3 colours): "
+            + "; ".join(
+                f"slot {i}: {OBJECTIVE_KINDS[code].label} ({OBJECTIVE_COLOURS[OBJECTIVE_KINDS[code].colour]})"
+                for i, code in enumerate(hand)
+            )
+        )
+    slots = state["objectives"][seat]
+    if any(code >= 0 for code in slots):
+        points = game.objective_points(seat)
+        lines.append(
+            "your objectives: "
+            + "; ".join(
+                f"slot {i}: {OBJECTIVE_KINDS[code].label} (now {points[i]})"
+                for i, code in enumerate(slots)
+                if code >= 0
+            )
+        )
+    return lines
+
+
+__all__ = ["draw", "private_lines"]

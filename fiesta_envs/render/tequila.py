@@ -1,0 +1,205 @@
+"""The picture of a Tequila game, drawn from the public state (every sheet is public).
+
+Top: the round, the two dice, the starting player and what the current player decides, and the
+"first to" bonuses already taken. Below, every player's sheet: the 8x8 farm (water, arid land,
+the resource printed on a space, buildings by kind, in upper case when connected to their chain
+partner; fences as thick lines; fenced-off fields shaded), the resource tracks (marked squares,
+crossed when spent), the coin, production and collection tracks, and the market.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from fiesta_envs.render.canvas import COLOURS, RGB, Canvas, line_height, mix, seat_colour, status_line
+from fiesta_envs.tequila import components as C
+from fiesta_envs.tequila import farm as F
+
+RESOURCE_COLOURS: tuple[RGB, ...] = ((90, 160, 110), (70, 130, 210), (200, 120, 60), (140, 110, 90), (150, 90, 50))
+TEQUILA_COLOURS: tuple[RGB, ...] = ((235, 235, 225), (236, 214, 160), (236, 150, 170), (200, 60, 60))
+BUILDING_COLOURS: tuple[RGB, ...] = (
+    (120, 120, 120),
+    (90, 170, 90),
+    (200, 110, 70),
+    (170, 120, 200),
+    (160, 110, 60),
+    (230, 180, 50),
+)
+BUILDING_LETTERS = ("r", "g", "k", "d", "c", "s")
+WATER: RGB = (150, 190, 230)
+ARID: RGB = (238, 222, 180)
+CELL = 22
+TRACK = 8
+PANEL_WIDTH, PANEL_HEIGHT = 480, 300
+MARGIN = 12
+HEADER = 96
+
+
+def _columns(num_players: int) -> int:
+    return 1 if num_players == 1 else 2 if num_players <= 4 else 4
+
+
+def draw(game: Any) -> np.ndarray:
+    """The table of ``game`` (a ``Tequila``) as an RGB array."""
+    state = game.state_dict()["state"]
+    n = game.num_players
+    columns = _columns(n)
+    rows = -(-n // columns)
+    width = max(MARGIN + columns * (PANEL_WIDTH + MARGIN), 700)
+    canvas = Canvas(width, HEADER + rows * (PANEL_HEIGHT + MARGIN) + 30)
+    _header(canvas, game, state)
+    for seat in range(n):
+        row, col = divmod(seat, columns)
+        left, top = MARGIN + col * (PANEL_WIDTH + MARGIN), HEADER + row * (PANEL_HEIGHT + MARGIN)
+        _sheet(canvas, game, state, seat, (left, top, left + PANEL_WIDTH, top + PANEL_HEIGHT))
+    canvas.text((MARGIN, canvas.height - 24), status_line(game), 16)
+    return canvas.to_array()
+
+
+def _header(canvas: Canvas, game: Any, state: dict[str, Any]) -> None:
+    side = f"cask tile {game.config.get('cask_tile', 'A')}"
+    canvas.text((MARGIN, 8), f"Tequila - round {min(state['round'] + 1, C.ROUNDS)}/{C.ROUNDS} - {side}", 20)
+    canvas.die((MARGIN, 40), state["dice"][0], 34)
+    canvas.die((MARGIN + 42, 40), state["dice"][1], 34)
+    x = MARGIN + 90
+    decision = "game over" if game.is_over else f"player_{game.current_player} decides: {game.decision}"
+    canvas.text((x, 40), f"starting player: player_{state['start_player']}   {decision}", 15)
+    taken = [_bonus_name(b) + f" (r{r + 1})" for b, r in enumerate(state["bonus_round"]) if r >= 0]
+    canvas.text(
+        (x, 62), "first-to bonuses taken: " + (", ".join(taken) or "none"), 12, max_width=canvas.width - x - MARGIN
+    )
+    legend = "farm: r road, g agave field, k kiln, d distiller, c cask, s shop (upper case: connected); "
+    canvas.text(
+        (x, 78), legend + "shaded fields: fenced off", 11, COLOURS["faint"], max_width=canvas.width - x - MARGIN
+    )
+
+
+def _bonus_name(bonus: int) -> str:
+    sections = len(C.SECTION_PRESTIGE)
+    if bonus < sections:
+        return f"section {bonus + 1}"
+    if bonus < sections + len(C.TEQUILAS):
+        return f"{C.TEQUILAS[bonus - sections]} tequila"
+    column = sorted(C.MARKET_COLUMN_BONUSES)[bonus - sections - len(C.TEQUILAS)]
+    return f"market column {column + 1}"
+
+
+def _sheet(canvas: Canvas, game: Any, state: dict[str, Any], seat: int, box: tuple[float, float, float, float]) -> None:
+    sheet = state["sheets"][seat]
+    jimador = state["jimadores"][seat] or "side A"
+    active = seat == game.current_player
+    title = f"player_{seat} ({jimador}) - {int(game.scores()[seat])} prestige"
+    y = canvas.panel(box, title, seat_colour(seat), active)
+    left = box[0] + 8
+    _farm(canvas, sheet, (left, y + 4))
+    _tracks(canvas, sheet, (left + F.SIZE * CELL + 14, y))
+
+
+def _farm(canvas: Canvas, sheet: dict[str, Any], origin: tuple[float, float]) -> None:
+    x0, y0 = origin
+    owner: dict[int, tuple[int, bool]] = {}
+    buildings = [(kind, index) for kind, index in sheet["buildings"]]
+    linked = F.connections(buildings).linked
+    for i, (kind, index) in enumerate(buildings):
+        for x in F.spaces_of(F.PLACEMENTS[index].spaces):
+            owner[x] = (kind, bool(linked[i]))
+    fenced_off = set(F.spaces_of(sheet["rewarded_fields"]))
+    for x in range(F.SPACES):
+        r, c = divmod(x, F.SIZE)
+        cell = (x0 + c * CELL, y0 + r * CELL, x0 + (c + 1) * CELL, y0 + (r + 1) * CELL)
+        field = (r // C.FIELD_SIZE) * F.FIELDS_PER_SIDE + c // C.FIELD_SIZE
+        ground = WATER if F.WATER_SPACES >> x & 1 else ARID
+        if field in fenced_off:
+            ground = mix(ground, COLOURS["faint"], 0.35)
+        canvas.box(cell, fill=ground, outline=mix(ground, COLOURS["ink"], 0.25))
+        centre = ((cell[0] + cell[2]) / 2, (cell[1] + cell[3]) / 2)
+        if x in owner:
+            kind, is_linked = owner[x]
+            inner = (cell[0] + 2, cell[1] + 2, cell[2] - 2, cell[3] - 2)
+            canvas.box(inner, fill=BUILDING_COLOURS[kind], outline=COLOURS["ink"])
+            letter = BUILDING_LETTERS[kind].upper() if is_linked else BUILDING_LETTERS[kind]
+            canvas.text(centre, letter, 12, COLOURS["white"], anchor="mm")
+        elif F.SPACE_RESOURCE[x] is not None:
+            resource = F.SPACE_RESOURCE[x]
+            canvas.circle(centre, CELL / 3, RESOURCE_COLOURS[resource])
+            canvas.text(centre, C.RESOURCES[resource][0], 11, COLOURS["white"], anchor="mm")
+    # fences: horizontal segments r * 4 + c, then vertical ones after them
+    side = F.FIELDS_PER_SIDE
+    span = C.FIELD_SIZE * CELL
+    for segment in F.spaces_of(sheet["fences"]):
+        if segment < F.NUM_HORIZONTAL:
+            fr, fc = divmod(segment, side)
+            points = [(x0 + fc * span, y0 + fr * span), (x0 + (fc + 1) * span, y0 + fr * span)]
+        else:
+            fr, fc = divmod(segment - F.NUM_HORIZONTAL, side + 1)
+            points = [(x0 + fc * span, y0 + fr * span), (x0 + fc * span, y0 + (fr + 1) * span)]
+        canvas.line(points, COLOURS["black"], 4)
+
+
+def _tracks(canvas: Canvas, sheet: dict[str, Any], origin: tuple[float, float]) -> None:
+    x0, y = origin
+    label_width = 58
+    for r, name in enumerate(C.RESOURCES):
+        held = sheet["marked"][r] - sheet["crossed"][r]
+        canvas.text((x0, y), f"{name} {held}", 11, max_width=label_width - 2)
+        canvas.track(
+            (x0 + label_width, y + 1),
+            C.RESOURCE_TRACK_LENGTH,
+            sheet["marked"][r],
+            TRACK,
+            RESOURCE_COLOURS[r],
+            crossed=sheet["crossed"][r],
+            special=sorted(C.RESOURCE_TRACK_COINS),
+        )
+        y += 14
+    y += 4
+    canvas.text((x0, y), f"coins {sheet['coins']}", 11)
+    canvas.track(
+        (x0 + label_width, y + 1),
+        C.COIN_TRACK_LENGTH,
+        sheet["coins"],
+        11,
+        (220, 180, 40),
+        special=sorted(C.COIN_TRACK_GEMS),
+    )
+    y += 18
+    for t, name in enumerate(C.TEQUILAS):
+        canvas.text((x0, y), f"{name} {sheet['production'][t]}", 11, max_width=label_width - 2)
+        canvas.track(
+            (x0 + label_width, y + 1),
+            C.PRODUCTION_TRACK_LENGTH,
+            sheet["production"][t],
+            12,
+            mix(TEQUILA_COLOURS[t], COLOURS["ink"], 0.15),
+            special=(C.PRODUCTION_BONUS_SQUARE + 1,),
+        )
+        y += 15
+    canvas.text((x0, y), f"collect {sheet['collections']}", 11, max_width=label_width - 2)
+    canvas.track((x0 + label_width, y + 1), C.COLLECTION_TRACK_LENGTH, sheet["collections"], 12, (120, 90, 160))
+    y += 20
+    canvas.text((x0, y), f"market ({bin(sheet['market']).count('1')} marked)", 11)
+    y += line_height(11)
+    cell = 14
+    for row in range(C.MARKET_ROWS):
+        for col in range(C.MARKET_COLUMNS):
+            marked = sheet["market"] >> (row * C.MARKET_COLUMNS + col) & 1
+            bonus = col in C.MARKET_COLUMN_BONUSES
+            box = (x0 + col * cell, y + row * cell, x0 + (col + 1) * cell - 2, y + (row + 1) * cell - 2)
+            canvas.box(
+                box,
+                fill=COLOURS["ink"] if marked else COLOURS["empty"],
+                outline=COLOURS["panel_edge"],
+                width=2 if bonus else 1,
+            )
+    y += C.MARKET_ROWS * cell + 6
+    canvas.text((x0, y), f"unused gears {sheet['gears_unused']}, extra actions bought {sheet['extra_bought']}", 11)
+
+
+def private_lines(game: Any, seat: int) -> list[str]:
+    """Tequila hides nothing: every sheet is public."""
+    return []
+
+
+__all__ = ["draw", "private_lines"]
