@@ -15,6 +15,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "evaluate": ("training.evaluate", "tournament between agents (baselines or checkpoints)"),
     "bench": ("training.bench", "steps per second of every environment next to PettingZoo's connect_four"),
     "fuzz": ("training.fuzz", "play random legal games and check every invariant after every step"),
+    "play": ("training.play", "play a game in the terminal against baselines or checkpoints"),
+    "replay": ("training.replay", "replay a saved game record as text, an animated GIF or PNG frames"),
 }
 
 

@@ -1,0 +1,75 @@
+"""Render modes through the PettingZoo environment: PettingZoo's render_test, and text that fits 100 columns."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+from pettingzoo.test import render_test
+
+from fiesta_envs import render
+from fiesta_envs.core.aec import aec_env_classes
+from fiesta_envs.core.game import Game
+from fiesta_envs.registry import GameSpec
+
+ENGINES = {
+    "fiesta_mexicana": "fiesta_envs.fiesta_mexicana.game:FiestaMexicana",
+    "tortilla_de_patatas": "fiesta_envs.tortilla.game:TortillaDePatatas",
+    "tequila": "fiesta_envs.tequila.game:Tequila",
+    "fiesta_de_los_muertos": "fiesta_envs.muertos.game:FiestaDeLosMuertos",
+    "la_catrina": "fiesta_envs.muertos.catrina:LaCatrina",
+}
+TEXT_WIDTH = 100
+
+
+def game_class(name: str):
+    module, _, cls = ENGINES[name].partition(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def with_pictures(name: str):
+    """The game with ``render_rgb`` drawn by ``fiesta_envs.render`` (what the game modules will do)."""
+    base = game_class(name)
+    if base.render_rgb is not Game.render_rgb:
+        return base  # the game already draws its picture
+    return type(base.__name__, (base,), {"render_rgb": lambda self: render.draw(self)})
+
+
+@pytest.mark.parametrize("name", list(ENGINES))
+def test_pettingzoo_render_test(name: str, capsys: pytest.CaptureFixture) -> None:
+    _, env = aec_env_classes(with_pictures(name), f"{name}_v0")
+    assert "rgb_array" in env(render_mode="ansi").metadata["render_modes"]
+    render_test(env)
+    capsys.readouterr()  # the "human" mode printed the board
+
+
+@pytest.mark.parametrize("name", list(ENGINES))
+def test_rgb_array_mode_returns_the_picture_of_the_game(name: str) -> None:
+    _, env_fn = aec_env_classes(with_pictures(name), f"{name}_v0")
+    env = env_fn(render_mode="rgb_array")
+    env.reset(seed=4)
+    picture = env.render()
+    assert picture.dtype == np.uint8 and picture.shape[2] == 3
+    assert np.array_equal(picture, render.draw(env.unwrapped.game))
+
+
+CONFIGS = [
+    (name, n, options)
+    for name, engine in ENGINES.items()
+    for n, options in GameSpec(name, "", "", engine, "").configurations()
+]
+
+
+@pytest.mark.parametrize(("name", "num_players", "options"), CONFIGS, ids=[f"{c[0]}-{c[1]}p-{c[2]}" for c in CONFIGS])
+def test_text_board_fits_100_columns_through_a_whole_game(name: str, num_players: int, options: dict) -> None:
+    game = game_class(name)(num_players=num_players, seed=8, **options)
+    rng = np.random.default_rng(8)
+    widest = (0, "")
+    while True:
+        for line in game.render_text().splitlines():
+            widest = max(widest, (len(line), line))
+        if game.is_over:
+            break
+        game.step(int(rng.choice(game.legal_actions())))
+    assert widest[0] <= TEXT_WIDTH, f"{name}: a text line is {widest[0]} columns wide: {widest[1]!r}"

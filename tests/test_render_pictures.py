@@ -1,0 +1,205 @@
+"""Pictures (rgb_array) of every game: shape, colours, change as the game goes, no hidden information."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fiesta_envs import render
+from fiesta_envs.registry import GameSpec
+from fiesta_envs.render import canvas
+
+ENGINES = {
+    "fiesta_mexicana": "fiesta_envs.fiesta_mexicana.game:FiestaMexicana",
+    "tortilla_de_patatas": "fiesta_envs.tortilla.game:TortillaDePatatas",
+    "tequila": "fiesta_envs.tequila.game:Tequila",
+    "fiesta_de_los_muertos": "fiesta_envs.muertos.game:FiestaDeLosMuertos",
+    "la_catrina": "fiesta_envs.muertos.catrina:LaCatrina",
+}
+
+
+def game_class(name: str):
+    module, _, cls = ENGINES[name].partition(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def configurations() -> list[tuple[str, int, dict]]:
+    """Every player count and every non-default option choice of every game (as the API tests do)."""
+    found = []
+    for name, engine in ENGINES.items():
+        spec = GameSpec(name, "", "", engine, "")
+        found += [(name, n, options) for n, options in spec.configurations()]
+    return found
+
+
+def play_random(game, rng: np.random.Generator, steps: int) -> None:
+    for _ in range(steps):
+        if game.is_over:
+            return
+        game.step(int(rng.choice(game.legal_actions())))
+
+
+def colour_count(frame: np.ndarray) -> int:
+    pixels = frame[::2, ::2].astype(np.int64)
+    return len(np.unique(pixels[..., 0] << 16 | pixels[..., 1] << 8 | pixels[..., 2]))
+
+
+CONFIGS = configurations()
+
+
+@pytest.mark.parametrize(("name", "num_players", "options"), CONFIGS, ids=[f"{c[0]}-{c[1]}p-{c[2]}" for c in CONFIGS])
+def test_picture_of_every_configuration(name: str, num_players: int, options: dict) -> None:
+    game = game_class(name)(num_players=num_players, seed=11, **options)
+    rng = np.random.default_rng(3)
+    frames = [render.draw(game)]
+    play_random(game, rng, 3)
+    assert not game.is_over
+    frames.append(render.draw(game))
+    play_random(game, rng, 100_000)
+    assert game.is_over
+    frames.append(render.draw(game))
+    for frame in frames:
+        assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+        assert frame.shape == frames[0].shape, "one game keeps one picture size (steady animations)"
+        assert frame.shape[0] >= 300 and frame.shape[1] >= 500
+        assert colour_count(frame) > 20, "a picture, not a blank canvas"
+    assert not np.array_equal(frames[0], frames[1]), "the picture follows the game"
+    assert not np.array_equal(frames[1], frames[2])
+
+
+def test_draw_picks_the_module_of_the_game() -> None:
+    game = game_class("tequila")(num_players=2, seed=1)
+    from fiesta_envs.render import tequila
+
+    assert np.array_equal(render.draw(game), tequila.draw(game))
+    with pytest.raises(NotImplementedError, match="no picture rendering"):
+        render.module_for("chess")
+
+
+def test_missing_pillow_gives_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "PIL", None)
+    with pytest.raises(ImportError, match=r"pip install fiesta_envs\[render\]"):
+        canvas.Canvas(10, 10)
+
+
+def test_a_pillow_without_scalable_fonts_gives_the_upgrade_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    from PIL import ImageFont
+
+    def old_load_default() -> None:  # Pillow 10.0 has no ``size`` argument
+        return None
+
+    monkeypatch.setattr(ImageFont, "load_default", old_load_default)
+    canvas.font.cache_clear()
+    try:
+        with pytest.raises(ImportError, match=r"Pillow >= 10.1 with FreeType: pip install -U"):
+            canvas.font(99)
+    finally:
+        canvas.font.cache_clear()
+
+
+# ---------------------------------------------------------------------- honest pictures
+def same_picture_after(game, edit) -> bool:
+    """Whether the picture stays the same when ``edit`` changes hidden parts of the state."""
+    before = render.draw(game)
+    data = game.state_dict()
+    edit(data["state"])
+    game.load_state_dict(data)
+    return np.array_equal(before, render.draw(game))
+
+
+def test_fiesta_mexicana_picture_hides_objectives_and_deck() -> None:
+    game = game_class("fiesta_mexicana")(num_players=3, seed=5)
+    play_random(game, np.random.default_rng(0), 30)
+    assert game.state_dict()["state"]["phase"] in ("auction", "place", "rotate")
+
+    def edit(state: dict) -> None:
+        state["deck"] = state["deck"][::-1]
+        for slots in state["objectives"]:  # other objectives, same number held
+            for i, code in enumerate(slots):
+                if code >= 0:
+                    slots[i] = (code + 7) % 18
+
+    assert same_picture_after(game, edit)
+    # ...while a public change (points) shows
+    assert not same_picture_after(game, lambda state: state["points"].__setitem__(0, state["points"][0] + 5))
+
+
+def test_tortilla_picture_hides_hands_and_fridge_order() -> None:
+    game = game_class("tortilla_de_patatas")(num_players=2, seed=5, menu="kids")
+    play_random(game, np.random.default_rng(0), 3)
+
+    def edit(state: dict) -> None:
+        hand, deck = state["hands"][0], state["deck"]
+        swap = next(i for i, card in enumerate(deck) if card != hand[0])
+        hand[0], deck[swap] = deck[swap], hand[0]
+        state["deck"] = deck[::-1]
+
+    assert state_has_no_known_cards(game)
+    assert same_picture_after(game, edit)
+
+
+def state_has_no_known_cards(game) -> bool:
+    return not any(game.state_dict()["state"]["known"])
+
+
+def test_muertos_picture_hides_characters_and_words_while_writing() -> None:
+    game = game_class("fiesta_de_los_muertos")(num_players=4, seed=2)
+    play_random(game, np.random.default_rng(0), 5)
+    assert game.state_dict()["state"]["round"]["phase"] == 1  # writing
+
+    def edit(state: dict) -> None:
+        characters = state["round"]["characters"]
+        characters[0], characters[1] = characters[1], characters[0]
+        state["round"]["numbers"] = state["round"]["numbers"][::-1]
+
+    assert same_picture_after(game, edit)
+
+
+# ---------------------------------------------------------------------- private views
+def test_private_lines_show_a_seat_its_own_secrets_only() -> None:
+    from fiesta_envs.fiesta_mexicana.components import OBJECTIVE_KINDS
+
+    game = game_class("fiesta_mexicana")(num_players=2, seed=5)
+    play_random(game, np.random.default_rng(0), 12)
+    state = game.state_dict()["state"]
+    assert state["phase"] == "auction"
+    text = "\n".join(render.private_lines(game, 0))
+    for code in state["objectives"][0]:
+        assert OBJECTIVE_KINDS[code].label in text
+
+    tortilla = game_class("tortilla_de_patatas")(num_players=2, seed=5)
+    hand = tortilla.state_dict()["state"]["hands"][1]
+    assert render.private_lines(tortilla, 1) == [f"your hand: {', '.join(hand)}"]
+
+    muertos = game_class("fiesta_de_los_muertos")(num_players=4, seed=5)
+    table = muertos.state_dict()["state"]["round"]
+    from fiesta_envs.muertos.common import LEXICON
+
+    mine = LEXICON.characters[table["characters"][2]].name
+    lines = render.private_lines(muertos, 2)
+    assert f"your character(s): {mine}" in lines
+    assert all(LEXICON.characters[table["characters"][s]].name not in lines[0] for s in (0, 1, 3))
+    assert render.private_lines(game_class("tequila")(num_players=2, seed=1), 0) == []
+
+
+def test_muertos_opponents_words_stay_secret_in_play_messages() -> None:
+    assert render.public_action("fiesta_de_los_muertos", "write guitar") == "writes a word"
+    assert render.public_action("la_catrina", "match 3 to 5") == "matches a skull"
+    assert render.public_action("la_catrina", "bone 2") == "bone 2"
+    assert render.public_action("fiesta_mexicana", "bid 9") == "bid 9"
+
+
+def test_importing_the_drawing_modules_does_not_import_pillow() -> None:
+    import subprocess
+
+    code = (
+        "import sys, fiesta_envs.render as r\n"
+        "for name in r.MODULES: r.module_for(name)\n"
+        "import training.play, training.replay\n"
+        "assert 'PIL' not in sys.modules, 'Pillow imported too early'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[1])

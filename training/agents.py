@@ -1,0 +1,158 @@
+"""Agents for evaluation: a baseline name, a checkpoint, or a ready ``Policy``.
+
+An agent spec on the command line is one of
+
+* a baseline name: ``random`` or one of the game's scripted players (``greedy``...);
+* a checkpoint: its directory (``runs/fm/checkpoints/step_000020480``), its ``model.zip``, or a
+  run directory (its latest checkpoint);
+* ``LABEL=PATH`` to give a checkpoint a short name in tables (``ppo=runs/fm``).
+
+``resolve_agent`` checks a spec once, in the main process, and returns an ``AgentSource`` that
+any worker process can turn into fresh ``Policy`` objects (one per seat, so that copies of an
+agent at one table never share memory). A checkpoint trained for another game or player
+count is refused here, before any game is played.
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fiesta_envs.core.errors import InvalidOptionError
+from fiesta_envs.core.options import validate_options
+from fiesta_envs.core.policy import Policy, RandomPolicy
+from fiesta_envs.registry import GameSpec
+
+
+class AgentError(InvalidOptionError):
+    """An agent spec that names no baseline and no usable checkpoint."""
+
+
+@dataclass(frozen=True)
+class AgentSource:
+    """Where an agent comes from: ``kind`` is "baseline", "checkpoint" or "policy"."""
+
+    label: str
+    kind: str
+    target: Any  # baseline name, checkpoint path (str) or a Policy object
+
+    def make(self, spec: GameSpec, num_players: int, seed: int | None = None) -> Policy:
+        """A fresh policy for one seat."""
+        if self.kind == "baseline":
+            return baseline_classes(spec)[self.target](seed=seed)
+        if self.kind == "checkpoint":
+            from training.checkpoint import CheckpointPolicy
+
+            return CheckpointPolicy(self.target, game=spec.name, num_players=num_players, deterministic=True, seed=seed)
+        policy = copy.deepcopy(self.target)
+        return policy
+
+
+def baseline_classes(spec: GameSpec) -> dict[str, type[Policy]]:
+    """``random`` and the game's scripted players, by name."""
+    return {"random": RandomPolicy, **spec.baseline_classes()}
+
+
+def _unknown_agent_message(spec: GameSpec, text: str) -> str:
+    names = ", ".join(sorted(baseline_classes(spec)))
+    return (
+        f"{spec.name}: unknown agent {text!r}: not a baseline and no such checkpoint file or run directory. "
+        f"Baselines: {names}; or give a checkpoint path (LABEL=PATH to name it)"
+    )
+
+
+def resolve_agent(
+    spec: GameSpec,
+    num_players: int,
+    agent: str | Path | Policy,
+    options: Mapping[str, Any] | None = None,
+) -> AgentSource:
+    """Check an agent spec and say where the agent comes from; ``AgentError`` when it cannot be used."""
+    if isinstance(agent, Policy) or (hasattr(agent, "act") and not isinstance(agent, (str, Path))):
+        label = str(getattr(agent, "name", None) or type(agent).__name__)
+        return AgentSource(label, "policy", agent)
+    if not isinstance(agent, (str, Path)):
+        raise AgentError(f"{spec.name}: an agent must be a baseline name, a checkpoint path or a Policy; got {agent!r}")
+    text = str(agent).strip()
+    if not text:
+        raise AgentError(f"{spec.name}: empty agent name; baselines: {', '.join(sorted(baseline_classes(spec)))}")
+    if text in baseline_classes(spec):
+        return AgentSource(text, "baseline", text)
+    label, path_text = text, text
+    head, sep, tail = text.partition("=")
+    if sep and head and "/" not in head and not Path(text).exists():
+        label, path_text = head, tail
+    path = Path(path_text).expanduser()
+    if not path.exists():
+        raise AgentError(_unknown_agent_message(spec, text))
+    checkpoint = _checkpoint_file(spec, path)
+    _check_checkpoint(spec, num_players, checkpoint, options or {})
+    return AgentSource(label, "checkpoint", str(checkpoint))
+
+
+def _checkpoint_file(spec: GameSpec, path: Path) -> Path:
+    """The checkpoint directory a path names (a run directory means its latest checkpoint)."""
+    from training.checkpoint import CheckpointError, resolve_checkpoint
+
+    try:
+        return resolve_checkpoint(path)
+    except CheckpointError as error:
+        raise AgentError(f"{spec.name}: cannot use {str(path)!r} as an agent: {error}") from error
+
+
+def _check_checkpoint(spec: GameSpec, num_players: int, path: Path, options: Mapping[str, Any]) -> None:
+    """Refuse a checkpoint made for another game or player count; warn about other options."""
+    from training.checkpoint import CheckpointError, read_meta
+
+    try:
+        meta = read_meta(path)
+    except CheckpointError as error:
+        raise AgentError(f"{spec.name}: cannot use checkpoint {path}: {error}") from error
+    trained_game = meta.get("game")
+    if trained_game != spec.name:
+        raise AgentError(
+            f"checkpoint {path} was trained for game {trained_game!r}, not {spec.name!r}; "
+            f"evaluate it with --game {trained_game}"
+        )
+    trained_players = meta.get("num_players")
+    if trained_players != num_players:
+        raise AgentError(
+            f"checkpoint {path} was trained for {trained_players} players, not {num_players}; "
+            f"its observations and actions only fit {trained_players}-player games "
+            f"(use --players {trained_players})"
+        )
+    game_class = spec.game_class()
+    try:
+        trained = validate_options(spec.name, game_class.options, dict(meta.get("options") or {}))
+        wanted = validate_options(spec.name, game_class.options, dict(options))
+    except InvalidOptionError:
+        return
+    differ = sorted(k for k in wanted if k != "reward" and trained.get(k) != wanted.get(k))
+    if differ:
+        warnings.warn(
+            f"checkpoint {path} was trained with options "
+            f"{ {k: trained.get(k) for k in differ} }, evaluated with { {k: wanted.get(k) for k in differ} }",
+            stacklevel=3,
+        )
+
+
+def resolve_agents(
+    spec: GameSpec,
+    num_players: int,
+    agents: list[str | Path | Policy],
+    options: Mapping[str, Any] | None = None,
+) -> list[AgentSource]:
+    """Resolve every agent; labels must be unique (``LABEL=PATH`` renames a checkpoint)."""
+    sources = [resolve_agent(spec, num_players, agent, options) for agent in agents]
+    labels = [s.label for s in sources]
+    duplicates = sorted({label for label in labels if labels.count(label) > 1})
+    if duplicates:
+        raise AgentError(
+            f"{spec.name}: agent {duplicates[0]!r} is given twice; every agent needs its own label "
+            f"(name checkpoints with LABEL=PATH)"
+        )
+    return sources

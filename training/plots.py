@@ -1,0 +1,57 @@
+"""Pictures of evaluation results (matplotlib, Agg canvas: no display needed)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from training.stats import Rating
+
+
+def plot_ratings(ratings: Sequence[Rating], path: str | Path, title: str, anchor: str = "random") -> Path:
+    """A horizontal chart of ratings with their 95% intervals, best on top, saved as PNG.
+
+    Written to a temporary file and renamed into place, like every result file.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    ordered = sorted(ratings, key=lambda r: r.rating)
+    labels = [r.agent for r in ordered]
+    values = [r.rating for r in ordered]
+    below = [max(0.0, r.rating - r.ci_low) for r in ordered]
+    above = [max(0.0, r.ci_high - r.rating) for r in ordered]
+    figure = Figure(figsize=(7.0, 1.2 + 0.45 * len(ordered)), dpi=120)
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    positions = list(range(len(ordered)))
+    axes.errorbar(
+        values,
+        positions,
+        xerr=[below, above],
+        fmt="o",
+        color="tab:blue",
+        ecolor="tab:gray",
+        capsize=4,
+        elinewidth=1.5,
+    )
+    axes.axvline(0.0, color="black", linewidth=0.8, linestyle=":")
+    axes.set_yticks(positions, labels)
+    axes.set_ylim(-0.6, len(ordered) - 0.4)
+    axes.set_xlabel(f"rating (Elo scale, {anchor} = 0) with 95% interval")
+    axes.set_title(title, fontsize=10)
+    axes.grid(axis="x", alpha=0.3)
+    figure.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(descriptor)
+    try:
+        figure.savefig(temp, format="png")
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return path
