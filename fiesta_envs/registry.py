@@ -78,6 +78,13 @@ GAMES: dict[str, GameSpec] = {
             "fiesta_envs.tortilla.baselines:BASELINES",
         ),
         GameSpec(
+            "tequila",
+            "fiesta_envs/Tequila-v0",
+            "fiesta_envs.tequila_v0",
+            "fiesta_envs.tequila.game:Tequila",
+            "fiesta_envs.tequila.baselines:BASELINES",
+        ),
+        GameSpec(
             "fiesta_de_los_muertos",
             "fiesta_envs/FiestaDeLosMuertos-v0",
             "fiesta_envs.fiesta_de_los_muertos_v0",

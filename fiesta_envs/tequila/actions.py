@@ -1,0 +1,92 @@
+"""Tequila's flat action space: index ranges and names (as in the rulings).
+
+=========================  =====  ===========================================================
+range                      count  names
+=========================  =====  ===========================================================
+``REROLL``                     4  ``reroll none|first|second|both`` (starting player, once)
+``VIRTUAL``                    2  ``virtual fence|build``
+``FENCE``                     40  ``fence S``
+``BUILD``                    188  ``build KIND at R C as O`` (every placement on the sheet)
+``FREE_ROAD``                 64  ``free road at R C`` (cask tile B)
+``PRODUCE``                    4  ``produce white|cream|pink|red``
+``SELL``                      24  ``sell R C`` (market row, column)
+``EXTRA``                      1  ``extra`` (pay 4 resources for a free action)
+``PAY``                        5  ``pay RES`` (a payment of your choice, one resource at a time)
+``GAIN``                       5  ``gain RES`` (a gain of your choice, one resource at a time)
+``CASK``                       2  ``cask yes|no`` (end of round)
+``SHOP``                       2  ``shop yes|no`` (end of round)
+``END``                        1  ``end`` (end your round's main phase)
+=========================  =====  ===========================================================
+"""
+
+from __future__ import annotations
+
+from fiesta_envs.tequila import components as C
+from fiesta_envs.tequila import farm as F
+from fiesta_envs.tequila.sheet import MARKET_SPACES
+
+REROLL_CHOICES: tuple[str, ...] = ("none", "first", "second", "both")
+VIRTUAL_CHOICES: tuple[str, ...] = ("fence", "build")
+
+_sizes = (
+    ("REROLL", len(REROLL_CHOICES)),
+    ("VIRTUAL", len(VIRTUAL_CHOICES)),
+    ("FENCE", F.NUM_SEGMENTS),
+    ("BUILD", F.NUM_PLACEMENTS),
+    ("FREE_ROAD", F.SPACES),
+    ("PRODUCE", len(C.TEQUILAS)),
+    ("SELL", MARKET_SPACES),
+    ("EXTRA", 1),
+    ("PAY", len(C.RESOURCES)),
+    ("GAIN", len(C.RESOURCES)),
+    ("CASK", 2),
+    ("SHOP", 2),
+    ("END", 1),
+)
+_starts: dict[str, int] = {}
+_total = 0
+for _name, _size in _sizes:
+    _starts[_name] = _total
+    _total += _size
+REROLL = _starts["REROLL"]
+VIRTUAL = _starts["VIRTUAL"]
+FENCE = _starts["FENCE"]
+BUILD = _starts["BUILD"]
+FREE_ROAD = _starts["FREE_ROAD"]
+PRODUCE = _starts["PRODUCE"]
+SELL = _starts["SELL"]
+EXTRA = _starts["EXTRA"]
+PAY = _starts["PAY"]
+GAIN = _starts["GAIN"]
+CASK = _starts["CASK"]
+SHOP = _starts["SHOP"]
+END = _starts["END"]
+NUM_ACTIONS = _total
+YES, NO = 0, 1  # offsets within CASK and SHOP
+
+
+def _names() -> list[str]:
+    names = [f"reroll {c}" for c in REROLL_CHOICES]
+    names += [f"virtual {c}" for c in VIRTUAL_CHOICES]
+    names += [f"fence {s}" for s in range(F.NUM_SEGMENTS)]
+    names += [f"build {p.name}" for p in F.PLACEMENTS]
+    names += [f"free road at {x // F.SIZE} {x % F.SIZE}" for x in range(F.SPACES)]
+    names += [f"produce {t}" for t in C.TEQUILAS]
+    names += [f"sell {m // C.MARKET_COLUMNS} {m % C.MARKET_COLUMNS}" for m in range(MARKET_SPACES)]
+    names += ["extra"]
+    names += [f"pay {r}" for r in C.RESOURCES]
+    names += [f"gain {r}" for r in C.RESOURCES]
+    names += ["cask yes", "cask no", "shop yes", "shop no", "end"]
+    return names
+
+
+ACTION_NAMES: tuple[str, ...] = tuple(_names())
+assert len(ACTION_NAMES) == NUM_ACTIONS
+
+
+def kind_of(action: int) -> str:
+    """The name of the range an action belongs to (``"FENCE"``, ``"BUILD"``...)."""
+    for name, _ in reversed(_sizes):
+        if action >= _starts[name]:
+            return name
+    raise ValueError(action)

@@ -1,0 +1,719 @@
+"""The Tequila rules engine (see ``fiesta_envs.tequila_v0`` for the documentation page).
+
+A round: the starting player rolls both dice and chooses ``reroll none|first|second|both``;
+then seat by seat from the starting player, each player takes their whole round: die
+resources (automatic), ``virtual fence|build``, the main phase (fences, buildings, free actions,
+``end``), and their own end of round (agave and water automatic, ``cask yes|no``, ``shop yes|no``).
+Payments and gains "of your choice" are sub-steps (``pay RES``, ``gain RES``) asked before anything
+else. "First to" bonuses are paid at once to the first player to qualify and to every player who
+qualifies later in the same round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from fiesta_envs.core.errors import InvalidOptionError
+from fiesta_envs.core.game import REWARD_OPTION, Game
+from fiesta_envs.core.options import Option
+from fiesta_envs.core.rewards import ranking_returns
+from fiesta_envs.tequila import actions as A
+from fiesta_envs.tequila import components as C
+from fiesta_envs.tequila import farm as F
+from fiesta_envs.tequila.observation import observation_size, observe
+from fiesta_envs.tequila.scoring import achievements, score_breakdown, solo_rank
+from fiesta_envs.tequila.sheet import (
+    MARKET_BONUS,
+    MARKET_BONUS_COLUMNS,
+    MARKET_COLUMN_MASKS,
+    MARKET_OPENERS,
+    NUM_BONUSES,
+    SECTION_BONUS,
+    TEQUILA_BONUS,
+    Sheet,
+    open_market_spaces,
+)
+
+#: Decisions (what the current player is asked); PAY and GAIN are sub-steps that come first.
+REROLL, VIRTUAL, MAIN, CASK, SHOP, PAY, GAIN, OVER = (
+    "reroll",
+    "virtual",
+    "main",
+    "cask",
+    "shop",
+    "pay",
+    "gain",
+    "over",
+)
+PHASES: tuple[str, ...] = (REROLL, VIRTUAL, MAIN, CASK, SHOP, "next", OVER)
+#: What a payment of choice is for.
+PAY_PURPOSES: tuple[str, ...] = ("road", "extra", "shop")
+
+
+def _check_jimador_order(value: Any) -> str | None:
+    if value is None:
+        return None
+    names = value.split(",")
+    if any(n not in C.JIMADORES for n in names) or len(set(names)) != len(names):
+        return f"must list distinct jimadores separated by commas from {', '.join(C.JIMADORES)} (e.g. 'green,purple')"
+    return None
+
+
+class Tequila(Game):
+    """Tequila for 1-8 players (1 solo, 5-8 the 5-or-more variant)."""
+
+    name: ClassVar[str] = "tequila"
+    player_counts: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6, 7, 8)
+    default_players: ClassVar[int] = 2
+    options: ClassVar[dict[str, Option]] = {
+        "reward": REWARD_OPTION,
+        "jimadores": Option(
+            "A",
+            choices=("A", "B", "dealt"),
+            doc="jimador boards: 'A' (side A for all), 'B' (side B, seats take them in jimador_order), "
+            "'dealt' (side B, dealt at random from the game's seed)",
+        ),
+        "jimador_order": Option(
+            None,
+            kind=(str, type(None)),
+            check=_check_jimador_order,
+            doc="with jimadores='B': the jimador of each seat, e.g. 'green,purple' (default purple, red, "
+            "orange, green in seat order)",
+        ),
+        "cask_tile": Option("A", choices=("A", "B"), doc="cask tile side: 'A' (base game) or 'B' (cask variant)"),
+    }
+    score_scale: ClassVar[float] = 200.0
+    #: Solo reward: score divided by this (the Golden rank), clipped to [0, 1].
+    solo_scale: ClassVar[float] = 330.0
+    version: ClassVar[int] = 0
+
+    def check_options(self) -> None:
+        jimadores = self.config["jimadores"]
+        if self.num_players >= 5 and (jimadores != "A" or self.config["cask_tile"] != "A"):
+            raise InvalidOptionError(
+                f"tequila: with {self.num_players} players (the 5-or-more variant) only side A is used; "
+                f"got jimadores={jimadores!r}, cask_tile={self.config['cask_tile']!r}"
+            )
+        order = self.config["jimador_order"]
+        if order is not None:
+            if jimadores != "B":
+                raise InvalidOptionError(
+                    f"tequila: option jimador_order={order!r} needs jimadores='B' (got {jimadores!r})"
+                )
+            if len(order.split(",")) != self.num_players:
+                raise InvalidOptionError(
+                    f"tequila: option jimador_order={order!r} must name one jimador per seat ({self.num_players})"
+                )
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def num_actions(self) -> int:
+        return A.NUM_ACTIONS
+
+    @property
+    def observation_size(self) -> int:
+        return observation_size(self.num_players)
+
+    def _build_action_names(self) -> list[str]:
+        return list(A.ACTION_NAMES)
+
+    # ------------------------------------------------------------------ setup
+    def _new_game(self) -> None:
+        n = self.num_players
+        self.sheets = [Sheet() for _ in range(n)]
+        choice = self.config["jimadores"]
+        if choice == "A":
+            self.jimadores: list[str | None] = [None] * n
+        elif choice == "B":
+            order = self.config["jimador_order"]
+            self.jimadores = order.split(",") if order else list(C.JIMADORES[:n])
+        else:  # dealt
+            dealt = self.rng.permutation(len(C.JIMADORES))
+            self.jimadores = [C.JIMADORES[int(i)] for i in dealt[:n]]
+        self.round = 0
+        self.start_player = 0
+        self.turn = 0  # how many players have finished their turn this round
+        self.dice = [0, 0]
+        self.bonus_round = [-1] * NUM_BONUSES  # round each "first to" bonus was first gained
+        self.phase = REROLL
+        self.pay_left = 0
+        self.pay_purpose = ""
+        self.pay_target = -1
+        self.gain_left = 0
+        self._mask: np.ndarray | None = None
+        self._begin_round()
+
+    @property
+    def solo(self) -> bool:
+        return self.num_players == 1
+
+    @property
+    def many_players(self) -> bool:
+        """The 5-or-more variant: no re-roll, majorities against neighbours."""
+        return self.num_players >= 5
+
+    def _begin_round(self) -> None:
+        self.dice = [int(d) for d in self.rng.integers(1, 7, size=2)]
+        self.turn = 0
+        if self.many_players:
+            self._start_turn()
+        else:
+            self.phase = REROLL
+
+    def _start_turn(self) -> None:
+        sheet = self.sheets[self.current_player]
+        sheet.virtual = -1
+        sheet.fences_left = sheet.builds_left = sheet.credits = 0
+        sheet.free_road = False
+        sheet.gears_left = C.GEARS_PER_ROUND[self.round]
+        tile = C.CASK_TILE_RESOURCES[self.config["cask_tile"]]
+        for die in self.dice:
+            resource = tile[die - 1]
+            if resource is not None:
+                self.gain_left += sheet.gain(resource)
+        self.phase = VIRTUAL
+
+    # ------------------------------------------------------------------ whose turn
+    @property
+    def current_player(self) -> int:
+        if self.phase == OVER:
+            return -1
+        if self.phase == REROLL:
+            return self.start_player
+        return (self.start_player + self.turn) % self.num_players
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def decision(self) -> str:
+        """What the current player is asked now (a phase, or the ``pay``/``gain`` sub-steps)."""
+        if self.pay_left:
+            return PAY
+        if self.gain_left:
+            return GAIN
+        return self.phase
+
+    # ------------------------------------------------------------------ legality
+    def legal_mask(self) -> np.ndarray:
+        if self._mask is None:
+            self._mask = self._compute_mask()
+        return self._mask
+
+    def _compute_mask(self) -> np.ndarray:
+        mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+        decision = self.decision
+        if decision == OVER:
+            return mask
+        sheet = self.sheets[self.current_player]
+        if decision == PAY:
+            for r in range(len(C.RESOURCES)):
+                mask[A.PAY + r] = sheet.held(r) > 0
+        elif decision == GAIN:
+            for r in range(len(C.RESOURCES)):
+                mask[A.GAIN + r] = sheet.marked[r] < C.RESOURCE_TRACK_LENGTH
+        elif decision == REROLL:
+            mask[A.REROLL : A.REROLL + len(A.REROLL_CHOICES)] = 1
+        elif decision == VIRTUAL:
+            mask[A.VIRTUAL : A.VIRTUAL + len(A.VIRTUAL_CHOICES)] = 1
+        elif decision in (CASK, SHOP):
+            start = A.CASK if decision == CASK else A.SHOP
+            mask[start : start + 2] = 1
+        else:
+            self._main_mask(self.current_player, sheet, mask)
+        return mask
+
+    def _main_mask(self, player: int, sheet: Sheet, mask: np.ndarray) -> None:
+        mask[A.END] = 1
+        if sheet.fences_left:
+            mask[A.FENCE : A.FENCE + F.NUM_SEGMENTS] = self._fence_mask(sheet)
+        if sheet.builds_left:
+            free = (F.PLACEMENT_SPACES & np.uint64(sheet.occupied)) == 0
+            affordable = np.array([self._can_pay_building(sheet, k) for k in range(len(C.BUILDINGS))])
+            mask[A.BUILD : A.BUILD + F.NUM_PLACEMENTS] = free & affordable[F.PLACEMENT_KIND]
+        if sheet.free_road:
+            for x in range(F.SPACES):
+                mask[A.FREE_ROAD + x] = not sheet.occupied >> x & 1
+        if sheet.free_actions():
+            for t in range(len(C.TEQUILAS)):
+                mask[A.PRODUCE + t] = self._production_problem(sheet, t) is None
+            for m in F.spaces_of(open_market_spaces(sheet.market) & ~sheet.market):
+                mask[A.SELL + m] = self._sale_problem(player, m) is None
+        mask[A.EXTRA] = sheet.total_held() >= C.EXTRA_ACTION_COST
+
+    def _fence_mask(self, sheet: Sheet) -> np.ndarray:
+        if sheet.fence_mask_cache is None:
+            sheet.fence_mask_cache = np.array(F.legal_fences(sheet.fences), dtype=np.int8)
+        return sheet.fence_mask_cache
+
+    def _can_pay_building(self, sheet: Sheet, kind: int) -> bool:
+        if kind == C.ROAD:
+            return sheet.total_held() >= C.ROAD_COST_OF_CHOICE
+        return sheet.can_pay(C.BUILDING_COSTS[kind])
+
+    def _production_problem(self, sheet: Sheet, tequila: int) -> str | None:
+        name = C.TEQUILAS[tequila]
+        if sheet.production[tequila] >= C.PRODUCTION_TRACK_LENGTH:
+            return f"the {name} production track is full"
+        building = C.TEQUILA_BUILDING[tequila]
+        if not sheet.building_linked(building):
+            partner = C.CHAIN_PARTNER[building]
+            return f"{name} tequila needs {_a(building)} connected to {_a(partner)}"
+        if not sheet.can_pay(C.TEQUILA_COSTS[tequila]):
+            return f"{name} tequila costs {_cost_text(C.TEQUILA_COSTS[tequila])}"
+        return None
+
+    def market_cost(self, player: int, m: int) -> dict[int, int]:
+        """What marking market space ``m`` pays (nothing on the requirement row)."""
+        row, col = divmod(m, C.MARKET_COLUMNS)
+        if row == C.MARKET_REQUIREMENT_ROW:
+            return {}
+        resource, amount = C.MARKET_PAYMENTS[row][col]
+        if self.jimadores[player] == "green":
+            amount = max(0, amount - C.GREEN_MARKET_DISCOUNT)
+        return {resource: amount} if amount else {}
+
+    def _market_requirement(self, player: int, col: int) -> tuple[int, int]:
+        kind_name, amount = C.MARKET_REQUIREMENTS[col]
+        if self.jimadores[player] == "green":
+            amount = max(0, amount - C.GREEN_MARKET_DISCOUNT)
+        return C.BUILDINGS.index(kind_name), amount
+
+    def _sale_problem(self, player: int, m: int) -> str | None:
+        sheet = self.sheets[player]
+        row, col = divmod(m, C.MARKET_COLUMNS)
+        if sheet.market >> m & 1:
+            return f"market space {row} {col} is already marked"
+        if col > 0 and not sheet.market & MARKET_OPENERS[m]:
+            return (
+                f"market space {row} {col} is not open: it must touch a marked space of column {col - 1} or {col + 1}"
+            )
+        if row == C.MARKET_REQUIREMENT_ROW:
+            kind, amount = self._market_requirement(player, col)
+            if not sheet.requirement_met(kind, amount):
+                noun = {C.ROAD: "road space", C.AGAVE_FIELD: "agave field"}.get(kind, C.BUILDINGS[kind])
+                return f"market space {row} {col} requires {amount} {noun}{'s' if amount != 1 else ''}"
+            return None
+        cost = self.market_cost(player, m)
+        if not sheet.can_pay(cost):
+            return f"market space {row} {col} costs {_cost_text(cost)}"
+        return None
+
+    def explain_illegal(self, action: int) -> str:
+        decision = self.decision
+        kind = A.kind_of(action)
+        asked = {
+            PAY: "choose a resource to pay (pay RES)",
+            GAIN: "choose a resource to gain (gain RES)",
+            REROLL: "the starting player chooses which dice to re-roll",
+            VIRTUAL: "assign your virtual die (virtual fence|build)",
+            CASK: "answer cask yes|no",
+            SHOP: "answer shop yes|no",
+            OVER: "the game is over",
+        }
+        if decision in asked and kind != decision.upper():
+            return f"now you must {asked[decision]}"
+        sheet = self.sheets[self.current_player]
+        if decision == PAY:
+            return f"you hold no {C.RESOURCES[action - A.PAY]}"
+        if decision == GAIN:
+            return f"your {C.RESOURCES[action - A.GAIN]} track is full"
+        if decision != MAIN:
+            return "the rules do not allow it now"
+        if kind in ("REROLL", "VIRTUAL", "PAY", "GAIN", "CASK", "SHOP"):
+            return "that choice is not asked now (you are in your main phase)"
+        if kind == "FENCE":
+            if not sheet.fences_left:
+                return "you have no fences left this round"
+            return F.fence_problem(action - A.FENCE, sheet.fences) or "the rules do not allow it now"
+        if kind == "BUILD":
+            return self._build_problem(sheet, action - A.BUILD) or "the rules do not allow it now"
+        if kind == "FREE_ROAD":
+            if not sheet.free_road:
+                return "you have no free road this round (cask tile B, virtual die on building)"
+            return self._overlap_text(sheet, F.ROAD_AT[action - A.FREE_ROAD], "the road")
+        if kind in ("PRODUCE", "SELL") and not sheet.free_actions():
+            return "you have no free action left (gears and bought extras are used up)"
+        if kind == "PRODUCE":
+            return self._production_problem(sheet, action - A.PRODUCE) or "the rules do not allow it now"
+        if kind == "SELL":
+            return self._sale_problem(self.current_player, action - A.SELL) or "the rules do not allow it now"
+        if kind == "EXTRA":
+            return f"an extra free action costs {C.EXTRA_ACTION_COST} resources; you hold {sheet.total_held()}"
+        return "the rules do not allow it now"
+
+    def _build_problem(self, sheet: Sheet, index: int) -> str | None:
+        placement = F.PLACEMENTS[index]
+        name = C.BUILDINGS[placement.kind]
+        if not sheet.builds_left:
+            return "you have no building actions left this round"
+        if not self._can_pay_building(sheet, placement.kind):
+            if placement.kind == C.ROAD:
+                return f"a road costs {C.ROAD_COST_OF_CHOICE} resources of your choice"
+            return f"a {name} costs {_cost_text(C.BUILDING_COSTS[placement.kind])}"
+        return self._overlap_text(sheet, index, f"the {name}")
+
+    def _overlap_text(self, sheet: Sheet, index: int, what: str) -> str:
+        overlap = F.PLACEMENTS[index].spaces & sheet.occupied
+        if not overlap:
+            return "the rules do not allow it now"
+        x = F.spaces_of(overlap)[0]
+        kind = next(k for k, i in sheet.buildings if F.PLACEMENTS[i].spaces >> x & 1)
+        return f"{what} would overlap your {C.BUILDINGS[kind]} at {x // F.SIZE} {x % F.SIZE}"
+
+    # ------------------------------------------------------------------ applying actions
+    def _apply(self, action: int) -> None:
+        self._mask = None
+        player = self.current_player
+        sheet = self.sheets[player]
+        decision = self.decision
+        if decision == PAY:
+            self._pay_choice(sheet, action - A.PAY)
+        elif decision == GAIN:
+            self.gain_left -= 1
+            self.gain_left += sheet.gain(action - A.GAIN)
+        elif decision == REROLL:
+            self._reroll(action - A.REROLL)
+        elif decision == VIRTUAL:
+            self._assign_virtual(player, action - A.VIRTUAL)
+        elif decision == CASK:
+            if action == A.CASK + A.YES:
+                sheet.pay({C.CASK_PRODUCTION_COST[0]: C.CASK_PRODUCTION_COST[1]})
+                self.gain_left += sheet.gain(C.BARREL, sheet.cask_matching())
+            self.phase = SHOP
+        elif decision == SHOP:
+            self.phase = "next"
+            if action == A.SHOP + A.YES:
+                self._ask_payment(1, "shop")
+        else:
+            self._main_action(player, sheet, action)
+        self._advance()
+
+    def _reroll(self, choice: int) -> None:
+        for die in (0, 1):
+            if choice in (1 + die, 3):
+                self.dice[die] = int(self.rng.integers(1, 7))
+        self._start_turn()
+
+    def _assign_virtual(self, player: int, choice: int) -> None:
+        sheet = self.sheets[player]
+        sheet.virtual = choice
+        fence_dice = sum(d in C.FENCE_DIE_VALUES for d in self.dice) + (choice == 0)
+        build_dice = len(self.dice) + 1 - fence_dice
+        table = C.PURPLE_FENCES_BY_DICE if self.jimadores[player] == "purple" else C.FENCES_BY_DICE
+        sheet.fences_left = table[fence_dice]
+        sheet.builds_left = build_dice
+        if self.jimadores[player] == "red":
+            sheet.builds_left += C.RED_EXTRA_BUILDS
+        if self.config["cask_tile"] == "B":
+            if choice == 0:
+                sheet.fences_left += C.CASK_B_VIRTUAL_FENCES
+            else:
+                sheet.free_road = True
+        self.phase = MAIN
+
+    def _main_action(self, player: int, sheet: Sheet, action: int) -> None:
+        kind = A.kind_of(action)
+        if kind == "END":
+            self._end_main_phase(player, sheet)
+        elif kind == "FENCE":
+            self._fence(sheet, action - A.FENCE)
+        elif kind == "BUILD":
+            index = action - A.BUILD
+            sheet.builds_left -= 1
+            if F.PLACEMENTS[index].kind == C.ROAD:
+                self._ask_payment(C.ROAD_COST_OF_CHOICE, "road", index)
+            else:
+                sheet.pay(C.BUILDING_COSTS[F.PLACEMENTS[index].kind])
+                self._build(player, index)
+        elif kind == "FREE_ROAD":
+            sheet.free_road = False
+            self._build(player, F.ROAD_AT[action - A.FREE_ROAD])
+        elif kind == "PRODUCE":
+            self._use_free_action(sheet)
+            self._produce(player, action - A.PRODUCE)
+        elif kind == "SELL":
+            self._use_free_action(sheet)
+            self._sell(player, action - A.SELL)
+        elif kind == "EXTRA":
+            self._ask_payment(C.EXTRA_ACTION_COST, "extra")
+
+    def _ask_payment(self, amount: int, purpose: str, target: int = -1) -> None:
+        self.pay_left, self.pay_purpose, self.pay_target = amount, purpose, target
+
+    def _pay_choice(self, sheet: Sheet, resource: int) -> None:
+        sheet.crossed[resource] += 1
+        self.pay_left -= 1
+        if self.pay_left:
+            return
+        player = self.current_player
+        if self.pay_purpose == "road":
+            self._build(player, self.pay_target)
+        elif self.pay_purpose == "extra":
+            sheet.credits += 1
+            sheet.extra_bought += 1
+        else:  # shop
+            self.gain_left += sheet.gain_coins(sheet.linked_shops())
+        self.pay_purpose, self.pay_target = "", -1
+
+    def _use_free_action(self, sheet: Sheet) -> None:
+        if sheet.credits:
+            sheet.credits -= 1
+        else:
+            sheet.gears_left -= 1
+
+    # ------------------------------------------------------------------ the farm
+    def _fence(self, sheet: Sheet, segment: int) -> None:
+        sheet.fences_left -= 1
+        sheet.fences |= 1 << segment
+        sheet.fence_mask_cache = None
+        for zone in F.zones(sheet.fences):
+            new_fields = zone & ~sheet.rewarded_fields
+            if new_fields and F.is_fenced_off(zone, sheet.fences):
+                sheet.rewarded_fields |= new_fields
+                for f in F.spaces_of(new_fields):
+                    for resource in C.FIELDS[f][0]:
+                        self.gain_left += sheet.gain(resource)
+
+    def _build(self, player: int, index: int) -> None:
+        """Draw a paid building: resources on its spaces, first connections, filled sections."""
+        sheet = self.sheets[player]
+        placement = F.PLACEMENTS[index]
+        before = sheet.links.linked
+        sheet.buildings.append((placement.kind, index))
+        sheet.refresh()
+        for resource in F.placement_resources(index):
+            self.gain_left += sheet.gain(resource)
+        orange = C.ORANGE_CONNECTION_EXTRA if self.jimadores[player] == "orange" else 0
+        for i, linked in enumerate(sheet.links.linked):
+            if linked and (i >= len(before) or not before[i]):
+                bonus = C.CONNECTION_BONUS.get(sheet.buildings[i][0])
+                if bonus is None:
+                    continue
+                what, amount = bonus
+                if what == "coin":
+                    self.gain_left += sheet.gain_coins(amount + orange)
+                else:
+                    self.gain_left += sheet.gain(C.RESOURCES.index(what), amount + orange)
+        for s in {F.SECTION_OF_SPACE[x] for x in F.spaces_of(placement.spaces)}:
+            if s >= 0 and not sheet.sections >> s & 1 and F.SECTIONS[s] & ~sheet.occupied == 0:
+                sheet.sections |= 1 << s
+                self.gain_left += sheet.gain_coins(C.SECTION_COINS)
+                self._claim(player, SECTION_BONUS + s)
+
+    def _claim(self, player: int, bonus: int) -> bool:
+        """Gain a "first to" bonus if nobody had it before this round (solo: always)."""
+        first = self.bonus_round[bonus]
+        if not (self.solo or first < 0 or first == self.round):
+            return False
+        if first < 0:
+            self.bonus_round[bonus] = self.round
+        self.sheets[player].bonuses |= 1 << bonus
+        return True
+
+    # ------------------------------------------------------------------ free actions
+    def _produce(self, player: int, tequila: int) -> None:
+        sheet = self.sheets[player]
+        sheet.pay(C.TEQUILA_COSTS[tequila])
+        sheet.production[tequila] += 1
+        if sheet.production[tequila] == C.PRODUCTION_BONUS_SQUARE + 1 and self._claim(player, TEQUILA_BONUS + tequila):
+            self.gain_left += sheet.gain_coins(C.PRODUCTION_BONUS_COINS)
+        collections = min(min(sheet.production), C.COLLECTION_TRACK_LENGTH)
+        while sheet.collections < collections:
+            sheet.collections += 1
+            if sheet.collections <= len(C.COLLECTION_PRESTIGE):
+                self.gain_left += sheet.gain_coins(C.COLLECTION_COINS)
+
+    def _sell(self, player: int, m: int) -> None:
+        sheet = self.sheets[player]
+        row, col = divmod(m, C.MARKET_COLUMNS)
+        first_in_column = not sheet.market & MARKET_COLUMN_MASKS[col]
+        gain = C.MARKET_GAIN
+        if row == C.MARKET_REQUIREMENT_ROW:
+            if self.jimadores[player] == "green":
+                gain = C.GREEN_REQUIREMENT_GAIN
+        else:
+            sheet.pay(self.market_cost(player, m))
+        sheet.market |= 1 << m
+        self.gain_left += gain
+        if first_in_column and col in C.MARKET_COLUMN_BONUSES:
+            bonus = MARKET_BONUS + MARKET_BONUS_COLUMNS.index(col)
+            if self._claim(player, bonus):
+                self.gain_left += sheet.gain_coins(C.MARKET_COLUMN_BONUSES[col][0])
+
+    # ------------------------------------------------------------------ end of a turn and round
+    def _end_main_phase(self, player: int, sheet: Sheet) -> None:
+        sheet.gears_unused += sheet.gears_left
+        sheet.gears_left = sheet.credits = sheet.fences_left = sheet.builds_left = 0
+        sheet.free_road = False
+        red = self.jimadores[player] == "red"
+        fields = sheet.kind_count[C.AGAVE_FIELD]
+        kilns = sheet.kind_count[C.KILN]
+        self.gain_left += sheet.gain(C.AGAVE, fields if red else fields // C.AGAVE_FIELDS_PER_AGAVE)
+        self.gain_left += sheet.gain(C.WATER, kilns if red else kilns // C.KILNS_PER_WATER)
+        self.phase = CASK
+
+    def _cask_worthwhile(self, sheet: Sheet) -> bool:
+        resource, amount = C.CASK_PRODUCTION_COST
+        return sheet.held(resource) >= amount and sheet.cask_matching() > 0 and sheet.marked[C.BARREL] < 24
+
+    def _shop_worthwhile(self, sheet: Sheet) -> bool:
+        return sheet.total_held() >= 1 and sheet.linked_shops() > 0
+
+    def _advance(self) -> None:
+        """Move on through automatic steps until somebody has a decision to make."""
+        while True:
+            if self.pay_left:
+                return
+            if self.gain_left:
+                if self.sheets[self.current_player].can_gain_any():
+                    return
+                self.gain_left = 0
+            sheet = self.sheets[self.current_player]
+            if self.phase == CASK and not self._cask_worthwhile(sheet):
+                self.phase = SHOP
+            elif self.phase == SHOP and not self._shop_worthwhile(sheet):
+                self.phase = "next"
+            elif self.phase == "next":
+                self.turn += 1
+                if self.turn < self.num_players:
+                    self._start_turn()
+                    continue
+                self.round += 1
+                if self.round == C.ROUNDS:
+                    self.phase = OVER
+                    return
+                if not self.solo:
+                    self.start_player = (self.start_player + 1) % self.num_players
+                self._begin_round()
+            else:
+                return
+
+    # ------------------------------------------------------------------ scores and rewards
+    def score_breakdowns(self) -> list[dict[str, int]]:
+        return score_breakdown(self.sheets)
+
+    def scores(self) -> np.ndarray:
+        return np.array([sum(b.values()) for b in self.score_breakdowns()], dtype=float)
+
+    def tie_breaks(self) -> list[int]:
+        """Resources shown on fenced-off fields: the tie-break."""
+        return [s.fenced_resources() for s in self.sheets]
+
+    def _ranking_keys(self) -> np.ndarray:
+        return self.scores() * 1000 + np.array(self.tie_breaks())
+
+    def returns(self) -> np.ndarray:
+        if not self.is_over:
+            return np.zeros(self.num_players)
+        if self.solo:
+            return np.clip(self.scores() / self.solo_scale, 0.0, 1.0)
+        if self.config["reward"] == "margin":
+            return super().returns()
+        return ranking_returns(self._ranking_keys())
+
+    def winners(self) -> list[int]:
+        keys = self._ranking_keys()
+        return np.flatnonzero(keys == keys.max()).tolist()
+
+    def final_info(self) -> dict[str, Any]:
+        breakdowns = self.score_breakdowns()
+        totals = [sum(b.values()) for b in breakdowns]
+        info: dict[str, Any] = {
+            "scores": totals,
+            "score_breakdown": breakdowns,
+            "tie_break": self.tie_breaks(),
+            "winners": self.winners(),
+            "achievements": [achievements(s, t) for s, t in zip(self.sheets, totals, strict=True)],
+            "jimadores": list(self.jimadores),
+        }
+        if self.solo:
+            info["solo_rank"] = solo_rank(totals[0])
+        return info
+
+    # ------------------------------------------------------------------ observation and text
+    def observe(self, player: int) -> np.ndarray:
+        return observe(self, player)
+
+    def render_rgb(self) -> np.ndarray:
+        """A picture of every farm and track (needs Pillow: ``pip install fiesta_envs[render]``)."""
+        from fiesta_envs.render.tequila import draw
+
+        return draw(self)
+
+    def render_text(self) -> str:
+        from fiesta_envs.tequila.render import render_text
+
+        return render_text(self)
+
+    # ------------------------------------------------------------------ state dicts
+    def _state_to_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "start_player": self.start_player,
+            "turn": self.turn,
+            "dice": list(self.dice),
+            "phase": self.phase,
+            "pay_left": self.pay_left,
+            "pay_purpose": self.pay_purpose,
+            "pay_target": self.pay_target,
+            "gain_left": self.gain_left,
+            "bonus_round": list(self.bonus_round),
+            "jimadores": list(self.jimadores),
+            "sheets": [s.to_dict() for s in self.sheets],
+        }
+
+    def _state_from_dict(self, data: Mapping[str, Any]) -> None:
+        sheets = [Sheet.from_dict(s) for s in data["sheets"]]
+        if len(sheets) != self.num_players:
+            raise ValueError(f"{len(sheets)} sheets for {self.num_players} players")
+        phase = data["phase"]
+        if phase not in PHASES:
+            raise ValueError(f"unknown phase {phase!r}")
+        dice = [int(d) for d in data["dice"]]
+        if len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
+            raise ValueError(f"bad dice {dice!r}")
+        bonus_round = [int(r) for r in data["bonus_round"]]
+        if len(bonus_round) != NUM_BONUSES:
+            raise ValueError("bad bonus_round")
+        jimadores = [None if j is None else str(j) for j in data["jimadores"]]
+        if len(jimadores) != self.num_players or any(j not in (None, *C.JIMADORES) for j in jimadores):
+            raise ValueError(f"bad jimadores {jimadores!r}")
+        purpose = str(data["pay_purpose"])
+        if purpose not in ("", *PAY_PURPOSES):
+            raise ValueError(f"bad pay purpose {purpose!r}")
+        self.round = int(data["round"])
+        self.start_player = int(data["start_player"])
+        self.turn = int(data["turn"])
+        if not (0 <= self.round <= C.ROUNDS and 0 <= self.start_player < self.num_players):
+            raise ValueError("round or start player out of range")
+        if not 0 <= self.turn <= self.num_players:
+            raise ValueError("turn out of range")
+        pay_left, gain_left, pay_target = int(data["pay_left"]), int(data["gain_left"]), int(data["pay_target"])
+        if pay_left < 0 or gain_left < 0 or (pay_left > 0) != (purpose != ""):
+            raise ValueError("pending payments and gains are inconsistent")
+        if purpose == "road" and not (0 <= pay_target < F.NUM_PLACEMENTS and F.PLACEMENTS[pay_target].kind == C.ROAD):
+            raise ValueError(f"bad road placement {pay_target}")
+        self.dice = dice
+        self.phase = phase
+        self.pay_left = int(data["pay_left"])
+        self.pay_purpose = purpose
+        self.pay_target = int(data["pay_target"])
+        self.gain_left = int(data["gain_left"])
+        self.bonus_round = bonus_round
+        self.jimadores = jimadores
+        self.sheets = sheets
+        self._mask = None
+
+
+def _a(kind: int) -> str:
+    """A building kind with its article: "a kiln", "an agave field"."""
+    return "an agave field" if kind == C.AGAVE_FIELD else f"a {C.BUILDINGS[kind]}"
+
+
+def _cost_text(cost: Mapping[int, int]) -> str:
+    return " + ".join(f"{n} {C.RESOURCES[r]}" for r, n in cost.items()) or "nothing"

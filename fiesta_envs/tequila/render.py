@@ -1,0 +1,84 @@
+"""Text rendering of a Tequila table: each sheet's farm, fences and tracks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fiesta_envs.tequila import components as C
+from fiesta_envs.tequila import farm as F
+
+if TYPE_CHECKING:
+    from fiesta_envs.tequila.game import Tequila
+    from fiesta_envs.tequila.sheet import Sheet
+
+#: Letter drawn for each building kind (upper case: connected to its chain partner).
+BUILDING_LETTERS = ("r", "g", "k", "d", "c", "s")
+ICON_LETTERS = {None: ".", 0: "a", 1: "w", 2: "j", 3: "d", 4: "b"}
+
+
+def farm_lines(sheet: Sheet) -> list[str]:
+    """The farm with buildings over the terrain; fences drawn between fields."""
+    owner = {}
+    for i, (kind, index) in enumerate(sheet.buildings):
+        letter = BUILDING_LETTERS[kind]
+        if sheet.links.linked[i]:
+            letter = letter.upper()
+        for x in F.spaces_of(F.PLACEMENTS[index].spaces):
+            owner[x] = letter
+    lines = []
+    for fr in range(F.FIELDS_PER_SIDE + 1):
+        top = "+"
+        for fc in range(F.FIELDS_PER_SIDE):
+            fenced = sheet.fences >> (fr * F.FIELDS_PER_SIDE + fc) & 1
+            top += ("=====" if fenced else "     ") + "+"
+        lines.append(top)
+        if fr == F.FIELDS_PER_SIDE:
+            break
+        for dr in range(C.FIELD_SIZE):
+            r = fr * C.FIELD_SIZE + dr
+            line = ""
+            for fc in range(F.FIELDS_PER_SIDE + 1):
+                seg = F.NUM_HORIZONTAL + fr * (F.FIELDS_PER_SIDE + 1) + fc
+                line += "|" if sheet.fences >> seg & 1 else " "
+                if fc == F.FIELDS_PER_SIDE:
+                    break
+                cells = []
+                for dc in range(C.FIELD_SIZE):
+                    x = F.space(r, fc * C.FIELD_SIZE + dc)
+                    if x in owner:
+                        cells.append(owner[x])
+                    elif F.WATER_SPACES >> x & 1:
+                        cells.append("~")
+                    else:
+                        cells.append(ICON_LETTERS[F.SPACE_RESOURCE[x]])
+                line += " " + " ".join(cells) + " "
+            lines.append(line)
+    return lines
+
+
+def sheet_lines(game: Tequila, seat: int) -> list[str]:
+    sheet = game.sheets[seat]
+    held = ", ".join(f"{name} {sheet.held(r)}/{sheet.marked[r]}" for r, name in enumerate(C.RESOURCES))
+    tequila = ", ".join(f"{t} {n}" for t, n in zip(C.TEQUILAS, sheet.production, strict=True))
+    jimador = game.jimadores[seat] or "side A"
+    return [
+        f"player {seat} ({jimador}): held/marked {held}",
+        f"  coins {sheet.coins}, tequila {tequila}, collections {sheet.collections}, "
+        f"market {sheet.market_count()}, unused gears {sheet.gears_unused}",
+        *("  " + line for line in farm_lines(sheet)),
+    ]
+
+
+def render_text(game: Tequila) -> str:
+    if game.is_over:
+        head = f"Tequila: game over, scores {[int(s) for s in game.scores()]}"
+    else:
+        head = (
+            f"Tequila: round {game.round + 1}/{C.ROUNDS}, dice {game.dice[0]} {game.dice[1]}, "
+            f"starting player {game.start_player}, player {game.current_player} to {game.decision}"
+        )
+    lines = [head]
+    for seat in range(game.num_players):
+        lines += sheet_lines(game, seat)
+    lines.append("buildings: r road, g agave field, k kiln, d distiller, c cask, s shop (upper case: linked)")
+    return "\n".join(lines)

@@ -1,0 +1,116 @@
+"""Final scoring: majorities with their tie splits, the score breakdown, achievements, solo rank."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fiesta_envs.tequila import components as C
+from fiesta_envs.tequila import farm as F
+from fiesta_envs.tequila.sheet import MARKET_BONUS, MARKET_BONUS_COLUMNS, SECTION_BONUS, TEQUILA_BONUS, Sheet
+
+
+def place_awards(counts: Sequence[int], values: Sequence[int]) -> list[int]:
+    """Points per player for a majority: ``values[k]`` is worth place k (later places 0).
+
+    Tied players add the values of the places they span and split them rounded down; the next
+    place gains nothing. A count of 0 never takes a place.
+    """
+    awards = [0] * len(counts)
+    position = 0
+    for value in sorted({c for c in counts if c > 0}, reverse=True):
+        tied = [i for i, c in enumerate(counts) if c == value]
+        pot = sum(values[position : position + len(tied)])
+        for i in tied:
+            awards[i] = pot // len(tied)
+        position += len(tied)
+    return awards
+
+
+def majority_awards(counts: Sequence[int], left: int, right: int, solo_minimum: int) -> list[int]:
+    """Majority points for each player under the player-count rules.
+
+    1 player: ``right`` when the count reaches ``solo_minimum``. 2 players: ``right`` for the
+    most. 3-4 players: ``left`` for the most, ``right`` for second. 5 or more: each player
+    contests only with their two neighbours, for ``right``.
+    """
+    n = len(counts)
+    if n == 1:
+        return [right if counts[0] >= solo_minimum else 0]
+    if n == 2:
+        return place_awards(counts, (right,))
+    if n <= 4:
+        return place_awards(counts, (left, right))
+    awards = []
+    for p in range(n):
+        trio = ((p - 1) % n, p, (p + 1) % n)
+        awards.append(place_awards([counts[q] for q in trio], (right,))[1])
+    return awards
+
+
+BREAKDOWN_KEYS: tuple[str, ...] = (
+    "unused_gears",
+    "coin_track",
+    "production_tracks",
+    "collections",
+    "sections_first",
+    "first_to_bonuses",
+    "market_spaces",
+    "tequila_majorities",
+    "market_majority",
+)
+
+
+def score_breakdown(sheets: Sequence[Sheet]) -> list[dict[str, int]]:
+    """Each player's points by source (the total is their sum)."""
+    n = len(sheets)
+    tequila_majority = [0] * n
+    for t, (left, right) in enumerate(C.TEQUILA_MAJORITY):
+        awards = majority_awards([s.production[t] for s in sheets], left, right, C.SOLO_TEQUILA_MINIMUM)
+        tequila_majority = [a + b for a, b in zip(tequila_majority, awards, strict=True)]
+    market_majority = majority_awards([s.market_count() for s in sheets], *C.MARKET_MAJORITY, C.SOLO_MARKET_MINIMUM)
+    out = []
+    for p, s in enumerate(sheets):
+        sections = sum(v for i, v in enumerate(C.SECTION_PRESTIGE) if s.bonuses >> (SECTION_BONUS + i) & 1)
+        first_to = sum(v for t, v in enumerate(C.PRODUCTION_BONUS_PRESTIGE) if s.bonuses >> (TEQUILA_BONUS + t) & 1)
+        first_to += sum(
+            C.MARKET_COLUMN_BONUSES[col][1]
+            for k, col in enumerate(MARKET_BONUS_COLUMNS)
+            if s.bonuses >> (MARKET_BONUS + k) & 1
+        )
+        out.append(
+            {
+                "unused_gears": s.gears_unused,
+                "coin_track": s.coin_prestige(),
+                "production_tracks": sum(s.production_prestige(t) for t in range(len(C.TEQUILAS))),
+                "collections": s.collection_prestige(),
+                "sections_first": sections,
+                "first_to_bonuses": first_to,
+                "market_spaces": s.market_count(),
+                "tequila_majorities": tequila_majority[p],
+                "market_majority": market_majority[p],
+            }
+        )
+    return out
+
+
+def solo_rank(score: int) -> str:
+    return next(title for low, title in C.SOLO_RANKS if score >= low)
+
+
+def achievements(sheet: Sheet, score: int) -> list[str]:
+    """The rulebook's achievements this sheet earned (reported, not scored), in the rulebook's order."""
+    fenced_houses = F.bit_count(sheet.rewarded_fields & F.HOUSE_FIELDS)
+    fenced_spaces = F.bit_count(sheet.rewarded_fields) * C.FIELD_SIZE * C.FIELD_SIZE
+    earned = (
+        sheet.collections >= C.COLLECTION_TRACK_LENGTH,
+        sheet.production[C.PINK] >= C.PRODUCTION_TRACK_LENGTH,
+        sheet.coins >= C.COIN_TRACK_LENGTH,
+        sheet.extra_bought >= C.ACHIEVEMENT_EXTRA_ACTIONS,
+        F.bit_count(sheet.sections) >= C.ACHIEVEMENT_SECTIONS,
+        sheet.market_count() >= C.ACHIEVEMENT_MARKET_SPACES,
+        sheet.coins_earned >= C.ACHIEVEMENT_COINS,
+        fenced_houses >= C.ACHIEVEMENT_HOUSES,
+        fenced_spaces >= C.ACHIEVEMENT_FIELD_SPACES,
+        score >= C.ACHIEVEMENT_SCORE,
+    )
+    return [name for name, ok in zip(C.ACHIEVEMENTS, earned, strict=True) if ok]
