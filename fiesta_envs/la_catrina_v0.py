@@ -65,9 +65,25 @@ Rulings we added
   yellow boxes still waiting for a choice are lost.
 - Memory Bones check white boxes as in the base game and may be spent in the round they are won.
 
+Baselines
+---------
+The ``associative`` team (see ``fiesta_de_los_muertos_v0``) and core's ``random``; flowers at the
+end, 200 campaigns per player count, no options (``fiesta evaluate --game la_catrina --players N
+--agents associative,random --games 200``):
+
+=======  =============================  ===============  ===========
+players  associative: flowers [95% CI]  all 13 flowers   random
+=======  =============================  ===============  ===========
+4        2.25 [1.93, 2.57]              1.0%             0 flowers
+5        3.27 [2.87, 3.67]              2.0%             0 flowers
+6        4.13 [3.68, 4.59]              4.0%             0 flowers
+7        5.92 [5.41, 6.43]              11.0%            0 flowers
+8        7.15 [6.60, 7.70]              14.5%            0 flowers
+=======  =============================  ===============  ===========
+
 Version history
 ---------------
-- v0: first release (lexicon version 1).
+- version 0: first release, lexicon version 2 (see ``fiesta_de_los_muertos_v0``; 1685 actions).
 """
 
 from fiesta_envs.core.aec import aec_env_classes

@@ -52,8 +52,10 @@ A float32 vector in [0, 1], pans listed from the observer's side (own team first
   choices; per pan its height, top three cards and count per card type; per served omelette
   the team, declared size, diner card and count per card type; cards known to be in other
   hands (taken from the door); cards not yet seen per type.
-- ``"observation"`` (194 entries): only what is on the table now (no counts of covered cards,
-  no served contents, no known cards); memory is the agent's problem.
+- ``"observation"`` (110 entries): only what is on the table now: the same header, per pan its
+  height and its top card (the only card of a pile anyone can see), per served omelette the
+  team, declared size and diner card; no covered cards, no served contents, no known cards:
+  memory is the agent's problem (recurrent or frame-stacked policies).
 
 The exact layout is in ``fiesta_envs/tortilla/observation.py``. No vector ever contains another
 player's hand or the fridge order.
@@ -75,12 +77,17 @@ Rulings we added (where the rulebook is silent)
 - The game ends at once when a refill leaves the fridge (deck, and door in Day's/Gourmet) empty,
   or when the last diner card is taken (the rest of that turn is skipped).
 - A steal takes the top card only; the card under it becomes the new top and a steal may empty
-  a pan. A card stolen onto a pile does not steal again (one steal per turn).
+  a pan. A card stolen onto a pile does not steal again (one steal per turn). A card placed
+  into an empty pan steals like any other; the starting cards of the setup never steal.
 - Gourmet: the pans counted are the team's pans holding cards at the moment of serving, the
   served pan included; with no permitted diner card left, that serve is not possible.
 - When the draw pile is empty but the fridge door still holds a card, only ``draw door`` remains
   and the game goes on until that card is taken.
 - Scores before the end count served omelettes only; the unserved-pan penalty applies at the end.
+- ``player_0`` (chef A) starts. In the Day's/Gourmet setup the chefs place their starting cards
+  in seat order, chef A first, in full view (so chef B sees chef A's before choosing).
+- A card taken from the fridge door is known by everyone to be in that hand until its holder
+  plays a card of that type (``information_state`` shows these cards; ``observation`` does not).
 
 Version history
 ---------------

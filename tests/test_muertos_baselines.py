@@ -12,7 +12,7 @@ from muertos_scenarios import edit_state, write_all
 from fiesta_envs.core.policy import Policy, RandomPolicy
 from fiesta_envs.muertos.baselines import BASELINES, AssociativeTeam, best_matching
 from fiesta_envs.muertos.catrina import LaCatrina
-from fiesta_envs.muertos.common import LEXICON
+from fiesta_envs.muertos.common import LAYOUT, LEXICON
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.round import Phase
 
@@ -73,6 +73,29 @@ def test_associative_writer_takes_the_word_sharing_most_tags():
     chosen = action - game.string_to_action(f"write {LEXICON.words[0].text}")
     shared = LEXICON.shared_character_tags[character] * LEXICON.character_links[character]
     assert shared[chosen] == shared.max()
+
+
+def test_associative_writer_breaks_ties_toward_words_with_more_meanings():
+    """Among the legal words sharing the most tags with what it reads (the character, then the
+    word handed over), the writer takes one with the most tags: the everyday word with several
+    senses, never a narrow synonym that would keep the chain from drifting."""
+    meanings = LEXICON.word_tags.sum(axis=1)
+    checked = 0
+    for seed in range(4):
+        game = FiestaDeLosMuertos(num_players=4, seed=seed)
+        policy = AssociativeTeam(seed=seed)
+        while game.round.phase == Phase.WRITE:
+            kind, ident = game.round.prompt()
+            legal = game.legal_mask()[LAYOUT.write : LAYOUT.blank].astype(bool)
+            shared = (LEXICON.shared_character_tags if kind == "character" else LEXICON.shared_word_tags)[ident]
+            tied = np.flatnonzero(legal & (shared == shared[legal].max()))
+            action = policy.act(game.observe(game.current_player), game.legal_mask(), game, game.current_player)
+            chosen = action - LAYOUT.write
+            assert chosen in tied
+            assert meanings[chosen] == meanings[tied].max()
+            checked += len(tied) > 1
+            game.step(action)
+    assert checked >= 8  # real ties were broken
 
 
 def test_associative_deduction_uses_only_what_the_seat_knows():

@@ -125,11 +125,12 @@ def test_first_word_is_associated_with_the_character_and_not_part_of_its_name():
 
 def test_named_chain_dracula_and_the_big_bad_wolf():
     """Dracula (night, castle, blood, death, grave, monster); The Big Bad Wolf (forest, animal,
-    wolf, ...); vampire (night, blood, monster); bat (night, animal); castle (castle)."""
+    wolf, ...); sunny (sun, light, laughter); vampire (night, blood, monster, animal); bat (night,
+    animal, sport); castle (castle, game)."""
     game = new(4, seed=0)
     give_characters(game, ["Dracula", "The Big Bad Wolf"])
     with pytest.raises(IllegalActionError, match="not associated with Dracula"):
-        game.play("write moon")
+        game.play("write sunny")
     game.play("write vampire")  # seat 0, on its own skull
     with pytest.raises(IllegalActionError, match="part of the name"):
         game.play("write wolf")  # seat 1: "wolf" shares the tag wolf, but it is in the name

@@ -104,6 +104,40 @@ def test_examples_of_word_association(lexicon):
     assert lexicon.shared_tags(_word(lexicon, "ocean"), _word(lexicon, "whale")) == ["sea"]
 
 
+def test_polysemous_words_bridge_clusters_that_are_not_associated(lexicon):
+    """A chain drifts through words with several senses: "bat" ties a vampire to a ball, "crown"
+    a throne to a tooth, "bow" an arrow to a violin, while the two ends share nothing."""
+    links = lexicon.word_links
+    for bridge, one, other in [
+        ("bat", "vampire", "ball"),
+        ("crown", "throne", "tooth"),
+        ("bow", "arrow", "violin"),
+        ("seal", "whale", "verdict"),
+        ("spring", "daisy", "clockwork"),
+    ]:
+        bridge_id, one_id, other_id = (_word(lexicon, t) for t in (bridge, one, other))
+        assert links[bridge_id, one_id] and links[bridge_id, other_id], bridge
+        assert not links[one_id, other_id], (one, other)
+
+
+def test_near_synonyms_rarely_share_three_tags(lexicon):
+    """Words sharing 3+ tags let a chain bounce between two words without losing anything;
+    they are kept rare so that four associations drift."""
+    shared = lexicon.shared_word_tags.astype(int)
+    np.fill_diagonal(shared, 0)
+    close_pairs = int((shared >= 3).sum()) // 2
+    assert close_pairs <= 0.04 * len(lexicon.words), close_pairs
+
+
+def test_many_words_have_several_senses_and_characters_share_tags_across_themes(lexicon):
+    tags_per_word = lexicon.word_tags.sum(axis=1)
+    assert (tags_per_word >= 3).mean() >= 0.2
+    for tag in ("game", "sport", "body", "color", "light", "water", "love", "death", "crown"):
+        t = lexicon.tags.index(tag)
+        themes = {c.theme for c in lexicon.characters if t in c.tags}
+        assert len(themes) >= 2, tag
+
+
 def test_character_links_share_a_tag_and_skip_words_of_the_name(lexicon):
     wolf = lexicon.character_id("The Big Bad Wolf")
     assert lexicon.tags.index("wolf") in lexicon.characters[wolf].tags

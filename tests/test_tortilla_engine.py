@@ -11,7 +11,7 @@ from tortilla_positions import position
 from fiesta_envs.core.errors import IllegalActionError, InvalidStateError
 from fiesta_envs.tortilla.components import CARD_TYPES
 from fiesta_envs.tortilla.game import TortillaDePatatas
-from fiesta_envs.tortilla.observation import INFORMATION_STATE_SIZE, OBSERVATION_SIZE
+from fiesta_envs.tortilla.observation import INFORMATION_STATE_SIZE, OBSERVATION_SIZE, unseen_counts
 
 CONFIGS = [(n, menu) for n in (2, 4) for menu in ("kids", "day", "gourmet")]
 
@@ -92,7 +92,7 @@ def test_random_games_keep_every_invariant(num_players: int, menu: str) -> None:
 
 def test_observation_sizes() -> None:
     assert TortillaDePatatas().observation_size == INFORMATION_STATE_SIZE == 306
-    assert TortillaDePatatas(observation="observation").observation_size == OBSERVATION_SIZE == 194
+    assert TortillaDePatatas(observation="observation").observation_size == OBSERVATION_SIZE == 110
 
 
 @pytest.mark.parametrize(("num_players", "menu"), CONFIGS)
@@ -214,6 +214,23 @@ def test_hidden_cards_do_not_change_what_a_player_sees(observation: str, num_pla
     assert changed_someone
 
 
+@pytest.mark.parametrize("observation", ["information_state", "observation"])
+@pytest.mark.parametrize(("num_players", "menu"), [(2, "gourmet"), (4, "day")])
+def test_hidden_cards_stay_hidden_during_setup_and_the_first_turns(
+    observation: str, num_players: int, menu: str
+) -> None:
+    """The five cards a chef is dealt (and later hands) never show in another seat's vector."""
+    for moves in (0, 1, 3, 6, 12):
+        game = TortillaDePatatas(num_players=num_players, seed=moves, menu=menu, observation=observation)
+        random_moves(game, moves, seed=moves)
+        for viewer in range(num_players):
+            other = hide_differently(game, viewer, seed=moves + viewer)
+            assert np.array_equal(game.observe(viewer), other.observe(viewer))
+            changed = [s for s in range(num_players) if other.hand(s) != game.hand(s)]
+            assert changed  # the test can fail: those seats do see their new hands
+            assert all(not np.array_equal(game.observe(s), other.observe(s)) for s in changed)
+
+
 def test_information_state_remembers_covered_cards_observation_does_not() -> None:
     def table(bottom: str, mode: str) -> TortillaDePatatas:
         game = position(
@@ -228,6 +245,44 @@ def test_information_state_remembers_covered_cards_observation_does_not() -> Non
         assert np.array_equal(a.observe(seat), b.observe(seat))
         a, b = table("egg", "information_state"), table("onion", "information_state")
         assert not np.array_equal(a.observe(seat), b.observe(seat))
+
+
+def test_observation_shows_only_the_top_card_of_a_pile() -> None:
+    """The rulebook: once a card is covered "you can no longer look at the ingredients beneath it"."""
+
+    def table(pile: list[str], mode: str) -> TortillaDePatatas:
+        game = position(hands=[["egg"] * 3, ["potato"] * 3], pans=[[pile, [], []], [[], [], []]])
+        data = game.state_dict()
+        data["options"]["observation"] = mode
+        return TortillaDePatatas.from_state_dict(data)
+
+    second_differs = (["potato", "egg", "onion"], ["potato", "potato", "onion"])
+    top_differs = (["potato", "egg", "onion"], ["potato", "egg", "egg"])
+    for seat in (0, 1):
+        a, b = (table(pile, "observation") for pile in second_differs)
+        assert np.array_equal(a.observe(seat), b.observe(seat))
+        a, b = (table(pile, "observation") for pile in top_differs)
+        assert not np.array_equal(a.observe(seat), b.observe(seat))
+        a, b = (table(pile, "information_state") for pile in second_differs)
+        assert not np.array_equal(a.observe(seat), b.observe(seat))
+
+
+def test_information_state_counts_the_cards_not_yet_seen() -> None:
+    """Unseen = all 62 minus own hand, pans, served omelettes, the door and door cards others took."""
+    game = position(
+        hands=[["egg", "egg", "onion"], ["potato", "potato", "egg+onion"]],
+        pans=[[["potato", "egg"], [], []], [["onion"], [], []]],
+        served=[{"seat": 1, "size": "M", "diners": 1, "cards": ["potato", "potato+egg"]}],
+        diners_left=(1, 2, 2),
+        known=[[], ["egg+onion"]],
+        door="potato",
+    )
+    totals = (26, 15, 11, 3, 2, 2, 3)
+    unseen_by_0 = [t - s for t, s in zip(totals, (3, 3, 2, 1, 0, 1, 0), strict=True)]
+    assert unseen_counts(game, 0) == unseen_by_0
+    assert game.observe(0)[-7:].tolist() == pytest.approx([u / t for u, t in zip(unseen_by_0, totals, strict=True)])
+    unseen_by_1 = [t - s for t, s in zip(totals, (5, 1, 1, 1, 0, 1, 0), strict=True)]
+    assert unseen_counts(game, 1) == unseen_by_1
 
 
 def test_cards_taken_from_the_door_are_known_to_everyone() -> None:

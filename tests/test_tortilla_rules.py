@@ -65,6 +65,28 @@ def test_day_setup_each_chef_starts_pans_0_and_1_from_hand_then_player_0_plays()
         game.play("start potato")
 
 
+def test_four_player_setup_only_the_chefs_start_pans_then_player_0_plays() -> None:
+    game = position(
+        "gourmet",
+        num_players=4,
+        phase="setup",
+        hands=[["potato"] * 5, ["egg"] * 5, ["onion"] * 3, ["onion"] * 3],
+    )
+    game.play("start potato", "start potato")
+    assert game.current_player == 1
+    game.play("start egg", "start egg")
+    assert game.phase == "play" and game.current_player == 0
+    assert [pan(game, team, p) for team in (0, 1) for p in range(3)] == [
+        ["potato"],
+        ["potato"],
+        [],
+        ["egg"],
+        ["egg"],
+        [],
+    ]
+    assert [len(hand(game, seat)) for seat in range(4)] == [3, 3, 3, 3]
+
+
 def test_a_chef_can_only_start_with_a_card_in_hand() -> None:
     game = TortillaDePatatas(seed=0, menu="gourmet")
     missing = next(
@@ -127,6 +149,8 @@ def test_kids_menu_draws_automatically_when_no_serve_is_legal() -> None:
 
 def test_kids_menu_asks_when_a_serve_is_still_possible() -> None:
     game = position("kids", hands=[["egg"] * 3, ["potato"] * 3], pans=[[["potato"], [], []], [[], [], []]])
+    with pytest.raises(IllegalActionError, match="no fridge door"):
+        game.play("draw door")
     game.play("play egg on 1")
     assert game.current_player == 0 and game.phase == "after"
     assert "draw deck" in legal(game) and "serve 0 M with 3" in legal(game)
@@ -224,6 +248,30 @@ def test_gourmet_two_pans_allow_one_or_two_diners_and_three_pans_any() -> None:
     assert legal(game, "serve 0 M") == ["serve 0 M with 1", "serve 0 M with 2", "serve 0 M with 3"]
 
 
+def test_gourmet_counts_the_pans_at_the_moment_of_serving_after_a_steal_emptied_one() -> None:
+    # three pans would allow any card, but the egg played on pan 2 steals pan 1's only card
+    game = position(
+        "gourmet", hands=[["egg"] * 3, ["potato"] * 3], pans=[[M_PERFECT, ["egg"], ["onion"]], [[], [], []]]
+    )
+    assert "serve 0 M with 3" in legal(game)
+    game.play("play egg on 2")
+    assert pan(game, 0, 1) == [] and pan(game, 0, 2) == ["onion", "egg", "egg"]
+    assert legal(game, "serve 0 M") == ["serve 0 M with 1", "serve 0 M with 2"]
+
+
+def test_gourmet_an_assistant_is_limited_by_its_chefs_pans() -> None:
+    game = position(
+        "gourmet",
+        num_players=4,
+        current=2,
+        hands=[["potato"] * 3] * 4,
+        pans=[[M_PERFECT, ["onion"], []], [["egg"], ["egg"], ["egg"]]],
+    )
+    assert legal(game, "serve 0 M") == ["serve 0 M with 1", "serve 0 M with 2"]
+    game.play("serve 0 M with 2")
+    assert game.served[-1].seat == 2 and game.team_scores() == [2, 0]
+
+
 def test_gourmet_counts_only_the_own_teams_pans() -> None:
     game = position(
         "gourmet", hands=[["egg"] * 3, ["potato"] * 3], pans=[[M_PERFECT, [], []], [["egg"], ["onion"], ["potato"]]]
@@ -286,7 +334,7 @@ def test_choice_among_opponent_pans_of_equal_priority() -> None:
         game.play("steal from mine 1")
     with pytest.raises(IllegalActionError, match="first choose which pan to steal from"):
         game.play("draw deck")
-    with pytest.raises(IllegalActionError, match="does not show an egg on top"):
+    with pytest.raises(IllegalActionError, match="the other team.s pan 1 does not show an egg on top"):
         game.play("steal from theirs 1")
     game.play("steal from theirs 2")
     assert pan(game, 0, 0) == ["egg", "egg"] and pan(game, 1, 2) == ["onion"] and pan(game, 1, 0) == ["egg"]
@@ -333,6 +381,25 @@ def test_four_players_partner_pans_are_mine_and_the_other_team_is_the_opponent()
     assert legal(game) == ["steal from theirs 0", "steal from theirs 2"]
     game.play("steal from theirs 2")
     assert pan(game, 1, 1) == ["egg", "egg"] and pan(game, 0, 2) == ["egg"] and pan(game, 0, 0) == ["egg"]
+
+
+def test_four_players_an_assistant_steals_from_its_chefs_other_pan_when_no_opponent_matches() -> None:
+    game = position(
+        num_players=4,
+        current=2,
+        hands=[["potato"] * 3, ["potato"] * 3, ["onion"] * 3, ["potato"] * 3],
+        pans=[[["onion"], ["egg"], []], [["egg"], [], []]],
+    )
+    game.play("play onion on 1")
+    assert pan(game, 0, 1) == ["egg", "onion", "onion"] and pan(game, 0, 0) == []
+    assert pan(game, 1, 0) == ["egg"]
+
+
+def test_a_steal_happens_on_the_card_just_placed_only_not_on_the_card_it_uncovers() -> None:
+    # stealing team B's egg uncovers their onion; my pan 1 shows an onion: nothing more happens
+    game = position(hands=[["egg"] * 3, ["potato"] * 3], pans=[[[], ["onion"], []], [["onion", "egg"], [], []]])
+    game.play("play egg on 0")
+    assert pan(game, 0, 0) == ["egg", "egg"] and pan(game, 1, 0) == ["onion"] and pan(game, 0, 1) == ["onion"]
 
 
 # ---------------------------------------------------------------- refilling
@@ -395,6 +462,21 @@ def test_game_ends_at_once_when_the_last_diner_card_is_taken() -> None:
     game.play("serve 0 M with 3")
     assert game.is_over  # the rest of the turn (playing a card, refilling) is skipped
     assert hand(game, 0) == ["egg"] * 3 and not game.legal_mask().any()
+
+
+def test_last_diner_card_taken_after_playing_skips_the_refill() -> None:
+    served = [{"seat": 1, "size": "M", "diners": d, "cards": ["egg"]} for d in (1, 1, 2, 2, 3)]
+    game = position(
+        hands=[["egg"] * 3, ["potato"] * 3],
+        pans=[[M_PERFECT, [], []], [[], [], []]],
+        diners_left=(0, 0, 1),
+        served=served,
+        deck_top=["onion"],
+    )
+    deck = game.deck_size
+    game.play("play egg on 1", "serve 0 M with 3")
+    assert game.is_over and hand(game, 0) == ["egg", "egg"] and game.deck_size == deck
+    assert game.team_scores() == [3 - 1, -9]  # -1: the egg left in pan 1; team B: five bad M
 
 
 # ---------------------------------------------------------------- scoring

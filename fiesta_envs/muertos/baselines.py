@@ -3,8 +3,11 @@
 ``associative``: every seat plays the same plain strategy, using only what its seat knows.
   - Draw choice: keep the character with the strongest first clue.
   - Writing: write the legal word sharing the most tags with what it reads (the character on
-    the first step, the received word after), preferring focused words (few other tags);
-    after a blank, any legal word.
+    the first step, the received word after). Among equally tied words it writes the one with
+    the most meanings (tags), then any of those at random: the everyday word with several
+    senses comes to mind before the rare, precise one. It does not favour words with few other
+    meanings to keep the chain from drifting: a person does not see the tags. After a blank,
+    any legal word (the same preferences, nothing being shared).
   - Deduction: score every (skull, character) pair by shared tags between the skull's final
     word and the character, plus what the seat knows besides (its own character must be on
     one of the skulls; the skull whose last word it wrote is not its own, and it read that
@@ -26,8 +29,9 @@ from fiesta_envs.core.policy import Policy
 from fiesta_envs.muertos.common import LAYOUT, LEXICON
 from fiesta_envs.muertos.round import BLANK, STEPS, Phase, Round
 
-_WORD_TAG_COUNTS = LEXICON.word_tags.sum(axis=1).astype(float)
 _SHARED_WORDS = LEXICON.shared_word_tags.astype(float)
+#: How many meanings (tags) each word has: the writers' tie-break.
+_WORD_MEANINGS = LEXICON.word_tags.sum(axis=1).astype(float)
 _SHARED_CHARACTER_WORDS = LEXICON.shared_character_tags.astype(float)
 
 
@@ -104,9 +108,10 @@ class AssociativeTeam(Policy):
             shared = _SHARED_WORDS[ident]
         else:
             shared = np.zeros(len(LEXICON.words))
-        focus = shared / _WORD_TAG_COUNTS
-        noise = self.rng.random(len(shared)) * 1e-3
-        score = np.where(legal, shared + 0.5 * focus + noise, -np.inf)
+        # Shared tags are whole numbers and the tie-break adds less than 0.5: it only orders
+        # equally tied words, more meanings first, then at random.
+        tie_break = 0.1 * _WORD_MEANINGS + 0.05 * self.rng.random(len(shared))
+        score = np.where(legal, shared + tie_break, -np.inf)
         return LAYOUT.write + int(np.argmax(score))
 
     # ------------------------------------------------------------------ deduction

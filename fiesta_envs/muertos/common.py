@@ -42,7 +42,7 @@ class MuertosGame(Game):
     default_players = 4
     cooperative = True
     score_scale = 1.0
-    version = 0  # with lexicon version LEXICON_VERSION (saved in every state dict)
+    version = 0  # the lexicon's own LEXICON_VERSION is saved in every state dict too
     #: Rounds the game can last (1 for the base game, 4 for La Catrina).
     max_rounds: ClassVar[int] = 1
     #: La Catrina's phase 4 (yellow-box choice, Limbo Bones).

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 #: Bump whenever ``data/lexicon.json`` changes (the action space depends on it).
-LEXICON_VERSION: int = 1
+LEXICON_VERSION: int = 2
 
 #: The six cortège themes, in this order (the order is part of the observation encoding).
 THEMES: tuple[str, ...] = ("villains", "kings_queens", "music", "tales", "literature", "mythologies")

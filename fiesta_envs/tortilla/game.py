@@ -244,7 +244,11 @@ class TortillaDePatatas(Game):
         return self._turn
 
     def diner_limit(self, team: int) -> int:
-        """The largest diner card ``team`` may take when serving now (Gourmet restriction)."""
+        """The largest diner card ``team`` may take when serving now (Gourmet restriction).
+
+        Gourmet: 1 pan holding cards allows a 1-diner card, 2 pans up to 2, 3 pans any; the
+        pan being served counts, as do pans a steal has not emptied.
+        """
         if not self.menu.gourmet_diners:
             return DINER_VALUES[-1]
         return sum(1 for pan in self._team_pans(team) if self._pans[pan])
@@ -273,15 +277,17 @@ class TortillaDePatatas(Game):
             for pan in self._steal_options:
                 mask[STEAL_BASE + self._relative_pan(pan, seat)] = 1
             return
-        if phase == PLAY:
+        if phase == PLAY:  # a card from hand onto any team pan, covering it or starting it
             for card in range(NUM_CARD_TYPES):
                 if hand[card]:
                     mask[card * PANS_PER_TEAM : (card + 1) * PANS_PER_TEAM] = 1
-        else:
+        else:  # AFTER: refill from the fridge or (Day's/Gourmet) its door
             if self._deck:
                 mask[DRAW_DECK] = 1
             if self._door >= 0:
                 mask[DRAW_DOOR] = 1
+        # One serve per turn, before the play or before the draw: any non-empty team pan, declared
+        # M or XL, with a diner card still available (Gourmet: within the team's limit).
         if not self._served_this_turn:
             team = seat % NUM_TEAMS
             limit = self.diner_limit(team)
@@ -330,11 +336,12 @@ class TortillaDePatatas(Game):
     def _play(self, card: int, pan: int) -> None:
         seat = self._current
         self._hands[seat][card] -= 1
+        # A card everyone saw taken from the fridge door is known until a card of its type is played.
         if self._known[seat][card]:
             self._known[seat][card] -= 1
         target = (seat % NUM_TEAMS) * PANS_PER_TEAM + pan
         self._put(target, card)
-        if self.menu.stealing and card in PLAIN_TYPES:
+        if self.menu.stealing:  # Day's and Gourmet menus; ``steal_sources`` holds the whole rule
             options = self.steal_candidates(target)
             if len(options) == 1:
                 self._move_top(options[0], target)
@@ -366,7 +373,10 @@ class TortillaDePatatas(Game):
         self._draw_if_forced()
 
     def _draw_if_forced(self) -> None:
-        """Kids' menu: with no serve legal, the refill is automatic."""
+        """Kids' menu: with no serve legal, the refill is automatic.
+
+        (Without a fridge door the deck is the only refill, so no decision is left.)
+        """
         if not self.menu.fridge_door and not self._any_serve_legal():
             self._draw(from_door=False)
 
@@ -385,6 +395,7 @@ class TortillaDePatatas(Game):
             self._draw_if_forced()
 
     def _draw(self, from_door: bool) -> None:
+        """Refill the hand to 3 (it holds 2 after the card played: one card) and end the turn."""
         seat = self._current
         if from_door:
             card = self._door
@@ -393,7 +404,7 @@ class TortillaDePatatas(Game):
         else:
             card = self._deck.pop()
         self._hands[seat][card] += 1
-        if not self._deck and self._door < 0:
+        if not self._deck and self._door < 0:  # the fridge is empty: the game ends at once
             self._end()
             return
         self._current = (seat + 1) % self.num_players
@@ -509,11 +520,11 @@ class TortillaDePatatas(Game):
             return f"you hold no {CARD_TYPES[card]}"
         if action < DRAW_DECK:
             return self._explain_serve(*decode_serve(action))
+        if action == DRAW_DOOR and not self.menu.fridge_door:
+            return "the Kids' menu has no fridge door"
         if phase == PLAY:
             return "play a card first ('play TYPE on P'); drawing ends the turn"
         if action == DRAW_DOOR:
-            if not self.menu.fridge_door:
-                return "the Kids' menu has no fridge door"
             return "the fridge door is empty"
         return "the fridge draw pile is empty; take the fridge door card"
 
@@ -542,7 +553,8 @@ class TortillaDePatatas(Game):
         pile = self._pans[source]
         if not pile or pile[-1] != CARD_TYPE_INDEX[card]:
             article = "an" if card[0] in "aeiou" else "a"
-            return f"pan {self.pan_name(self._relative_pan(source, seat))} does not show {article} {card} on top"
+            owner = "the other team's" if theirs else "your team's"
+            return f"{owner} pan {pan} does not show {article} {card} on top"
         return "an opponent's pan showing the same ingredient must be stolen from first"
 
     # ------------------------------------------------------------------ state dicts

@@ -19,15 +19,17 @@ Both modes start with the same header (38 entries):
 6     steal choices now open: mine 0-2, theirs 0-2
 ====  =========================================================================
 
-``observation`` (what is on the table now; memory is the agent's job), then:
+``observation`` (110 entries: what is on the table now; memory is the agent's job), then:
 
-- per pan (6 x 22): pile height min(h, 12) / 12; the top three cards, top first, one-hot per type;
+- per pan (6 x 8): pile height min(h, 12) / 12; the top card, one-hot per type (the only card
+  of a pile that can be seen: the rulebook forbids looking under it);
 - per served omelette slot, in serving order (6 x 4): present, served by the observer's team,
   declared XL, diner card / 3.
 
-``information_state`` (everything a player with perfect memory knows), then:
+``information_state`` (306 entries: everything a player with perfect memory knows), then:
 
-- per pan (6 x 29): as above, plus the count of each card type in the pile / that type's total;
+- per pan (6 x 29): pile height min(h, 12) / 12; the top three cards, top first, one-hot per
+  type; the count of each card type in the pile / that type's total;
 - per served omelette slot (6 x 11): as above, plus its count per card type / that type's total;
 - cards known to be in each other seat's hand (3 x 7, count / 3; taken from the fridge door);
 - cards not seen by the observer, per type / that type's total (the deck and others' unknown cards).
@@ -62,13 +64,13 @@ MENU_ORDER = tuple(MENUS)
 MAX_SEATS = 4
 MAX_HAND = 5  # a Day's/Gourmet chef during setup
 HEIGHT_SCALE = 12
-TOP_CARDS = 3
+TOP_CARDS_REMEMBERED = 3  # information_state: the top cards of a pile, in order
 NUM_PANS = NUM_TEAMS * PANS_PER_TEAM
 PHASES_SHOWN = 4  # setup, play, steal, after
 
 HEADER_SIZE = PHASES_SHOWN + len(MENU_ORDER) + 2 + MAX_SEATS + 1 + 2 * NUM_CARD_TYPES + 1 + len(DINER_VALUES) + NUM_PANS
-TABLE_PAN_SIZE = 1 + TOP_CARDS * NUM_CARD_TYPES
-MEMORY_PAN_SIZE = TABLE_PAN_SIZE + NUM_CARD_TYPES
+TABLE_PAN_SIZE = 1 + NUM_CARD_TYPES  # height, top card
+MEMORY_PAN_SIZE = 1 + TOP_CARDS_REMEMBERED * NUM_CARD_TYPES + NUM_CARD_TYPES  # height, top cards, counts
 TABLE_DISH_SIZE = 4
 MEMORY_DISH_SIZE = TABLE_DISH_SIZE + NUM_CARD_TYPES
 OBSERVATION_SIZE = HEADER_SIZE + NUM_PANS * TABLE_PAN_SIZE + NUM_DINER_CARDS * TABLE_DISH_SIZE
@@ -129,19 +131,22 @@ def _header(game: TortillaDePatatas, player: int, size: int) -> list[float]:
 
 
 def _pans(game: TortillaDePatatas, player: int, obs: list[float], memory: bool) -> int:
-    """Per pan in the observer's order: height, top three cards, (counts per type)."""
+    """Per pan in the observer's order: height and the top card, or (memory) the top three cards
+    and the counts per type."""
     i = HEADER_SIZE
     pans, pan_counts = game.pans, game.pan_counts
+    depth_shown = TOP_CARDS_REMEMBERED if memory else 1
+    counts_at = 1 + depth_shown * NUM_CARD_TYPES
     for pan in _PAN_ORDER[player % NUM_TEAMS]:
         pile = pans[pan]
         if pile:
             obs[i] = min(len(pile), HEIGHT_SCALE) / HEIGHT_SCALE
-            for depth in range(min(TOP_CARDS, len(pile))):
+            for depth in range(min(depth_shown, len(pile))):
                 obs[i + 1 + depth * NUM_CARD_TYPES + pile[-1 - depth]] = 1.0
             if memory:
                 for card, count in enumerate(pan_counts[pan]):
                     if count:
-                        obs[i + TABLE_PAN_SIZE + card] = count * _INVERSE_TOTALS[card]
+                        obs[i + counts_at + card] = count * _INVERSE_TOTALS[card]
         i += MEMORY_PAN_SIZE if memory else TABLE_PAN_SIZE
     return i
 
