@@ -55,17 +55,19 @@ Seats are relative (block k is seat ``(me + k) % n``: me first, then clockwise).
    left), one-hot [4].
 2. The card on offer (during setup: the start card being oriented) [24]: present, dish one-hot,
    skulls / 3, its halves N, E, S, W as printed (``place R`` turns it R times clockwise).
-3. Auction [1 + 2n]: high bid / 16, high bidder one-hot, passed since the last bid.
+3. Auction [1 + 2n]: high bid / 16, high bidder one-hot, passed since the last bid. While the dish
+   is placed and tables are turned these still show the auction just won (winning bid and winner).
 4. Seat to act, one-hot [n].
 5. Phase one-hot [6]: orient, keep, auction, place, rotate, over.
 6. Points so far / 100, clipped to 1 [n].
 7. Own objective slots [5 x 18]: one-hot over the 18 objective kinds (children per dish 0..5,
    teens per dish 6..11, seniors square / line of 4 / line of 3 12..14, masked guests 6 bowls /
    4 bowls / 3 bowls of one colour 15..17): the 5 cards dealt while keeping, then slots 0..2.
-8. Objectives held by each seat / 5 [n] (the cards themselves stay hidden).
+8. Objectives held by each seat / 5 [n] (5 while a dealt hand is being kept; the cards stay hidden).
 9. Dishes left in the deck / 66 [1].
 
-Other players' objectives are hidden; they are revealed in ``infos`` at the end.
+Other players' objectives (and which one a reserve gave up) are hidden; they are revealed in ``infos``
+at the end. Not encoded: objective hands shown and replaced at setup (public, in ``shown_objectives``).
 
 Rewards
 -------
@@ -100,11 +102,16 @@ Rulings (where the printed rules are silent; see ``fiesta_mexicana/components.py
 - Placement points judge each edge of the new card that touches a dish once: +3 same colours,
   -1 different colours, -1 exactly one half; halves facing the border or an empty space count 0.
 - After a placement, the other players decide on turning their table clockwise from the winner's
-  left; not after the placement that fills a table (the game ends at once). The deck cannot run
-  out first (at most 61 dishes are placed); if it did, the game would end.
-- Objectives: each card scores once; "identical" means the same dish; lines are horizontal,
-  vertical or diagonal runs of consecutive spaces; teens need at least one dish and score for
-  every player tied for the most (all tables compared); every bowl count means "at least".
+  left; not after the placement that fills a table (the game ends at once, after that dish has
+  scored). The deck cannot run out first (at most 53 dishes come from it in the standard game, 61 in
+  the variant); if it did, the game would end.
+- Objectives: each card scores once; "identical" means the same dish; start cards count like any
+  dish; a square is 2x2; lines are horizontal, vertical or diagonal runs of consecutive spaces;
+  teens need at least one dish and score for every player tied for the most (all tables
+  compared); a complete bowl is two touching halves of one colour; every bowl count means "at
+  least".
+- Variant: the marked spaces are printed on the table, so they turn with it: after a left turn
+  the spaces that read 6, 11 and 16 at the start read 10, 7 and 4.
 - Final score floored at 0 after the variant penalties.
 
 Version history

@@ -133,3 +133,40 @@ def test_greedy_never_reads_other_players_objectives():
     other = position(2, objectives={1: [objective("6 bowls"), -1, -1]}, offer=card_with("tacos"), turn=0)
     assert act(game) == act(other)
     assert np.array_equal(game.observe(0), other.observe(0))
+
+
+def test_greedy_does_not_read_the_deck_order():
+    game = position(3, objectives={0: [objective("children", "tacos"), -1, -1]}, offer=card_with("tacos"), turn=0)
+    data = game.state_dict()
+    data["state"]["deck"] = data["state"]["deck"][::-1]
+    shuffled = FiestaMexicana(num_players=3)
+    shuffled.load_state_dict(data)
+    for _ in range(6):  # the opening bid, the other bids, the placement and the turns of tables
+        name = act(game)
+        assert act(shuffled) == name
+        game.play(name)
+        shuffled.play(name)
+
+
+def test_greedy_decisions_never_depend_on_other_players_objectives():
+    """At every decision of some real games, giving the other seats other objectives changes nothing."""
+    swaps = [objective("teens", "tacos"), objective("square of 4"), objective("6 bowls")]
+    checked = 0
+    for seed in range(4):
+        game = FiestaMexicana(num_players=3, seed=seed)
+        policies = [GreedyPolicy(seed=s) for s in range(3)]
+        while not game.is_over:
+            player = game.current_player
+            if game.phase_name in ("auction", "place", "rotate"):
+                data = game.state_dict()
+                for other in range(3):
+                    if other != player:
+                        held = data["state"]["objectives"][other]
+                        data["state"]["objectives"][other] = [
+                            s if h >= 0 else -1 for s, h in zip(swaps, held, strict=True)
+                        ]
+                twin = FiestaMexicana.from_state_dict(data)
+                assert act(twin, GreedyPolicy(seed=player)) == act(game, GreedyPolicy(seed=player))
+                checked += 1
+            game.step(policies[player].act(game.observe(player), game.legal_mask(), game, player))
+    assert checked > 100

@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from fiesta_mexicana_positions import card_with, objective, position
+from fiesta_mexicana_positions import card, card_with, objective, position
 
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from fiesta_envs.fiesta_mexicana import actions as A
@@ -122,6 +122,11 @@ def test_state_dict_during_setup_round_trips():
         (lambda s: s["rotations"][0].__setitem__(0, 2), "rotation"),
         (lambda s: s.update(offer=-1), "dish on offer"),
         (lambda s: s.update(points="many"), "malformed"),
+        (lambda s: s.update(phase="place", high_bid=3, high_bidder=1), "winner must place"),
+        (lambda s: s.update(phase="rotate", rotation_queue=[1]), "rotation queue"),
+        (lambda s: s.update(phase="keep"), "5 cards dealt"),
+        (lambda s: s.update(high_bid=5), "needs its bidder"),
+        (lambda s: s.update(high_bid=5, high_bidder=0), "does not bid again"),
     ],
 )
 def test_malformed_state_dicts_are_refused(mutate, message):
@@ -286,3 +291,53 @@ def test_place_turns_the_dish_in_the_placers_current_view(orientation, rotation)
     for direction in range(4):
         colour = printed[(direction - rotation) % 4]  # R clockwise quarter turns, as the player sees it
         assert seen[direction].tolist() == [float(colour == c) for c in range(4)]
+
+
+def test_observation_does_not_depend_on_the_deck_order_or_others_dealt_hands():
+    """Hidden information: the order of the dish deck, and the five objectives another player keeps from."""
+    game = FiestaMexicana(num_players=3, seed=8, variant="confirmed_waiters")  # keeping objectives
+    data = game.state_dict()
+    data["state"]["deck"] = data["state"]["deck"][::-1]
+    hands = data["state"]["hands"]
+    hands[1], hands[2] = hands[2], hands[1]
+    other = FiestaMexicana(num_players=3, variant="confirmed_waiters")
+    other.load_state_dict(data)
+    assert np.array_equal(game.observe(0), other.observe(0))
+    assert not np.array_equal(game.observe(1), other.observe(1))
+
+
+def split_observation(obs: np.ndarray, n: int) -> dict[str, np.ndarray]:
+    """The observation cut into the blocks of the module docstring, in its order."""
+    sizes = [("tables", n * O.TABLE_SIZE), ("offer", O.OFFER_SIZE), ("high_bid", 1), ("high_bidder", n),
+             ("passed", n), ("to_act", n), ("phase", 6), ("points", n), ("objectives", 5 * 18),
+             ("held", n), ("deck", 1)]  # fmt: skip
+    blocks, start = {}, 0
+    for name, size in sizes:
+        blocks[name] = obs[start : start + size]
+        start += size
+    assert start == len(obs)
+    return blocks
+
+
+def test_observation_blocks_follow_the_documented_layout_in_relative_seats():
+    offer = card("tacos", 1, ("green", "brown", None, "white"))
+    mine = [objective("children", "tacos"), -1, objective("6 bowls")]
+    game = position(3, objectives={1: mine, 2: [objective("line of 3"), -1, -1]}, offer=offer,
+                    points=[10, 20, 150], turn=0)  # fmt: skip
+    game.play("bid 3", "pass", "bid 5", "pass")  # player 2 is high bidder, player 0 passed since
+    blocks = split_observation(game.observe(1), 3)  # seen by player 1: seats 1, 2, 0
+    assert blocks["offer"][0] == 1 and blocks["offer"][1 + DISH_CARDS[offer].dish] == 1
+    halves = blocks["offer"][8:24].reshape(4, 4)  # as printed: N green, E brown, S none, W white
+    assert halves.tolist() == [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 0], [0, 0, 1, 0]]
+    assert blocks["high_bid"][0] == pytest.approx(5 / 16)
+    assert blocks["high_bidder"].tolist() == [0, 1, 0]
+    assert blocks["passed"].tolist() == [0, 0, 1]  # player 1's earlier pass does not count any more
+    assert blocks["to_act"].tolist() == [1, 0, 0]
+    assert blocks["phase"].tolist() == [0, 0, 1, 0, 0, 0]
+    assert blocks["points"].tolist() == pytest.approx([0.2, 1.0, 0.1])  # clipped at 100
+    slots = blocks["objectives"].reshape(5, 18)
+    assert slots[0, mine[0]] == 1 and slots[1].sum() == 0 and slots[2, mine[2]] == 1 and slots[3:].sum() == 0
+    assert blocks["held"].tolist() == pytest.approx([2 / 5, 1 / 5, 0])
+    assert blocks["deck"][0] == pytest.approx(len(game.deck) / 66)
+    over = position(2, phase="over", turn=-1)
+    assert split_observation(over.observe(0), 2)["phase"].tolist() == [0, 0, 0, 0, 0, 1]

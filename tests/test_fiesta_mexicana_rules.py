@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
+import numpy as np
 import pytest
 from fiesta_mexicana_positions import card, card_with, objective, position
 
 from fiesta_envs.core.errors import IllegalActionError
 from fiesta_envs.fiesta_mexicana.board import number_of_space, space_of_number
-from fiesta_envs.fiesta_mexicana.components import DISH_CARDS, OBJECTIVE_KINDS, PINATA_SPACES
+from fiesta_envs.fiesta_mexicana.components import DISH_CARDS, OBJECTIVE_DECK, OBJECTIVE_KINDS, PINATA_SPACES
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 
 SALAD = card("salad", 1, ("green", None, None, "brown"))
@@ -396,3 +399,114 @@ def test_an_empty_deck_ends_the_game_instead_of_opening_an_auction():
     game.load_state_dict(data)
     game.play("bid 4", "pass", "place 0", "rotate none")
     assert game.is_over
+
+
+# ---------------------------------------------------------------------------------- added by the rules audit
+def test_shown_objective_hands_are_discarded_not_redrawn_while_the_pile_holds_5():
+    """Rulings, Setup: a shown hand is discarded; it goes back in only when fewer than 5 cards remain.
+
+    With 2 players 14 cards remain after the deal, so up to two hands can be shown and replaced
+    from the pile alone: no objective card can then be seen twice among the hands and the shown ones.
+    """
+    deck = Counter(OBJECTIVE_DECK)
+    checked = 0
+    for seed in range(300):
+        game = FiestaMexicana(num_players=2, seed=seed, variant="confirmed_waiters")
+        if 1 <= len(game.shown_objectives) <= 2:
+            seen = Counter(code for hand in game.hands + game.shown_objectives for code in hand)
+            assert all(count <= deck[code] for code, count in seen.items()), seed
+            checked += 1
+    assert checked >= 10
+
+
+def test_a_right_turn_makes_the_space_that_read_1_read_4_for_bids_and_placement():
+    game = position(2, turn=0)
+    game.play("bid 2", "pass", "place 0", "rotate right")
+    corner = space_of_number(0, 1)
+    assert game.space_of(1, 4) == corner
+    game.play("bid 3", "bid 4", "pass", "place 0")  # player 1's bid of 4 fills the old top-left corner
+    assert game.cards[1][corner] >= 0
+    game.play("rotate none")  # player 0 does not turn; player 1, the winner, opens
+    with pytest.raises(IllegalActionError, match="4 is covered by a dish"):
+        game.play("bid 4")
+    assert "bid 1" in game.legal_action_names()  # 1 is now read on another space, still free
+
+
+def test_two_left_turns_make_the_space_that_read_1_read_16():
+    game = position(2, turn=0)
+    game.play("bid 2", "pass", "place 0", "rotate left", "bid 3", "pass", "place 0", "rotate left")
+    assert game.orientation[1] == 2
+    game.play("bid 4", "bid 16", "pass", "place 0")
+    assert game.cards[1][space_of_number(0, 1)] >= 0
+
+
+def test_the_dish_that_fills_a_table_still_scores_before_the_game_ends():
+    salad = card("salad", 1, ("green", None, None, "brown"))  # halves N and W face the border at 1
+    east = card("tostada", 1, (None, None, "white", None))  # no half towards space 1
+    south = card("tostada", 2, (None, None, None, None))
+    others = [c.index for c in DISH_CARDS if c.index not in (salad, east, south)][: 16 - 3]
+    filler = {2: (east, 0), 5: (south, 0)} | dict(zip([3, 4, *range(6, 17)], [(c, 0) for c in others], strict=True))
+    game = position(2, tables={1: filler}, offer=salad, points=[0, 7], turn=1)
+    game.play("bid 1", "pass", "place 0")
+    assert game.is_over and game.points[1] == 7 + 1  # the skull counts; halves against the border do not
+    assert game.final_info()["placement_points"] == [0, 8]
+
+
+def test_start_cards_count_like_any_dish_for_objectives():
+    game = FiestaMexicana(num_players=2, seed=4)
+    game.play("orient 0 0", "orient 1 0", "orient 0 0", "orient 1 0")
+    start_dish = game.dishes[0][PINATA_SPACES[0]]
+    data = game.state_dict()
+    data["state"]["hands"] = [[], []]
+    data["state"]["objectives"] = [[start_dish, -1, -1], [-1, -1, -1]]  # children for that dish
+    data["state"].update(phase="over", turn=-1)
+    game.load_state_dict(data)
+    assert game.objective_points(0)[0] >= 1
+
+
+def test_keeping_two_objectives_of_one_colour_is_explained_with_the_colours():
+    game = FiestaMexicana(num_players=2, seed=0, variant="confirmed_waiters")
+    data = game.state_dict()
+    data["state"]["hands"][0] = [objective("children", "tacos"), objective("children", "salad"),
+                                 objective("teens", "tacos"), objective("line of 3"), objective("6 bowls")]  # fmt: skip
+    game.load_state_dict(data)
+    with pytest.raises(IllegalActionError, match=r"slots \(0, 1, 2\) are red, red, white"):
+        game.play("keep 0 1 2")
+
+
+def test_the_objective_given_up_to_reserve_stays_hidden():
+    """Rulings, Auction: only the number of objectives held is public, not which card was discarded."""
+    held = [objective("children", "tacos"), objective("teens", "salad"), objective("line of 3")]
+    first, second = position(2, objectives={1: held}, turn=0), position(2, objectives={1: held}, turn=0)
+    first.play("bid 3", "reserve 8 drop 0")
+    second.play("bid 3", "reserve 8 drop 2")
+    assert np.array_equal(first.observe(0), second.observe(0))
+    assert not np.array_equal(first.observe(1), second.observe(1))
+
+
+def test_every_other_player_may_turn_in_a_four_player_game_but_never_the_winner():
+    game = position(4, turn=3)
+    game.play("bid 5", "pass", "pass", "pass", "place 1")
+    assert game.rotation_queue == [0, 1, 2]
+    game.play("rotate left", "rotate left", "rotate left")
+    assert game.orientation == [1, 1, 1, 0] and game.current_player == 3 and game.phase_name == "auction"
+
+
+def test_daniels_objective_hand_from_the_rulebook():
+    """Setup example: two red cards, one of a third colour, two blue cards; Daniel keeps the 1st, 3rd, 4th."""
+    game = FiestaMexicana(num_players=2, seed=0, variant="confirmed_waiters")
+    data = game.state_dict()
+    data["state"]["hands"][0] = [objective("children", "chilis"), objective("children", "salad"),
+                                 objective("6 bowls"), objective("line of 3"), objective("square of 4")]  # fmt: skip
+    game.load_state_dict(data)
+    keeps = [name for name in game.legal_action_names() if name.startswith("keep")]
+    assert keeps == ["keep 0 2 3", "keep 0 2 4", "keep 1 2 3", "keep 1 2 4"]  # one red, the green, one blue
+    game.play("keep 0 2 3")
+    assert game.objectives[0] == [objective("children", "chilis"), objective("6 bowls"), objective("line of 3")]
+
+
+def test_bids_cost_nothing_and_the_losers_go_away_empty_handed():
+    """Rulings: "all the other players share the pot" means they get nothing; bids are never paid."""
+    game = position(3, points=[5, 6, 7], offer=card("tostada", 2, (None, None, None, None)), turn=0)
+    game.play("bid 3", "bid 9", "bid 12", "pass", "pass", "place 0")
+    assert game.points == [5, 6, 7 + 2]  # only the winner's dish scores: its 2 skulls

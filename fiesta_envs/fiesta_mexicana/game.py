@@ -26,11 +26,13 @@ from fiesta_envs.fiesta_mexicana import actions as A
 from fiesta_envs.fiesta_mexicana import observation as obs_layout
 from fiesta_envs.fiesta_mexicana.board import FIXED_OF, ROTATED_EDGES, space_of_number
 from fiesta_envs.fiesta_mexicana.components import (
+    DIRECTIONS,
     DISH_CARDS,
     DISHES,
     NUM_DISH_CARDS,
     NUM_OBJECTIVE_KINDS,
     NUM_SPACES,
+    OBJECTIVE_COLOURS,
     OBJECTIVE_DECK,
     OBJECTIVE_KINDS,
     OBJECTIVES_DEALT,
@@ -49,8 +51,16 @@ NO_EDGES: tuple[int, int, int, int] = (-1, -1, -1, -1)
 _FIXED_OF_ARRAY = np.array(FIXED_OF, dtype=np.intp)
 #: _ABOVE[h][n - 1]: True when the number n is strictly higher than the high bid h (0: none yet).
 _ABOVE = np.array([[n > h for n in range(1, NUM_SPACES + 1)] for h in range(NUM_SPACES + 1)], dtype=bool)
-_PHASE_OF_KIND = {"orient": ORIENT, "keep": KEEP, "bid": AUCTION, "pass": AUCTION, "reserve": AUCTION}
-_PHASE_OF_KIND.update({"place": PLACE, "rotate": ROTATE})
+#: The phase in which each kind of action is played.
+_PHASE_OF_KIND = {
+    "orient": ORIENT,
+    "keep": KEEP,
+    "bid": AUCTION,
+    "pass": AUCTION,
+    "reserve": AUCTION,
+    "place": PLACE,
+    "rotate": ROTATE,
+}
 
 
 def valid_keeps(hand: list[int]) -> list[int]:
@@ -231,8 +241,8 @@ class FiestaMexicana(Game):
         if kind == "orient":
             return f"the start card for space {PINATA_SPACES[self.orient_step] + 1} is oriented now"
         if kind == "keep":
-            colours = [OBJECTIVE_KINDS[self.hands[player][slot]].colour for slot in args]
-            return f"kept objectives must have three different colours, slots {args} have colours {colours}"
+            colours = [OBJECTIVE_COLOURS[OBJECTIVE_KINDS[self.hands[player][slot]].colour] for slot in args]
+            return f"kept objectives must have three different colours; slots {args} are {', '.join(colours)}"
         if kind == "pass":
             return "the player who turns the dish over must make the opening bid"
         number = args[0]
@@ -301,7 +311,10 @@ class FiestaMexicana(Game):
             self._start_auction(0)
 
     def _start_auction(self, opener: int) -> None:
-        if not self.deck:  # cannot happen with 66 cards (at most 61 are placed); kept for safety
+        # The deck cannot run out first: before a table is full each holds at most 15 dishes, so at
+        # most 4 x 13 + 1 = 53 dishes come from the deck in the standard game (58 in it) and
+        # 4 x 15 + 1 = 61 in the variant (66 in it). Should it ever happen, the game ends here.
+        if not self.deck:
             self._end_game()
             return
         self.offer = self.deck.pop()
@@ -334,22 +347,25 @@ class FiestaMexicana(Game):
         self.turn = winner
 
     def _place(self, player: int, rotation: int) -> None:
+        """Put the dish on the space reading the winning bid, turned ``rotation`` times clockwise as seen."""
         orientation = self.orientation[player]
         space = FIXED_OF[orientation][self.high_bid - 1]
         card = self.offer
+        # the table is turned `orientation` times left: a dish turned R times clockwise in the
+        # player's view is turned R + orientation times clockwise in the table's fixed frame
         fixed_rotation = (rotation + orientation) % 4
         gained = placement_points(
             self.dishes[player], self.edges[player], space, ROTATED_EDGES[card][fixed_rotation], DISH_CARDS[card].skulls
         )
-        self.points[player] = max(0, self.points[player] + gained)
+        self.points[player] = max(0, self.points[player] + gained)  # a score never goes below 0
         self._put(player, space, card, fixed_rotation)
         self.offer = -1
-        self.opener = player
-        if self.filled[player] == NUM_SPACES:
+        self.opener = player  # the winner opens the next auction
+        if self.filled[player] == NUM_SPACES:  # the game ends at once: nobody turns a table
             self._end_game()
             return
         n = self.num_players
-        self.rotation_queue = [(player + k) % n for k in range(1, n)]
+        self.rotation_queue = [(player + k) % n for k in range(1, n)]  # clockwise from the winner's left
         self.phase = ROTATE
         self.turn = self.rotation_queue[0]
 
@@ -524,6 +540,10 @@ class FiestaMexicana(Game):
             problem = "the player keeping objectives needs 5 cards dealt"
         elif phase in (AUCTION, PLACE) and offer < 0:
             problem = "an auction needs a dish on offer"
+        elif phase in (AUCTION, PLACE) and (high_bid == 0) != (high_bidder < 0):
+            problem = "a high bid needs its bidder, and a bidder a bid"
+        elif phase == AUCTION and high_bidder == turn:
+            problem = "the high bidder does not bid again: the auction would be over"
         elif phase == PLACE and (
             high_bidder != turn or cards[turn][space_of_number(orientation[turn], max(high_bid, 1))] >= 0
         ):
@@ -588,7 +608,7 @@ class FiestaMexicana(Game):
 def describe_card(card: int) -> str:
     """``"tacos, 2 skulls, halves N:green E:- S:red W:-"``."""
     c = DISH_CARDS[card]
-    halves = " ".join(f"{d}:{SAUCES[e] if e >= 0 else '-'}" for d, e in zip("NESW", c.edges, strict=True))
+    halves = " ".join(f"{d}:{SAUCES[e] if e >= 0 else '-'}" for d, e in zip(DIRECTIONS, c.edges, strict=True))
     return f"{DISHES[c.dish]}, {c.skulls} skull{'s' if c.skulls > 1 else ''}, halves {halves}"
 
 

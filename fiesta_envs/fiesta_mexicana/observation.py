@@ -13,7 +13,8 @@ k = 1 the next player clockwise...). Layout, in order (n = number of players):
 2. The card on offer (the start card being oriented during setup), 24 entries: ``[0]`` present,
    ``[1:7]`` dish one-hot, ``[7]`` skulls / 3, ``[8:24]`` its halves N, E, S, W in the card's own
    frame (``place R`` turns it R quarter turns clockwise), 4 colours each.
-3. Auction: high bid / 16 (1), high bidder one-hot (n), passed since the last bid (n).
+3. Auction: high bid / 16 (1), high bidder one-hot (n), passed since the last bid (n); during the
+   placement and the turning of tables, what the auction just won left there.
 4. Seat to act, one-hot (n).
 5. Phase one-hot (6): orient, keep, auction, place, rotate, over.
 6. Points so far / 100, clipped to 1 (n).
