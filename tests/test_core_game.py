@@ -143,3 +143,53 @@ def test_returns_follow_the_reward_option():
         game.step(0)
     assert sorted(game.returns().tolist()) == [-1.0, 1.0]
     assert game.winners() == [int(np.argmax(game.scores()))]
+
+
+class TeamNim(Nim):
+    """Three seats, seats 0 and 2 on one team sharing the win; a tie-break favours seat 1."""
+
+    name = "toy_team_nim"
+    player_counts = (3,)
+    default_players = 3
+
+    def teams(self):
+        return [0, 1, 0]
+
+    def scores(self):
+        won = super().scores()
+        return np.array([won[0] + won[2], won[1], won[0] + won[2]])
+
+
+def finish(game, winner):
+    d = game.state_dict()
+    d["state"].update(pile=0, turn=winner, winner=winner)
+    game.load_state_dict(d)
+
+
+def test_teams_are_ranked_as_one_and_every_member_gets_the_team_reward():
+    game = TeamNim(seed=0)
+    finish(game, 2)
+    assert game.returns().tolist() == [1.0, -1.0, 1.0]
+    assert game.winners() == [0, 2]
+    finish(game, 1)
+    assert game.returns().tolist() == [-1.0, 1.0, -1.0]
+
+
+def test_margin_reward_compares_teams():
+    game = TeamNim(seed=0, reward="margin")
+    finish(game, 0)
+    assert game.returns().tolist() == [1.0, -1.0, 1.0]
+
+
+def test_ranking_keys_break_ties():
+    class TieBreakNim(Nim):
+        def scores(self):
+            return np.zeros(self.num_players)  # everybody ties on score...
+
+        def ranking_keys(self):
+            return self.scores() + np.arange(self.num_players)  # ...and the last seat wins the tie-break
+
+    game = TieBreakNim(num_players=3, seed=0)
+    finish(game, 0)
+    assert game.returns().tolist() == [-1.0, 0.0, 1.0]
+    assert game.winners() == [2]

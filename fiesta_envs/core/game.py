@@ -194,18 +194,38 @@ class Game(abc.ABC):
         for name in names:
             self.step(self.string_to_action(name))
 
+    def teams(self) -> list[int]:
+        """The team of every seat (0, 1, ...); by default every player is a team of its own.
+
+        Team-mates share a score; the ranking reward ranks teams, and every member gets its team's.
+        """
+        return list(range(self.num_players))
+
+    def ranking_keys(self) -> np.ndarray:
+        """What the final ranking compares, per seat: the scores, plus any tie-break a game adds
+        (override it, e.g. ``score * 1000 + tie_break``)."""
+        return self.scores()
+
     def returns(self) -> np.ndarray:
-        """Final reward per player (zeros until the game is over), from the ``reward`` option."""
+        """Final reward per player (zeros until the game is over), from the ``reward`` option.
+
+        Teams are ranked as one (each member receives its team's reward); ``rank`` ranks on
+        ``ranking_keys()`` and ``margin`` measures the score lead over the best other team.
+        """
         if not self.is_over:
             return np.zeros(self.num_players)
+        team_of = np.asarray(self.teams())
+        _, first_seat, team_index = np.unique(team_of, return_index=True, return_inverse=True)
         if self.config.get("reward", "rank") == "margin":
-            return margin_returns(self.scores(), self.score_scale)
-        return ranking_returns(self.scores())
+            per_team = margin_returns(self.scores()[first_seat], self.score_scale)
+        else:
+            per_team = ranking_returns(self.ranking_keys()[first_seat])
+        return per_team[team_index]
 
     def winners(self) -> list[int]:
-        """Seats sharing the highest final score."""
-        scores = self.scores()
-        return np.flatnonzero(scores == scores.max()).tolist()
+        """Seats sharing the best ranking key (the highest score, after any tie-break)."""
+        keys = self.ranking_keys()
+        return np.flatnonzero(keys == keys.max()).tolist()
 
     # ------------------------------------------------------------------ action names
     def action_names(self) -> list[str]:

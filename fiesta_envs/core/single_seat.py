@@ -22,7 +22,7 @@ This is what ``gymnasium.make("fiesta_envs/FiestaMexicana-v0", ...)`` returns::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import gymnasium
@@ -35,7 +35,7 @@ from fiesta_envs.core.aec import (
     check_render_mode,
     render_modes,
 )
-from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
+from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.policy import Policy
 
@@ -188,6 +188,19 @@ class SingleSeatEnv(gymnasium.Env):
         return {"seat": self.seat, "game": self.game.state_dict()}
 
     def load_state_dict(self, data: dict[str, Any]) -> None:
+        """Continue a game saved by ``state_dict`` (the learner keeps the saved seat)."""
+        if not isinstance(data, Mapping) or "seat" not in data or "game" not in data:
+            raise InvalidStateError(f"{self.game.name}: a single-seat state dict needs the keys 'seat' and 'game'")
+        seat = data["seat"]
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.num_players:
+            raise InvalidStateError(
+                f"{self.game.name}: seat={seat!r} in the state dict; expected 0..{self.game.num_players - 1}"
+            )
+        if self.fixed_seat is not None and seat != self.fixed_seat:
+            raise InvalidStateError(
+                f"{self.game.name}: state dict is for seat {seat}, this env plays seat {self.fixed_seat}"
+            )
         self.game.load_state_dict(data["game"])
-        self.seat = int(data["seat"])
+        self.seat = seat
         self._started = True
+        self._play_opponents()

@@ -37,7 +37,6 @@ import numpy as np
 
 from fiesta_envs.core.game import REWARD_OPTION, Game
 from fiesta_envs.core.options import Option
-from fiesta_envs.core.rewards import margin_returns, ranking_returns
 from fiesta_envs.tortilla import observation as encoders
 from fiesta_envs.tortilla.actions import (
     ACTION_NAMES,
@@ -456,16 +455,9 @@ class TortillaDePatatas(Game):
         teams = self.team_scores()
         return np.array([teams[seat % NUM_TEAMS] for seat in range(self.num_players)], dtype=float)
 
-    def returns(self) -> np.ndarray:
-        """Rank (or margin) of the two TEAMS, given to every member: +1 / -1, or 0 each on a tie."""
-        if not self.is_over:
-            return np.zeros(self.num_players)
-        teams = np.array(self.team_scores(), dtype=float)
-        if self.config["reward"] == "margin":
-            per_team = margin_returns(teams, self.score_scale)
-        else:
-            per_team = ranking_returns(teams)
-        return np.array([per_team[seat % NUM_TEAMS] for seat in range(self.num_players)])
+    def teams(self) -> list[int]:
+        """Team A is seats 0 and 2, team B seats 1 and 3: the ranking reward ranks the two teams."""
+        return [seat % NUM_TEAMS for seat in range(self.num_players)]
 
     def final_info(self) -> dict[str, Any]:
         return {
