@@ -85,13 +85,14 @@ Observations
 A float32 vector in [0, 1] of length 1195 + 62 * (players - 1) (1257 for 2 players). Every
 sheet is public, so each seat sees the whole table, its own sheet first: own farm as 16 planes of
 8x8 (terrain, resource icons, houses, fenced-off fields, buildings by kind, buildings linked to
-their chain partner, filled sections), own fences (40), own tracks (resources held and marked,
-coins, production, collections, market, bonuses gained, round budget: fences, building actions,
-gears, bought free actions, free road, virtual die, jimador), the table (round, dice, the
-decision asked, pending payments and gains, starting player, "first to" bonuses taken ever and
-this round, cask tile side) and each other player's public progress (resources, production,
-collections, coins, market, bonuses, sections, buildings by kind, fenced-off fields, jimador).
-The exact layout is in ``fiesta_envs/tequila/observation.py``.
+their chain partner, filled sections), own fences (40), own tracks (68: resources held and
+marked, coins, production, collections, market, bonuses gained, extra free actions bought so far,
+unused gears so far, round budget: fences, building actions, gears, bought free actions, free
+road, virtual die, jimador), the table (63: round, dice, the decision asked, pending payments and
+gains, starting player, place in this round's order, "first to" bonuses taken ever and this
+round, cask tile side) and each other player in seat order after the observer, 62 each (held
+resources, production, collections, coins, market, bonuses, filled sections, buildings by kind,
+fenced-off fields, jimador). The exact layout is in ``fiesta_envs/tequila/observation.py``.
 
 Rewards
 -------
@@ -133,6 +134,12 @@ Rulings we added or chose (the rulings file fixes the sheet, tracks and tables)
   side A only); the first acting seat still rotates each round (it changes nothing).
 - Solo: "every first-to bonus is gained" also covers bonuses the solo player reaches in any round.
 - Scores before the end include the majorities as they stand (for reward shaping and display).
+- ``shop yes`` is still asked when the coin track is full: the coins are lost but count for "El
+  Aventurero" (every coin earned). ``cask yes`` is not asked when the barrel track is full.
+- A second mark in a bonus column (3, 5, 7) gains nothing, even in the round of the first.
+- Several buildings may share one partner: each kiln on one agave field, each distiller on one
+  kiln, each shop on one cask gains its own first-connection bonus (the rulebook's "you can
+  connect more than one"); only the cask production needs a different distiller per cask.
 
 Scripted baselines
 ------------------

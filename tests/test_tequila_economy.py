@@ -343,3 +343,142 @@ def test_a_gain_of_choice_is_not_offered_on_a_full_track():
     game.load_state_dict(data)
     game.play("sell 0 0")
     assert game.legal_action_names() == ["gain agave"]
+
+
+# ---------------------------------------------------------------- added by the rules audit
+def test_the_fifth_collection_gains_nothing_and_the_track_stops_at_six():
+    sheets = {0: {**holding(agave=1, water=1, barrel=1), "production": [5, 5, 5, 4], "collections": 4}}
+    red_bonus_taken = {TEQUILA_BONUS + C.RED: 0}  # in an earlier round: no first-to coin now
+    game = position(sheets=sheets, buildings={0: CHAIN}, round=1, bonus_round=red_bonus_taken)
+    game.play("produce red")  # the fifth collection: no coin, the prestige stays at the fourth (28)
+    assert game.sheets[0].collections == 5 and game.sheets[0].coins == 0
+    assert game.score_breakdowns()[0]["collections"] == 28
+    sheets = {0: {**holding(agave=1, water=1, barrel=1), "production": [7, 7, 7, 6], "collections": 6}}
+    game = position(sheets=sheets, buildings={0: CHAIN})
+    game.play("produce red")  # a seventh set of tequilas: the collection track (6 squares) is full
+    assert game.sheets[0].collections == 6
+
+
+@pytest.mark.parametrize(("tequila", "prestige"), [("white", 4), ("cream", 6), ("pink", 8), ("red", 10)])
+def test_first_to_five_of_each_tequila_prestige(tequila, prestige):
+    t = C.TEQUILAS.index(tequila)
+    production = [0, 0, 0, 0]
+    production[t] = 4
+    sheets = {0: {**holding(agave=1, water=1, barrel=1), "production": production}}
+    game = position(sheets=sheets, buildings={0: CHAIN})
+    game.play(f"produce {tequila}")
+    assert game.score_breakdowns()[0]["first_to_bonuses"] == prestige
+    assert game.sheets[0].coins == 1
+
+
+def test_two_shops_connected_to_casks_sell_for_two_coins_with_one_payment():
+    game = end_position(["cask at 0 0 as 0", "shop at 1 0 as 0", *CHAIN[4:]], barrel=2)
+    assert game.sheets[0].linked_shops() == 2
+    game.play("end", "shop yes", "pay barrel")
+    assert game.sheets[0].coins == 2 and held(game, 0) == has(barrel=1)
+
+
+def test_shops_are_not_asked_without_a_resource_to_pay():
+    game = end_position(["cask at 0 0 as 0", "shop at 1 0 as 0"])
+    game.play("end")
+    assert game.current_player == 1
+
+
+def test_casks_are_not_asked_with_a_full_barrel_track():
+    game = position(
+        sheets={0: {"marked": [1, 0, 0, 0, 24], "crossed": [0, 0, 0, 0, 0], "builds_left": 0}},
+        buildings={0: CASKS},
+    )
+    game.play("end")
+    assert game.current_player == 1
+
+
+def test_loaded_end_of_round_questions_only_offer_yes_when_it_pays():
+    game = end_position(CASKS)
+    data = game.state_dict()
+    data["state"]["phase"] = "cask"
+    game.load_state_dict(data)  # no agave to pay
+    assert game.legal_action_names() == ["cask no"]
+    with pytest.raises(IllegalActionError, match="casks need 1 agave"):
+        game.play("cask yes")
+
+
+@pytest.mark.parametrize("round_index", range(8))
+def test_gears_printed_on_each_round(round_index):
+    game = position(phase="reroll", round=round_index, dice=(3, 4))
+    game.play("reroll none")
+    assert game.sheets[0].gears_left == (1, 1, 1, 2, 2, 2, 3, 3)[round_index]
+
+
+#: The rulings' market rows 0 and 1: what each column pays.
+ROW_PAYMENTS = (
+    ("agave 1", "water 1", "worker 1", "donkey 2", "barrel 2", "agave 2", "water 3", "barrel 3"),
+    ("donkey 1", "barrel 1", "agave 2", "worker 2", "water 2", "donkey 3", "worker 3", "agave 3"),
+)
+
+
+@pytest.mark.parametrize("row", [0, 1])
+@pytest.mark.parametrize("col", range(8))
+def test_market_payments_of_rows_zero_and_one(row, col):
+    resource, amount = ROW_PAYMENTS[row][col].split()
+    amount = int(amount)
+    opened = [(row, c) for c in range(col)]  # the spaces to its left are marked: it is open
+    game = market_position(opened, **{resource: amount - 1})
+    with pytest.raises(IllegalActionError, match=f"costs {amount} {resource}$"):
+        game.play(f"sell {row} {col}")
+    game = market_position(opened, **{resource: amount})
+    game.play(f"sell {row} {col}")
+    assert held(game, 0) == NOTHING  # paid in full, then a resource of choice
+    game.play("gain water")
+    assert held(game, 0) == has(water=1)
+
+
+#: The rulings' market row 2: the standing requirement of each column, and buildings meeting it.
+ROW_REQUIREMENTS = (
+    ("agave field", ["agave at 0 0 as 0"]),
+    ("kiln", ["kiln at 2 0 as 0"]),
+    ("road spaces", ["road at 0 3 as 0", "road at 3 4 as 0"]),
+    ("distiller", ["distiller at 1 0 as 1"]),
+    ("kilns", ["kiln at 2 0 as 0", "kiln at 7 3 as 0"]),
+    ("cask", ["cask at 0 5 as 0"]),
+    ("shop", ["shop at 0 0 as 0"]),
+    ("shops", ["shop at 0 0 as 0", "shop at 4 5 as 2"]),
+)
+
+
+@pytest.mark.parametrize("col", range(8))
+def test_market_requirements_of_row_two_are_standing(col):
+    noun, buildings = ROW_REQUIREMENTS[col]
+    marked = sum(1 << (2 * 8 + c) for c in range(col))
+    game = position(sheets={0: {"gears_left": 1, "market": marked}}, buildings={0: buildings[:-1]})
+    with pytest.raises(IllegalActionError, match=f"requires {len(buildings)} {noun}$"):
+        game.play(f"sell 2 {col}")
+    game = position(sheets={0: {"gears_left": 1, "market": marked}}, buildings={0: buildings})
+    game.play(f"sell 2 {col}", "gain agave")  # nothing paid, the buildings stay
+    assert held(game, 0) == has(agave=1) and len(game.sheets[0].buildings) == len(buildings)
+
+
+def test_a_column_bonus_is_gained_once_even_with_two_marks_in_that_column():
+    game = market_position([(0, 0), (0, 1), (0, 2)], donkey=3, worker=2)
+    game.sheets[0].gears_left = 2
+    game.play("sell 0 3", "gain agave")
+    assert game.sheets[0].coins == 1
+    game.play("sell 1 3", "gain agave")  # the same round, the same column: no second coin
+    assert game.sheets[0].coins == 1
+
+
+def test_the_column_seven_bonus_is_sixteen_prestige():
+    game = position(sheets={0: {**holding(barrel=3), "market": sum(1 << c for c in range(7)), "gears_left": 1}})
+    game.play("sell 0 7", "gain agave")
+    assert game.score_breakdowns()[0]["first_to_bonuses"] == 16
+
+
+def test_a_space_is_not_opened_by_the_space_above_it():
+    """Opening goes sideways to the next column only: (r, c) opens (r', c +- 1) with |r - r'| <= 1."""
+    marked = sum(1 << (r * 8 + c) for r, c in [(0, 0), (0, 1), (1, 2)])
+    roads = ["road at 0 3 as 0", "road at 3 4 as 0"]  # the requirement of space 2 2 is met
+    game = position(sheets={0: {"gears_left": 1, "market": marked}}, buildings={0: roads})
+    with pytest.raises(IllegalActionError, match="market space 2 2 is not open"):
+        game.play("sell 2 2")  # above it, 1 2 is marked: that does not open it
+    game = position(sheets={0: {"gears_left": 1, "market": marked | 1 << (1 * 8 + 1)}}, buildings={0: roads})
+    game.play("sell 2 2", "gain agave")  # 1 1 (up and to the left) opens it

@@ -464,3 +464,83 @@ def test_five_player_final_scoring_uses_neighbours_and_right_values():
     assert [b["tequila_majorities"] for b in breakdown] == [8, 0, 8, 0, 0]
     # market: seat 0 (2) vs 4 (3): no; seat 1 (2) vs 0 (2), 2 (0): tie -> 7; seat 4 (3) vs 3, 0: 14
     assert [b["market_majority"] for b in breakdown] == [0, 7, 0, 0, 14]
+
+
+# ---------------------------------------------------------------- added by the rules audit
+def finished(num_players: int, **sheet_fields: list) -> Tequila:
+    """A finished game whose sheets have the given fields (one value per seat)."""
+    game = Tequila(num_players, seed=0)
+    data = game.state_dict()
+    data["state"].update(phase="over", round=8)
+    for name, values in sheet_fields.items():
+        for sheet, value in zip(data["state"]["sheets"], values, strict=True):
+            sheet[name] = value
+    game.load_state_dict(data)
+    return game
+
+
+def test_solo_final_scoring_needs_six_tequilas_and_twelve_market_spaces():
+    """Solo: the right value of a tequila type needs 6 of it; 12 marked market spaces gain 14."""
+    game = finished(1, production=[[6, 5, 6, 0]], market=[(1 << 12) - 1])
+    assert game.score_breakdowns()[0]["tequila_majorities"] == 8 + 12  # white and pink, not cream
+    assert game.score_breakdowns()[0]["market_majority"] == 14
+    game = finished(1, production=[[5, 5, 5, 5]], market=[(1 << 11) - 1])
+    assert game.score_breakdowns()[0]["tequila_majorities"] == 0
+    assert game.score_breakdowns()[0]["market_majority"] == 0
+
+
+def test_three_player_game_scores_left_and_right_values():
+    game = finished(3, production=[[5, 0, 0, 0], [3, 0, 0, 0], [3, 0, 0, 0]], market=[7, 7, 1])
+    majorities = [(b["tequila_majorities"], b["market_majority"]) for b in game.score_breakdowns()]
+    # white: 16 for the most, 8 split by the two seconds; market: 20 + 14 split by the tied first two
+    assert majorities == [(16, 17), (4, 17), (4, 0)]
+
+
+def test_a_tie_on_score_and_tie_break_is_a_shared_win():
+    game = finished(2, production=[[3, 0, 0, 0], [3, 0, 0, 0]], rewarded_fields=[0b1000, 0b0001 | 0b0010 | 0b0100])
+    assert game.tie_breaks() == [2, 3]  # F3 water x2; F0 agave, F1 worker, F2 donkey
+    assert game.winners() == [1]
+    game = finished(2, production=[[3, 0, 0, 0], [3, 0, 0, 0]], rewarded_fields=[0b1000, 0b0011])
+    assert game.tie_breaks() == [2, 2]
+    assert game.winners() == [0, 1] and list(game.returns()) == [0.0, 0.0]
+
+
+def test_the_free_road_uses_no_building_action_and_may_go_on_water():
+    game = position(phase="reroll", dice=(6, 5), cask_tile="B")
+    game.play("reroll none", "virtual build")
+    sheet = game.sheets[0]
+    assert (sheet.builds_left, sheet.free_road) == (3, True)
+    game.play("free road at 0 3")
+    assert (sheet.builds_left, sheet.free_road) == (3, False)
+    game.play("end", "virtual build")
+    assert game.sheets[1].free_road  # every player has their own
+    game.play("end")
+    assert not game.sheets[1].free_road  # an unused free road is lost at the end
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda s: s.update(phase="next"),  # 'next' only while a payment or gain is pending
+        lambda s: s.update(pay_left=3, pay_purpose="extra"),  # holds nothing to pay with
+        lambda s: s.update(gain_left=1) or s["sheets"][0].update(marked=[24] * 5, crossed=[0] * 5),
+    ],
+)
+def test_states_without_a_legal_action_are_refused(edit):
+    game = position()
+    data = game.state_dict()
+    edit(data["state"])
+    with pytest.raises(InvalidStateError):
+        game.load_state_dict(data)
+
+
+def test_observation_shows_the_others_in_seat_order_after_the_observer():
+    from fiesta_envs.tequila import observation as O
+
+    game = position(3, sheets={0: {"coins": 3}, 1: {"coins": 6}, 2: {"coins": 9}})
+    obs = game.observe(1)
+    others = obs[len(obs) - 2 * O.OTHER_SIZE :].reshape(2, O.OTHER_SIZE)
+    coins_offset = 5 + 4 + 1  # held resources, production, collections, then coins
+    assert list(others[:, coins_offset] * C.COIN_TRACK_LENGTH) == pytest.approx([9, 3])  # seats 2, 0
+    own_coins = obs[O.FARM_SIZE + 40 + 10]  # held (5) and marked (5), then coins
+    assert own_coins * C.COIN_TRACK_LENGTH == pytest.approx(6)

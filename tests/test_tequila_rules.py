@@ -309,3 +309,108 @@ def test_fenced_resources_ask_a_choice_when_a_coin_square_gives_a_gem():
     assert game.decision == "gain"
     game.play("gain donkey")
     assert held(game, 0) == has(water=7, donkey=1)
+
+
+# ---------------------------------------------------------------- added by the rules audit
+def test_rulebook_example_pepe_and_ruben_in_full():
+    """Rulebook, Game Round: Pepe rolls 2 and 3, re-rolls the 2 and gets a 4; everyone gains the
+    worker of the 3 (and, with our cask tile A, the donkey of the 4). Pepe puts his virtual die on
+    building (1 fencing die, 2 building dice); Rubén puts his on fencing (2 fencing dice, 1 building)."""
+    game = position(phase="reroll", dice=(2, 3), seed=0)
+    game.play("reroll first")
+    assert game.dice == [4, 3]
+    game.play("virtual build")
+    pepe = game.sheets[0]
+    assert (pepe.fences_left, pepe.builds_left) == (C.FENCES_BY_DICE[1], 2) == (4, 2)
+    assert held(game, 0) == has(worker=1, donkey=1)
+    game.play("end", "virtual fence")
+    ruben = game.sheets[1]
+    assert (ruben.fences_left, ruben.builds_left) == (6, 1)
+    assert held(game, 1) == has(worker=1, donkey=1)
+
+
+def test_the_virtual_die_gives_no_resource():
+    game = position(phase="reroll", dice=(5, 6))
+    game.play("reroll none")
+    assert held(game, 0) == has(barrel=1)  # the 5; the 6 shows nothing on side A
+    game.play("virtual fence")
+    assert held(game, 0) == has(barrel=1)
+
+
+def test_non_road_buildings_do_not_pass_a_connection_on_in_play():
+    # the kiln at 0 4 touches the agave field at 1 4; the kiln at 0 6 touches only that kiln
+    game = position(sheets={0: holding(donkey=2, worker=2)}, buildings={0: ["agave at 1 4 as 0"]})
+    game.play("build kiln at 0 4 as 0")
+    assert held(game, 0) == has(donkey=1, worker=1, water=1)  # first connection: +1 water
+    game.play("build kiln at 0 6 as 0")  # gains the donkey shown at 0 6, but no water
+    assert held(game, 0) == has(donkey=1, water=1)
+    assert game.sheets[0].links.linked == [False, True, False]
+
+
+def test_fences_do_not_block_buildings_or_connections():
+    """Fences and buildings are separate layers: a kiln may cross a fenced field line and still
+    connect to the agave field on the other side of the fence."""
+    game = position(
+        sheets={0: {**holding(donkey=1, worker=1), "fences": 1 << 21}}, buildings={0: ["agave at 0 0 as 0"]}
+    )
+    game.play("build kiln at 0 2 as 1")  # F1, across fenced segment 21 from the field in F0
+    assert game.sheets[0].links.linked[1] and held(game, 0)["water"] == 1
+    game = position(sheets={0: {**holding(donkey=1, worker=1), "fences": 1 << 21}})
+    game.play("build kiln at 0 1 as 0")  # covers (0,1) in F0 and (0,2) in F1, over the fence
+    assert game.sheets[0].fences == 1 << 21
+
+
+def test_fencing_off_a_field_with_buildings_on_it_still_gains_its_resources():
+    game = position(
+        sheets={0: {"fences_left": 4}},
+        buildings={0: ["agave at 0 0 as 0"]},
+    )
+    game.play("fence 0", "fence 20", "fence 21", "fence 4")  # F0: agave
+    assert held(game, 0) == has(agave=1)
+
+
+def test_a_road_on_a_resource_space_is_paid_first_then_gains_the_space():
+    game = position(sheets={0: holding(agave=1, barrel=1)})
+    game.play("build road at 0 1 as 0")  # the agave shown at 0 1
+    assert game.legal_action_names() == ["pay agave", "pay barrel"]
+    game.play("pay agave", "pay barrel")
+    assert held(game, 0) == has(agave=1)
+
+
+def test_orange_jimadora_distiller_and_shop_bonuses():
+    orange = {"jimadores": "B", "jimador_order": "orange,green"}
+    game = position(sheets={0: holding(agave=1, water=1)}, buildings={0: ["kiln at 0 4 as 0"]}, **orange)
+    game.play("build distiller at 1 4 as 1")
+    assert held(game, 0) == has(worker=1, barrel=4)  # 3 + 1 (and the worker shown at 1 5)
+    game = position(sheets={0: holding(agave=1, worker=1)}, buildings={0: ["cask at 0 0 as 0"]}, **orange)
+    game.play("build shop at 1 0 as 0")
+    assert game.sheets[0].coins == 3  # 2 + 1
+
+
+@pytest.mark.parametrize(
+    ("kind", "first", "joining"),
+    [
+        # a distiller already connected to a kiln gains nothing when a second kiln joins it
+        ("distiller", ["kiln at 0 1 as 0", "distiller at 0 0 as 0"], "kiln at 2 0 as 0"),
+        # a shop already connected to a cask gains nothing when a second cask joins it (by a road)
+        ("shop", ["cask at 0 0 as 0", "shop at 1 0 as 0", "road at 1 3 as 0"], "cask at 0 4 as 1"),
+    ],
+)
+def test_each_connection_bonus_is_gained_once_per_building(kind, first, joining):
+    game = position(sheets={0: holding(donkey=2, worker=2, agave=2)}, buildings={0: first})
+    assert game.sheets[0].building_linked(C.BUILDINGS.index(kind))
+    before = (held(game, 0), game.sheets[0].coins)
+    game.play(f"build {joining}")
+    shown = {C.RESOURCES[r] for r in F.placement_resources(placement(joining))}
+    after = held(game, 0)
+    assert after["barrel"] == before[0]["barrel"] + ("barrel" in shown)
+    assert game.sheets[0].coins == before[1]
+
+
+def test_building_refusals_name_the_building():
+    game = position(sheets={0: holding(agave=1)})
+    with pytest.raises(IllegalActionError, match="an agave field costs 2 agave$"):
+        game.play("build agave at 0 0 as 0")
+    game = position(sheets={0: holding(donkey=1, worker=1)}, buildings={0: ["agave at 0 0 as 0"]})
+    with pytest.raises(IllegalActionError, match="the kiln would overlap your agave field at 0 1$"):
+        game.play("build kiln at 0 1 as 0")

@@ -140,7 +140,9 @@ MARKET_GAIN = 1
 MARKET_COLUMN_BONUSES: dict[int, tuple[int, int]] = {3: (1, 0), 5: (0, 8), 7: (0, 16)}
 
 # ---------------------------------------------------------------- buildings
-BUILDINGS: tuple[str, ...] = ("road", "agave", "kiln", "distiller", "cask", "shop")
+BUILDINGS: tuple[str, ...] = ("road", "agave", "kiln", "distiller", "cask", "shop")  # one word: action names
+#: Each building's name in messages.
+BUILDING_NOUNS: tuple[str, ...] = ("road", "agave field", "kiln", "distiller", "cask", "shop")
 ROAD, AGAVE_FIELD, KILN, DISTILLER, CASK, SHOP = range(6)
 #: Each building's shape as (row, column) cells before rotation and reflection.
 SHAPES: tuple[tuple[tuple[int, int], ...], ...] = (

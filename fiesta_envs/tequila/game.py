@@ -19,7 +19,6 @@ import numpy as np
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.game import REWARD_OPTION, Game
 from fiesta_envs.core.options import Option
-from fiesta_envs.core.rewards import ranking_returns
 from fiesta_envs.tequila import actions as A
 from fiesta_envs.tequila import components as C
 from fiesta_envs.tequila import farm as F
@@ -48,7 +47,9 @@ REROLL, VIRTUAL, MAIN, CASK, SHOP, PAY, GAIN, OVER = (
     "gain",
     "over",
 )
-PHASES: tuple[str, ...] = (REROLL, VIRTUAL, MAIN, CASK, SHOP, "next", OVER)
+#: The phase after a player's shop answer: only seen while that answer's payment or gains are pending.
+NEXT = "next"
+PHASES: tuple[str, ...] = (REROLL, VIRTUAL, MAIN, CASK, SHOP, NEXT, OVER)
 #: What a payment of choice is for.
 PAY_PURPOSES: tuple[str, ...] = ("road", "extra", "shop")
 
@@ -169,6 +170,7 @@ class Tequila(Game):
         sheet.fences_left = sheet.builds_left = sheet.credits = 0
         sheet.free_road = False
         sheet.gears_left = C.GEARS_PER_ROUND[self.round]
+        # each die gives the resource its value shows on the cask tile (a double gives it twice)
         tile = C.CASK_TILE_RESOURCES[self.config["cask_tile"]]
         for die in self.dice:
             resource = tile[die - 1]
@@ -220,9 +222,12 @@ class Tequila(Game):
             mask[A.REROLL : A.REROLL + len(A.REROLL_CHOICES)] = 1
         elif decision == VIRTUAL:
             mask[A.VIRTUAL : A.VIRTUAL + len(A.VIRTUAL_CHOICES)] = 1
-        elif decision in (CASK, SHOP):
-            start = A.CASK if decision == CASK else A.SHOP
-            mask[start : start + 2] = 1
+        elif decision == CASK:
+            mask[A.CASK + A.YES] = self._cask_worthwhile(sheet)
+            mask[A.CASK + A.NO] = 1
+        elif decision == SHOP:
+            mask[A.SHOP + A.YES] = self._shop_worthwhile(sheet)
+            mask[A.SHOP + A.NO] = 1
         else:
             self._main_mask(self.current_player, sheet, mask)
         return mask
@@ -295,7 +300,7 @@ class Tequila(Game):
         if row == C.MARKET_REQUIREMENT_ROW:
             kind, amount = self._market_requirement(player, col)
             if not sheet.requirement_met(kind, amount):
-                noun = {C.ROAD: "road space", C.AGAVE_FIELD: "agave field"}.get(kind, C.BUILDINGS[kind])
+                noun = "road space" if kind == C.ROAD else C.BUILDING_NOUNS[kind]
                 return f"market space {row} {col} requires {amount} {noun}{'s' if amount != 1 else ''}"
             return None
         cost = self.market_cost(player, m)
@@ -322,6 +327,10 @@ class Tequila(Game):
             return f"you hold no {C.RESOURCES[action - A.PAY]}"
         if decision == GAIN:
             return f"your {C.RESOURCES[action - A.GAIN]} track is full"
+        if decision == CASK:
+            return "casks need 1 agave to pay and a cask connected to a distiller, and room on the barrel track"
+        if decision == SHOP:
+            return "shops need 1 resource to pay and a shop connected to a cask"
         if decision != MAIN:
             return "the rules do not allow it now"
         if kind in ("REROLL", "VIRTUAL", "PAY", "GAIN", "CASK", "SHOP"):
@@ -348,14 +357,13 @@ class Tequila(Game):
 
     def _build_problem(self, sheet: Sheet, index: int) -> str | None:
         placement = F.PLACEMENTS[index]
-        name = C.BUILDINGS[placement.kind]
         if not sheet.builds_left:
             return "you have no building actions left this round"
         if not self._can_pay_building(sheet, placement.kind):
             if placement.kind == C.ROAD:
                 return f"a road costs {C.ROAD_COST_OF_CHOICE} resources of your choice"
-            return f"a {name} costs {_cost_text(C.BUILDING_COSTS[placement.kind])}"
-        return self._overlap_text(sheet, index, f"the {name}")
+            return f"{_a(placement.kind)} costs {_cost_text(C.BUILDING_COSTS[placement.kind])}"
+        return self._overlap_text(sheet, index, f"the {C.BUILDING_NOUNS[placement.kind]}")
 
     def _overlap_text(self, sheet: Sheet, index: int, what: str) -> str:
         overlap = F.PLACEMENTS[index].spaces & sheet.occupied
@@ -363,7 +371,7 @@ class Tequila(Game):
             return "the rules do not allow it now"
         x = F.spaces_of(overlap)[0]
         kind = next(k for k, i in sheet.buildings if F.PLACEMENTS[i].spaces >> x & 1)
-        return f"{what} would overlap your {C.BUILDINGS[kind]} at {x // F.SIZE} {x % F.SIZE}"
+        return f"{what} would overlap your {C.BUILDING_NOUNS[kind]} at {x // F.SIZE} {x % F.SIZE}"
 
     # ------------------------------------------------------------------ applying actions
     def _apply(self, action: int) -> None:
@@ -386,7 +394,7 @@ class Tequila(Game):
                 self.gain_left += sheet.gain(C.BARREL, sheet.cask_matching())
             self.phase = SHOP
         elif decision == SHOP:
-            self.phase = "next"
+            self.phase = NEXT
             if action == A.SHOP + A.YES:
                 self._ask_payment(1, "shop")
         else:
@@ -394,6 +402,7 @@ class Tequila(Game):
         self._advance()
 
     def _reroll(self, choice: int) -> None:
+        """The starting player's one re-roll: none, the first die, the second or both."""
         for die in (0, 1):
             if choice in (1 + die, 3):
                 self.dice[die] = int(self.rng.integers(1, 7))
@@ -402,8 +411,9 @@ class Tequila(Game):
     def _assign_virtual(self, player: int, choice: int) -> None:
         sheet = self.sheets[player]
         sheet.virtual = choice
+        # dice showing 1-3 go to fencing, 4-6 to building; the virtual die (no resource) joins one side
         fence_dice = sum(d in C.FENCE_DIE_VALUES for d in self.dice) + (choice == 0)
-        build_dice = len(self.dice) + 1 - fence_dice
+        build_dice = len(self.dice) + 1 - fence_dice  # one building action per die
         table = C.PURPLE_FENCES_BY_DICE if self.jimadores[player] == "purple" else C.FENCES_BY_DICE
         sheet.fences_left = table[fence_dice]
         sheet.builds_left = build_dice
@@ -559,7 +569,8 @@ class Tequila(Game):
 
     def _cask_worthwhile(self, sheet: Sheet) -> bool:
         resource, amount = C.CASK_PRODUCTION_COST
-        return sheet.held(resource) >= amount and sheet.cask_matching() > 0 and sheet.marked[C.BARREL] < 24
+        room = sheet.marked[C.BARREL] < C.RESOURCE_TRACK_LENGTH
+        return sheet.held(resource) >= amount and sheet.cask_matching() > 0 and room
 
     def _shop_worthwhile(self, sheet: Sheet) -> bool:
         return sheet.total_held() >= 1 and sheet.linked_shops() > 0
@@ -577,8 +588,8 @@ class Tequila(Game):
             if self.phase == CASK and not self._cask_worthwhile(sheet):
                 self.phase = SHOP
             elif self.phase == SHOP and not self._shop_worthwhile(sheet):
-                self.phase = "next"
-            elif self.phase == "next":
+                self.phase = NEXT
+            elif self.phase == NEXT:
                 self.turn += 1
                 if self.turn < self.num_players:
                     self._start_turn()
@@ -604,21 +615,15 @@ class Tequila(Game):
         """Resources shown on fenced-off fields: the tie-break."""
         return [s.fenced_resources() for s in self.sheets]
 
-    def _ranking_keys(self) -> np.ndarray:
+    def ranking_keys(self) -> np.ndarray:
+        """Score first, then the tie-break (fenced-off resources: fewer than 1000 on any sheet)."""
         return self.scores() * 1000 + np.array(self.tie_breaks())
 
     def returns(self) -> np.ndarray:
-        if not self.is_over:
-            return np.zeros(self.num_players)
-        if self.solo:
+        """Solo: the score normalised to [0, 1]; otherwise the generic ranking (with tie-break) or margin."""
+        if self.solo and self.is_over:
             return np.clip(self.scores() / self.solo_scale, 0.0, 1.0)
-        if self.config["reward"] == "margin":
-            return super().returns()
-        return ranking_returns(self._ranking_keys())
-
-    def winners(self) -> list[int]:
-        keys = self._ranking_keys()
-        return np.flatnonzero(keys == keys.max()).tolist()
+        return super().returns()
 
     def final_info(self) -> dict[str, Any]:
         breakdowns = self.score_breakdowns()
@@ -698,6 +703,14 @@ class Tequila(Game):
             raise ValueError("pending payments and gains are inconsistent")
         if purpose == "road" and not (0 <= pay_target < F.NUM_PLACEMENTS and F.PLACEMENTS[pay_target].kind == C.ROAD):
             raise ValueError(f"bad road placement {pay_target}")
+        if phase == NEXT and not (pay_left or gain_left):
+            raise ValueError("phase 'next' only holds while a payment or a gain of choice is pending")
+        if phase != OVER:  # the decision asked must offer a legal action
+            seat = self.start_player if phase == REROLL else (self.start_player + self.turn) % self.num_players
+            if pay_left > sheets[seat].total_held():
+                raise ValueError(f"player {seat} must pay {pay_left} resources but holds fewer")
+            if gain_left and not pay_left and not sheets[seat].can_gain_any():
+                raise ValueError(f"player {seat} has a gain of choice pending but every track is full")
         self.dice = dice
         self.phase = phase
         self.pay_left = int(data["pay_left"])
@@ -712,7 +725,8 @@ class Tequila(Game):
 
 def _a(kind: int) -> str:
     """A building kind with its article: "a kiln", "an agave field"."""
-    return "an agave field" if kind == C.AGAVE_FIELD else f"a {C.BUILDINGS[kind]}"
+    noun = C.BUILDING_NOUNS[kind]
+    return f"an {noun}" if noun[0] in "aeiou" else f"a {noun}"
 
 
 def _cost_text(cost: Mapping[int, int]) -> str:

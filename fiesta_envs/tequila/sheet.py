@@ -127,7 +127,7 @@ class Sheet:
         self.linked_kinds = {
             kind for (kind, _), linked in zip(self.buildings, self.links.linked, strict=True) if linked
         }
-        self.road_spaces = self.kind_count[C.ROAD]
+        self.road_spaces = F.bit_count(self.links.kind_spaces[C.ROAD])  # market row 2 counts road spaces
         self.fence_mask_cache = None
 
     def held(self, resource: int) -> int:
