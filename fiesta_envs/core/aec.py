@@ -62,6 +62,17 @@ def check_render_mode(game_class: type[Game], mode: str | None) -> str | None:
     return mode
 
 
+def render_game(game: Game, render_mode: str) -> str | np.ndarray | None:
+    """``"ansi"``: the text table; ``"human"``: print it; ``"rgb_array"``: the game's picture."""
+    if render_mode == "rgb_array":
+        return game.render_rgb()
+    text = game.render_text()
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
+
+
 class FiestaAECEnv(AECEnv):
     """The AEC environment over ``game_class``; subclassed once per game by ``aec_env_classes``."""
 
@@ -201,13 +212,7 @@ class FiestaAECEnv(AECEnv):
             return None
         if not self._has_reset:
             raise RuntimeError(f"{self.game.name}: call reset() before render()")
-        if self.render_mode == "rgb_array":
-            return self.game.render_rgb()
-        text = self.game.render_text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_game(self.game, self.render_mode)
 
     def close(self) -> None:
         pass

@@ -69,6 +69,7 @@ class Game(abc.ABC):
         self.config: dict[str, Any] = validate_options(self.name, self.options, options)
         self.check_options()
         self.rng: np.random.Generator = np.random.default_rng(seed)
+        self._mask_cache: np.ndarray | None = None
         self._action_names: list[str] | None = None
         self._action_index: dict[str, int] | None = None
         self.reset(seed)
@@ -105,12 +106,20 @@ class Game(abc.ABC):
     def is_over(self) -> bool:
         """True once the game has ended."""
 
-    @abc.abstractmethod
     def legal_mask(self) -> np.ndarray:
         """int8 array of length ``num_actions``: 1 where the action is legal for the current player.
 
-        Callers must not modify it (engines may return a cached array).
+        Computed by ``_compute_mask`` once per position and cached until the next ``step``,
+        ``reset`` or ``load_state_dict``. Callers must not modify it.
         """
+        mask = self._mask_cache
+        if mask is None:
+            mask = self._mask_cache = self._compute_mask()
+        return mask
+
+    def _compute_mask(self) -> np.ndarray:
+        """A new int8 legal-action mask for the current position (all zeros once the game is over)."""
+        raise NotImplementedError(f"{type(self).__name__} must implement _compute_mask() (or legal_mask())")
 
     @abc.abstractmethod
     def _apply(self, action: int) -> None:
@@ -156,7 +165,9 @@ class Game(abc.ABC):
     def reset(self, seed: int | None = None) -> None:
         """Start a new game; the same seed always gives the same game."""
         self.rng = np.random.default_rng(seed)
+        self._mask_cache = None
         self._new_game()
+        self._mask_cache = None
 
     def legal_actions(self) -> list[int]:
         return np.flatnonzero(self.legal_mask()).tolist()
@@ -164,7 +175,9 @@ class Game(abc.ABC):
     def step(self, action: Any) -> None:
         """Play ``action`` for the current player or raise ``IllegalActionError`` saying why."""
         index = self.check_action(action)
+        self._mask_cache = None
         self._apply(index)
+        self._mask_cache = None
 
     def check_action(self, action: Any) -> int:
         """Return ``action`` as an int if it is legal now, else raise ``IllegalActionError``."""
@@ -296,6 +309,7 @@ class Game(abc.ABC):
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise InvalidStateError(f"{self.name}: malformed state dict: {type(exc).__name__}: {exc}") from exc
         self.rng = rng
+        self._mask_cache = None
 
     @classmethod
     def from_state_dict(cls, data: Mapping[str, Any]) -> Game:

@@ -33,6 +33,7 @@ from fiesta_envs.core.aec import (
     ILLEGAL_ACTION_PENALTY,
     check_illegal_action_mode,
     check_render_mode,
+    render_game,
     render_modes,
 )
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
@@ -169,13 +170,7 @@ class SingleSeatEnv(gymnasium.Env):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to gymnasium.make")
             return None
-        if self.render_mode == "rgb_array":
-            return self.game.render_rgb()
-        text = self.game.render_text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_game(self.game, self.render_mode)
 
     def action_to_string(self, action: int) -> str:
         return self.game.action_to_string(action)

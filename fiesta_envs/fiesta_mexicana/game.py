@@ -182,7 +182,6 @@ class FiestaMexicana(Game):
         ]
         self.filled = [sum(c >= 0 for c in row) for row in self.cards]
         self._free = np.array([[c < 0 for c in row] for row in self.cards], dtype=bool)
-        self._mask: np.ndarray | None = None
         self._table_obs: list[np.ndarray | None] = [None] * n
         self._final: dict[str, Any] | None = None
 
@@ -204,11 +203,6 @@ class FiestaMexicana(Game):
     def legal_bids(self, player: int) -> np.ndarray:
         """bool[16]: numbers ``player`` may bid now (legible, uncovered, above the high bid)."""
         return self._free[player][_FIXED_OF_ARRAY[self.orientation[player]]] & _ABOVE[self.high_bid]
-
-    def legal_mask(self) -> np.ndarray:
-        if self._mask is None:
-            self._mask = self._compute_mask()
-        return self._mask
 
     def _compute_mask(self) -> np.ndarray:
         mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
@@ -270,7 +264,6 @@ class FiestaMexicana(Game):
     def _apply(self, action: int) -> None:
         kind, args = A.DECODED[action]
         player = self.turn
-        self._mask = None
         if kind == "bid":
             self._bid(player, args[0])
         elif kind == "pass":

@@ -144,7 +144,6 @@ class Tequila(Game):
         self.pay_purpose = ""
         self.pay_target = -1
         self.gain_left = 0
-        self._mask: np.ndarray | None = None
         self._begin_round()
 
     @property
@@ -201,11 +200,6 @@ class Tequila(Game):
         return self.phase
 
     # ------------------------------------------------------------------ legality
-    def legal_mask(self) -> np.ndarray:
-        if self._mask is None:
-            self._mask = self._compute_mask()
-        return self._mask
-
     def _compute_mask(self) -> np.ndarray:
         mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
         decision = self.decision
@@ -375,7 +369,6 @@ class Tequila(Game):
 
     # ------------------------------------------------------------------ applying actions
     def _apply(self, action: int) -> None:
-        self._mask = None
         player = self.current_player
         sheet = self.sheets[player]
         decision = self.decision
@@ -720,7 +713,6 @@ class Tequila(Game):
         self.bonus_round = bonus_round
         self.jimadores = jimadores
         self.sheets = sheets
-        self._mask = None
 
 
 def _a(kind: int) -> str:

@@ -139,8 +139,6 @@ class TortillaDePatatas(Game):
     # ------------------------------------------------------------------ setup
     def _new_game(self) -> None:
         self.menu: Menu = MENUS[self.config["menu"]]
-        self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        self._mask_valid = False
         self._deck: list[int] = [_ALL_CARDS[i] for i in self.rng.permutation(DECK_SIZE).tolist()]  # top = last
         self._hands: list[list[int]] = [[0] * NUM_CARD_TYPES for _ in range(self.num_players)]
         self._known: list[list[int]] = [[0] * NUM_CARD_TYPES for _ in range(self.num_players)]
@@ -253,29 +251,22 @@ class TortillaDePatatas(Game):
         return sum(1 for pan in self._team_pans(team) if self._pans[pan])
 
     # ------------------------------------------------------------------ legal actions
-    def legal_mask(self) -> np.ndarray:
-        if not self._mask_valid:
-            self._compute_mask()
-            self._mask_valid = True
-        return self._mask
-
-    def _compute_mask(self) -> None:
-        mask = self._mask
-        mask[:] = 0
+    def _compute_mask(self) -> np.ndarray:
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         phase = self._phase
         if phase == OVER:
-            return
+            return mask
         seat = self._current
         hand = self._hands[seat]
         if phase == SETUP:
             for card in range(NUM_CARD_TYPES):
                 if hand[card]:
                     mask[START_BASE + card] = 1
-            return
+            return mask
         if phase == STEAL:
             for pan in self._steal_options:
                 mask[STEAL_BASE + self._relative_pan(pan, seat)] = 1
-            return
+            return mask
         if phase == PLAY:  # a card from hand onto any team pan, covering it or starting it
             for card in range(NUM_CARD_TYPES):
                 if hand[card]:
@@ -296,6 +287,7 @@ class TortillaDePatatas(Game):
                         if diners <= limit and self._diners[diners - 1]:
                             mask[serve_action(pan, 0, diners)] = 1
                             mask[serve_action(pan, 1, diners)] = 1
+        return mask
 
     def _any_serve_legal(self) -> bool:
         if self._served_this_turn:
@@ -307,7 +299,6 @@ class TortillaDePatatas(Game):
 
     # ------------------------------------------------------------------ applying actions
     def _apply(self, action: int) -> None:
-        self._mask_valid = False
         if action < SERVE_BASE:
             self._play(*decode_play(action))
         elif action < DRAW_DECK:
@@ -413,7 +404,6 @@ class TortillaDePatatas(Game):
 
     def _end(self) -> None:
         self._phase = OVER
-        self._mask_valid = False
 
     # ------------------------------------------------------------------ pans seen from a seat
     @staticmethod
@@ -658,7 +648,6 @@ class TortillaDePatatas(Game):
             if len(steal_options) < 2:
                 raise ValueError("a steal choice needs at least two candidate pans")
         self._steal_options = steal_options
-        self._mask_valid = False
 
     # ------------------------------------------------------------------ text
     def render_rgb(self) -> np.ndarray:
