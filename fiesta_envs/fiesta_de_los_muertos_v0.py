@@ -100,7 +100,14 @@ Rulings we added (the base rules are known from reviews; see the La Catrina page
   step at the same time in the printed game).
 - The 8 table slots and the skull numbers are fresh random orders every round; two skulls may be
   given the same character.
-- The team's decisions (bones) are taken by the decider, seat 0 in the base game.
+- The team's decisions (bones) are taken by the decider, seat 0 in the base game. A checked
+  yellow box gives its Memory Bone at once (``memory`` and ``flower`` are La Catrina's choice).
+- "Not part of its name" means not one of the whole words of the name, case aside ("wolf" is
+  refused for The Big Bad Wolf, "monster" for Frankenstein's Monster); a longer word that
+  contains a name word ("werewolf") is a different word and may be a clue if it shares a tag.
+- Before the deduction nobody sees the table, the extras or the number cards; the legal mask of
+  a writer depends only on what it reads now (and the cards in play), never on erased words.
+- With the double challenge the result and the reward count out of the 8 skulls.
 - Result bands (the printed table is unknown to us): share of skulls appeased, see above.
 
 Baselines

@@ -61,8 +61,9 @@ cards are fixed by the campaign (0, 1, 2, 3).
 Rulings we added
 ----------------
 - "Draws k new cards": each round's cards are drawn from the cards not used in earlier rounds.
-- A bonus never colours more than the 13th flower; the 13th flower ends the game at once, any
-  yellow boxes still waiting for a choice are lost.
+- A bonus never colours more than the 13th flower (a round's ``bonus_flowers`` counts the
+  flowers actually coloured); the 13th flower ends the game at once, even in a round with open
+  skulls (it is not a failed round), and any yellow boxes still waiting for a choice are lost.
 - Memory Bones check white boxes as in the base game and may be spent in the round they are won.
 
 Baselines

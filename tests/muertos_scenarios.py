@@ -16,10 +16,6 @@ from fiesta_envs.muertos.common import LAYOUT, LEXICON
 from fiesta_envs.muertos.round import Phase
 
 
-def action_name(game, action: int) -> str:
-    return game.action_to_string(action)
-
-
 def first_legal_name(game) -> str:
     return game.action_to_string(int(np.flatnonzero(game.legal_mask())[0]))
 

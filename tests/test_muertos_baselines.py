@@ -102,7 +102,6 @@ def test_associative_deduction_uses_only_what_the_seat_knows():
     game = FiestaDeLosMuertos(num_players=6, seed=3)
     write_all(game)
     assert game.round.phase == Phase.DEDUCE
-    policy = AssociativeTeam(seed=0)
     plans = [AssociativeTeam.deduction_scores(game.round, 0)]
     # change every word seat 0 never received nor wrote (final words stay: everyone sees them)
 
@@ -118,7 +117,32 @@ def test_associative_deduction_uses_only_what_the_seat_knows():
     assert other.round.words != game.round.words
     plans.append(AssociativeTeam.deduction_scores(other.round, 0))
     assert np.array_equal(plans[0], plans[1])
-    assert policy.act(game.observe(0), game.legal_mask(), game, 0) == policy.act(
+    # two fresh policies: one policy would reuse the plan it made for the first game
+    assert AssociativeTeam(seed=0).act(game.observe(0), game.legal_mask(), game, 0) == AssociativeTeam(seed=0).act(
+        other.observe(0), other.legal_mask(), other, 0
+    )
+
+
+def test_associative_deduction_never_reads_the_answers():
+    """Which character hides under another player's skull is what the deduction is about: swapping
+    the characters of two other seats (the table unchanged) changes nothing for seat 0."""
+    game = FiestaDeLosMuertos(num_players=6, seed=4)
+    write_all(game)
+    other = game.clone()
+
+    def swap(state):
+        characters, order = state["round"]["characters"], state["round"]["table_order"]
+        characters[2], characters[5] = characters[5], characters[2]
+        a, b = order.index(2), order.index(5)
+        order[a], order[b] = 5, 2
+
+    edit_state(other, swap)
+    assert other.round.table == game.round.table and other.round.answer(2) == game.round.answer(5)
+    assert np.array_equal(
+        AssociativeTeam.deduction_scores(game.round, 0), AssociativeTeam.deduction_scores(other.round, 0)
+    )
+    # two fresh policies: one policy would reuse the plan it made for the first game
+    assert AssociativeTeam(seed=0).act(game.observe(0), game.legal_mask(), game, 0) == AssociativeTeam(seed=0).act(
         other.observe(0), other.legal_mask(), other, 0
     )
 

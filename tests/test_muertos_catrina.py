@@ -11,8 +11,9 @@ from muertos_scenarios import deduce, edit_state, play_round
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.muertos.bands import mood_band
 from fiesta_envs.muertos.catrina import LaCatrina
-from fiesta_envs.muertos.common import ENCODER, LAYOUT
+from fiesta_envs.muertos.common import ENCODER, LAYOUT, LEXICON
 from fiesta_envs.muertos.constraints import INCOMPATIBLE
+from fiesta_envs.muertos.lexicon import THEMES
 from fiesta_envs.muertos.round import LIMBO_BONES, MEMORY_BONES, Phase
 
 
@@ -37,6 +38,8 @@ def test_options_and_player_counts():
         new(constraints=2)  # the campaign fixes the cards of each round
     with pytest.raises(InvalidOptionError, match="needs 4 players"):
         new(6, double_challenge=True)
+    with pytest.raises(InvalidOptionError, match="draw_choice"):
+        new(4, double_challenge=True, draw_choice=True)
 
 
 @pytest.mark.parametrize("n", [4, 5, 6, 7, 8])
@@ -111,6 +114,22 @@ def test_limbo_bone_closes_any_unappeased_skull_but_never_checks_the_yellow_box(
     assert game.round_index == 1 and game.team.memory == 2 and game.team.limbo == 0
 
 
+def test_rulebook_example_six_players_a_limbo_bone_closes_skull_1_with_three_boxes_missing():
+    """Rulebook: "You are 6 players. For Skull number 1, three boxes are still missing to be
+    checked. You may use one Limbo Bone to close the Skull and appease it." """
+    game = new(6, seed=16)
+    play_round(game, [2, 5, 5, 5, 5, 5])  # skull 1: 2 of its 5 white boxes checked
+    skull = game.round.numbers[0]
+    assert game.rules.white_boxes - game.round.whites[skull] == 3
+    assert game.round.phase == Phase.SPEND and game.team.limbo == 2
+    first_round = game.round
+    game.play("limbo 1")
+    assert first_round.closed(skull) and first_round.limbo[skull]
+    assert first_round.whites[skull] == 2 and not first_round.yellow[skull]
+    # every skull is closed: the round succeeds and the other Limbo Bone is kept
+    assert game.history[0]["success"] and game.round_index == 1 and game.team.limbo == 1
+
+
 def test_limbo_bones_are_never_won_back():
     for seed in range(6):
         game = new(7, seed=seed)
@@ -128,6 +147,29 @@ def test_no_limbo_bone_left_is_refused():
     play_round(game, [3, 3, 3, 2])
     assert game.is_over  # 4 players: no Limbo Bone, no Memory Bone: the round fails at once
     assert game.end_reason == "failed round"
+
+
+def test_spending_says_which_bone_is_missing():
+    game = new(6, seed=20)  # 2 Memory Bones, 2 Limbo Bones
+    play_round(game, [0, 3, 5, 5, 5, 5])  # skull 1: no white box; skull 2: 2 of 5 missing
+    game.play("bone 2", "bone 2")
+    assert game.round.closed(game.round.numbers[1]) and game.team.memory == 0
+    assert game.round.phase == Phase.SPEND  # a Limbo Bone is left for skull 1
+    with pytest.raises(IllegalActionError, match="no Memory Bone left"):
+        game.play("bone 1")
+    with pytest.raises(IllegalActionError, match="already closed"):
+        game.play("limbo 2")
+    game.play("limbo 1")
+    assert game.history[0]["success"] and game.team.limbo == 1
+
+
+def test_no_limbo_bone_left_is_named():
+    game = new(5, seed=21)  # 1 Memory Bone, 1 Limbo Bone
+    play_round(game, [0, 0, 4, 4, 4])
+    game.play("limbo 1")
+    assert game.round.phase == Phase.SPEND and game.team.limbo == 0
+    with pytest.raises(IllegalActionError, match="no Limbo Bone left"):
+        game.play("limbo 2")
 
 
 def test_memory_bones_still_check_white_boxes():
@@ -181,13 +223,26 @@ def test_the_thirteenth_flower_stops_the_campaign_at_once():
     assert np.allclose(game.returns(), 1.0)
 
 
+def test_a_thirteenth_flower_from_a_yellow_box_stops_even_a_round_with_open_skulls():
+    """Rulebook: "If you ever manage to color in all 13 Flowers during the game, the game also
+    stops": the open skulls do not make it a failed round."""
+    game = new(4, seed=17)
+    edit_state(game, lambda s: s["team"].__setitem__("flowers", 12))
+    play_round(game, [4, 4, 0, 0])
+    assert game.round.phase == Phase.YELLOW
+    game.play("flower")
+    assert game.is_over and game.end_reason == "13 flowers" and game.team.flowers == 13
+    assert game.history[-1]["success"] is False and game.history[-1]["bonus_flowers"] == 0
+
+
 def test_a_success_bonus_never_colours_more_than_13_flowers():
     game = new(4, seed=9)
     finish_round(game, [4] * 4)
     finish_round(game, [4] * 4)
     edit_state(game, lambda s: s["team"].__setitem__("flowers", 12))
-    finish_round(game, [4] * 4)  # round 3 success: +2
+    finish_round(game, [4] * 4)  # round 3 success: +2, but only one flower is left to colour
     assert game.team.flowers == 13 and game.is_over and game.end_reason == "13 flowers"
+    assert game.history[-1]["bonus_flowers"] == 1
 
 
 def test_failing_round_1_scores_nothing():
@@ -196,6 +251,17 @@ def test_failing_round_1_scores_nothing():
     assert game.is_over and game.team.flowers == 0
     assert game.final_info()["mood_band"] == "put out"
     assert game.returns().tolist() == [0.0] * 4
+
+
+def test_cortege_draws_two_themes_for_every_round_of_the_campaign():
+    """La Catrina may be combined with Les Cortèges (rulebook remark); our ruling: two themes are
+    drawn every round and the round's characters come from them only."""
+    game = new(8, seed=18, cortege=True)
+    for _ in range(3):
+        themes = game.round.theme_names()
+        assert len(set(themes)) == 2 and set(themes) <= set(THEMES)
+        assert {LEXICON.characters[c].theme for c in game.round.table} <= set(themes)
+        finish_round(game, [8] * 8)
 
 
 @pytest.mark.parametrize(
@@ -215,6 +281,16 @@ def test_observation_shows_the_team_and_round():
     assert obs[ENCODER.team + 2] == pytest.approx(5 / 13)
     assert obs[ENCODER.team + 3] == 1.0  # seat 1 decides in round 2
     assert obs[ENCODER.constraints : ENCODER.constraints + 15].sum() == 1.0
+
+
+def test_memory_bones_in_the_observation_are_scaled_by_the_most_the_team_can_hold():
+    """4 players: 0 bones at the start and at most one per skull in each of the 4 rounds."""
+    game = new(4, seed=19)
+    assert game.memory_cap == 16
+    for _ in range(3):
+        finish_round(game, [4] * 4, rewards="memory")
+    assert game.team.memory == 12
+    assert game.observe(0)[ENCODER.team] == pytest.approx(12 / 16)
 
 
 def test_the_decider_sees_which_yellow_boxes_await_a_reward():

@@ -18,8 +18,9 @@ from muertos_scenarios import (
 )
 
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from fiesta_envs.muertos.bands import result_band
 from fiesta_envs.muertos.common import ENCODER, LAYOUT, LEXICON
-from fiesta_envs.muertos.constraints import CONSTRAINTS, INCOMPATIBLE, allowed_after, check_word
+from fiesta_envs.muertos.constraints import CONSTRAINTS, INCOMPATIBLE, allowed_after, check_word, constraint_id
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.lexicon import THEMES, name_tokens
 from fiesta_envs.muertos.round import BLANK, MEMORY_BONES, NOT_WRITTEN, Phase
@@ -97,7 +98,7 @@ def test_every_deal_is_reshuffled_from_the_seed():
 
 
 def test_cortege_uses_two_themes_only():
-    for seed in range(5):
+    for seed in range(30):
         game = new(8, seed=seed, cortege=True)
         themes = game.round.theme_names()
         assert len(set(themes)) == 2 and set(themes) <= set(THEMES)
@@ -189,6 +190,18 @@ def test_a_word_of_the_name_is_refused_even_when_it_shares_a_tag():
     pytest.skip("the lexicon has no name word that shares a tag with its character")
 
 
+def test_ruling_name_words_are_whole_words_of_the_name():
+    """Our ruling: a first word may not be a whole word of the name ("wolf", "monster"), but a
+    longer word containing one ("werewolf") is another word, legal when it shares a tag."""
+    game = new(4, seed=0)
+    give_characters(game, ["The Big Bad Wolf", "Frankenstein's Monster"])
+    assert "wolf" not in legal_words(game) and "werewolf" in legal_words(game)
+    game.play("write werewolf")
+    assert "monster" not in legal_words(game)
+    with pytest.raises(IllegalActionError, match='part of the name "Frankenstein\'s Monster"'):
+        game.play("write monster")
+
+
 def test_a_word_sharing_no_tag_with_the_character_is_refused():
     game = new(4, seed=1)
     character = game.round.characters[0]
@@ -208,6 +221,24 @@ def test_next_word_is_associated_with_the_word_it_replaces_and_differs():
     }
     with pytest.raises(IllegalActionError, match="must differ"):
         game.play(f"write {LEXICON.words[previous].text}")
+
+
+def test_a_previous_word_card_applies_to_a_next_word_but_not_after_a_blank():
+    """Ruling: a constraint about the previous word does not apply after a blank (the writer
+    reads no word); it applies again to the word that follows a written word."""
+    game = new(4, seed=5, constraints=1)
+    last_letter = constraint_id("begins_with_last_letter")
+    edit_state(game, lambda s: s["round"].__setitem__("constraints", [last_letter]))
+    for _ in range(4):  # step 0: every seat writes on its own skull
+        game.play(first_legal_name(game))
+    # step 1, seat 0 reads the first word of seat 3's skull: the card applies
+    previous = LEXICON.words[game.round.words[3][0]]
+    assert game.round.prompt() == ("word", previous.id)
+    assert {w[0] for w in legal_words(game)} == {previous.text[-1]}
+    # the same tooth left blank: every word of the lexicon is legal again
+    edit_state(game, lambda s: s["round"]["words"][3].__setitem__(0, BLANK))
+    assert game.round.prompt() == ("blank", BLANK)
+    assert legal_words(game) == {w.text for w in LEXICON.words}
 
 
 def test_writing_schedule_seat_i_holds_the_skull_of_seat_i_minus_k():
@@ -340,6 +371,17 @@ def test_skull_numbers_are_a_fresh_shuffle():
     assert len(orders) > 6
 
 
+def test_the_eight_characters_are_laid_out_in_a_random_order():
+    """Ruling: the players' characters plus the extras, in random order: the slot of a seat's
+    character tells nothing about the seat."""
+    slots = {seat: set() for seat in range(4)}
+    for seed in range(30):
+        game = new(4, seed=seed)
+        for seat in range(4):
+            slots[seat].add(game.round.table.index(game.round.characters[seat]))
+    assert all(len(seen) >= 5 for seen in slots.values()), slots
+
+
 # ---------------------------------------------------------------------- appeasement
 def test_boxes_white_first_then_yellow_needs_every_player():
     game = new(5, seed=6)
@@ -421,6 +463,27 @@ def test_spending_is_skipped_when_every_skull_is_appeased():
     assert game.final_info()["result_band"] == "perfect"
 
 
+def test_every_checked_yellow_box_wins_a_bone_even_when_every_skull_is_appeased():
+    game = new(4, seed=11)
+    write_all(game)
+    deduce(game, [4, 4, 4, 4])
+    assert game.is_over and game.team.memory == 4  # 0 at start + one per yellow box
+    assert [r["yellow_reward"] for r in game.final_info()["skull_reports"]] == ["memory"] * 4
+
+
+def test_limbo_bones_never_exist_in_the_base_game():
+    game = new(5, seed=10)  # one Memory Bone: the spending phase happens
+    edit_state(game, lambda s: s["team"].__setitem__("limbo", 1))
+    write_all(game)
+    deduce(game, [2, 2, 2, 2, 2])
+    assert game.round.phase == Phase.SPEND
+    assert not game.legal_mask()[LAYOUT.limbo : LAYOUT.limbo + 8].any()
+    with pytest.raises(IllegalActionError, match="La Catrina"):
+        game.play("limbo 1")
+    with pytest.raises(IllegalActionError, match="wins a Memory Bone at once"):
+        game.play("memory")
+
+
 def test_decider_of_the_base_game_is_seat_0():
     game = new(7, seed=12)
     assert game.round.decider == 0
@@ -444,6 +507,16 @@ def test_result_bands():
             game.play("done")
         results[band] = game.final_info()["result_band"]
     assert results == {band: band for band in results}
+
+
+@pytest.mark.parametrize(
+    ("appeased", "skulls", "band"),
+    [(8, 8, "perfect"), (6, 8, "great"), (7, 8, "great"), (5, 7, "fair"), (3, 6, "fair"), (2, 5, "restless"),
+     (1, 4, "restless"), (0, 8, "restless")],
+)  # fmt: skip
+def test_result_band_boundaries(appeased, skulls, band):
+    """Our ruling: perfect 100%, great >= 75%, fair >= 50%, restless below."""
+    assert result_band(appeased, skulls)[0] == band
 
 
 def test_final_info_reports_every_skull():
@@ -484,6 +557,15 @@ def test_double_challenge_two_skulls_each_eight_characters_no_extras():
     assert game.team.memory == 2
     game.play("done")
     assert game.team_value() == 4 and game.returns()[0] == 4 / 8
+
+
+def test_double_challenge_second_skull_starts_from_the_second_character():
+    game = new(4, seed=16, double_challenge=True)
+    game.play(first_legal_name(game))  # seat 0, first skull
+    assert (game.current_player, game.round.current_skull()) == (0, 4)
+    second = game.round.characters[4]
+    assert game.round.prompt() == ("character", second)
+    assert legal_words(game) == {LEXICON.words[w].text for w in np.flatnonzero(LEXICON.character_links[second])}
 
 
 # ---------------------------------------------------------------------- observation
@@ -573,6 +655,53 @@ def test_observation_hides_other_guesses_until_the_reveal_and_other_offers():
     assert not np.array_equal(drawing.observe(3), changed.observe(3))
 
 
+def test_the_table_and_the_skull_numbers_stay_hidden_until_the_deduction():
+    """Before the deduction no player sees the extras, the table order or the number cards."""
+    game = new(5, seed=27, draw_choice=True)
+    keep_first(game)
+    for _ in range(7):
+        game.play(first_legal_name(game))
+    other = game.clone()
+
+    def reshuffle(state):
+        state["round"]["table_order"] = state["round"]["table_order"][::-1]
+        state["round"]["numbers"] = state["round"]["numbers"][::-1]
+        on_table = state["round"]["characters"] + state["round"]["extras"]
+        state["round"]["extras"][0] = next(c for c in range(len(LEXICON.characters)) if c not in on_table)
+
+    edit_state(other, reshuffle)
+    for player in range(5):
+        assert np.array_equal(game.observe(player), other.observe(player))
+
+
+def test_the_answers_stay_hidden_until_the_reveal_then_every_player_sees_them():
+    game = new(5, seed=29)  # one Memory Bone: the round waits in the spending phase after the reveal
+    write_all(game)
+    for _ in range(7):  # seat 0 matches its 5 skulls, seat 1 two of them
+        game.play("match 1 to 1" if game.round.number == 0 else f"match {game.round.number + 1} to 2")
+    assert (game.current_player, game.round.number) == (1, 2)
+    other = game.clone()  # the skulls of seats 3 and 4 swap characters; the table stays as it is
+
+    def swap(state):
+        characters, order = state["round"]["characters"], state["round"]["table_order"]
+        characters[3], characters[4] = characters[4], characters[3]
+        a, b = order.index(3), order.index(4)
+        order[a], order[b] = 4, 3
+
+    edit_state(other, swap)
+    assert other.round.table == game.round.table and other.round.answer(3) == game.round.answer(4)
+    for player in (0, 1, 2):
+        assert np.array_equal(game.observe(player), other.observe(player))
+    to_match = [game.observe(p)[ENCODER.to_match : ENCODER.to_match + 8].tolist() for p in range(5)]
+    assert to_match[1] == [0, 0, 1, 0, 0, 0, 0, 0] and not any(any(v) for p, v in enumerate(to_match) if p != 1)
+    deduce(game, [2, 2, 2, 2, 2])
+    assert game.round.phase == Phase.SPEND
+    obs = game.observe(3)
+    for d, skull in enumerate(game.round.numbers):
+        start = ENCODER.reveal + d * ENCODER.reveal_width
+        assert obs[start : start + 8].tolist() == [float(c == game.round.answer(skull)) for c in range(8)]
+
+
 def test_observation_shows_own_character_and_the_word_being_answered():
     game = new(4, seed=20)
     obs = game.observe(0)
@@ -594,6 +723,21 @@ def test_final_words_that_i_wrote_are_flagged():
     number = game.round.numbers.index(my_skull)
     flag = ENCODER.finals + number * ENCODER.final_width + ENCODER.word_width
     assert obs[flag] == 1.0
+
+
+def test_the_table_shows_the_eight_characters_and_flags_my_own():
+    game = new(5, seed=28)
+    write_all(game)
+    for player in range(5):
+        obs = game.observe(player)
+        table = game.round.table
+        mine = table.index(game.round.characters[player])
+        width = ENCODER.table_width
+        for slot, character in enumerate(table):
+            start = ENCODER.table + slot * width
+            assert obs[start] == 1.0
+            assert np.array_equal(obs[start + 1 : start + 1 + ENCODER.tags], LEXICON.character_tags[character])
+            assert obs[start + ENCODER.character_width] == float(slot == mine)
 
 
 # ---------------------------------------------------------------------- state, determinism, errors
@@ -622,6 +766,7 @@ def test_state_dict_round_trips_at_every_step_and_is_json_safe():
         lambda s: s.pop("round"),
         lambda s: s.__setitem__("lexicon_version", -5),
         lambda s: s["round"].__setitem__("seat", "0"),
+        lambda s: s["round"].__setitem__("pending", [0]),  # no yellow box is checked yet
     ],
 )
 def test_malformed_state_raises_invalid_state_error(breakage):

@@ -117,7 +117,9 @@ class AssociativeTeam(Policy):
     # ------------------------------------------------------------------ deduction
     def _match(self, game: Any, player: int) -> int:
         game_round: Round = game.round
-        key = (game.round_index, player, tuple(game_round.numbers), tuple(game_round.table))
+        # One plan per round, keyed by what the seat sees (never by which seat owns which number).
+        finals = tuple(game_round.words[j][STEPS - 1] for j in game_round.numbers)
+        key = (game.round_index, player, finals, tuple(game_round.table))
         plan = self._plans.get(key)
         if plan is None:
             plan = best_matching(self.deduction_scores(game_round, player))

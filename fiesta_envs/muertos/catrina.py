@@ -59,9 +59,10 @@ class LaCatrina(MuertosGame):
         if not self.round.succeeded:
             self._end(record, "failed round")
             return
-        bonus = SUCCESS_FLOWERS[self.round_index]
+        # Success colours 1/2/3 more flowers after rounds 2/3/4, never more than the hat holds.
+        bonus = min(SUCCESS_FLOWERS[self.round_index], MAX_FLOWERS - self.team.flowers)
         record["bonus_flowers"] = bonus
-        self.team.flowers = min(MAX_FLOWERS, self.team.flowers + bonus)
+        self.team.flowers += bonus
         if self.team.flowers >= MAX_FLOWERS:
             self._end(record, "13 flowers")
         elif self.round_index == self.max_rounds - 1:

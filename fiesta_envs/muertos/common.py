@@ -49,7 +49,6 @@ class MuertosGame(Game):
     catrina: ClassVar[bool] = False
 
     def __init__(self, num_players: int | None = None, seed: int | None = None, **options: Any) -> None:
-        self._mask: np.ndarray | None = None
         super().__init__(num_players, seed, **options)
 
     # ------------------------------------------------------------------ options
@@ -107,7 +106,6 @@ class MuertosGame(Game):
     def _deal_round(self) -> None:
         decider = self.round_index % self.num_players
         self.round = Round.deal(self.rules, LEXICON, LAYOUT, self.team, self.rng, self._round_constraints(), decider)
-        self._mask = None
 
     @property
     def current_player(self) -> int:
@@ -117,16 +115,12 @@ class MuertosGame(Game):
     def is_over(self) -> bool:
         return self.over
 
-    def legal_mask(self) -> np.ndarray:
-        if self._mask is None:
-            if self.over:
-                self._mask = np.zeros(LAYOUT.size, dtype=np.int8)
-            else:
-                self._mask = self.round.legal_mask()
-        return self._mask
+    def _compute_mask(self) -> np.ndarray:
+        if self.over:
+            return np.zeros(LAYOUT.size, dtype=np.int8)
+        return self.round.legal_mask()
 
     def _apply(self, action: int) -> None:
-        self._mask = None
         self.round.apply(action)
         if self.round.phase == Phase.DONE or self._stops_at_once():
             self._round_finished()
@@ -232,4 +226,3 @@ class MuertosGame(Game):
         self._load_extra_state(data)
         self.team, self.round, self.round_index, self.over = team, game, round_index, over
         self.history = [dict(record) for record in history]
-        self._mask = None

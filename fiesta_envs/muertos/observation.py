@@ -22,7 +22,8 @@ character slot is ``[present, tags(T)]``. Every entry lies in [0, 1]. Blocks, in
                 [character, word, blank] + its tags
   table         deduction: the 8 characters by slot, each + [mine hand 0, mine hand 1]  8 (3+T)
   final words   deduction: the last word of each skull by number,                     8 (4+T)
-                + [is the word I wrote last in hand 0, in hand 1]
+                + [same word as the one I wrote last in hand 0, in hand 1] (by word:
+                two skulls ending on that word are both flagged)
   to match      one-hot of the skull number I am matching now                          8
   my guesses    per skull number, one-hot of the slot I chose                          64
   reveal        per skull number (after the reveal): answer slot one-hot (8),          8 x 15

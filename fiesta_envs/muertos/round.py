@@ -86,7 +86,7 @@ class Team:
 
 @dataclass(frozen=True)
 class RoundRules:
-    """The fixed shape of every round of a restored."""
+    """The fixed shape of every round of a game: player count and options."""
 
     num_players: int
     double_challenge: bool = False
@@ -135,10 +135,10 @@ class Round:
         self.rewards: list[str] = [""] * s  # "memory" or "flower" chosen for a yellow box
         self.pending: list[int] = []  # skull numbers whose yellow-box reward is still to choose
         self.phase = Phase.DRAW
-        self.seat = 0
-        self.step = 0
-        self.hand = 0
-        self.number = 0
+        self.seat = 0  # whose turn it is in the draw, the writing and the deduction
+        self.step = 0  # writing step 0..3 (4 once the writing is over)
+        self.hand = 0  # double challenge: which of the seat's two skulls it writes on now
+        self.number = 0  # deduction: the skull number (0-based) the seat matches now
         self._table: list[int] | None = None
         self._allowed_cache: dict[int, np.ndarray] = {}
 
@@ -318,8 +318,13 @@ class Round:
             Phase.SPEND: (Kind.BONE, Kind.LIMBO, Kind.DONE),
         }.get(self.phase, ())
         wanted = wanted if isinstance(wanted, tuple) else (wanted,)
-        if kind in (Kind.FLOWER, Kind.LIMBO) and not self.rules.catrina:
-            return "flowers and Limbo Bones belong to the La Catrina campaign"
+        if kind == Kind.LIMBO and not self.rules.catrina:
+            return "Limbo Bones belong to the La Catrina campaign"
+        if kind in (Kind.FLOWER, Kind.MEMORY) and not self.rules.catrina:
+            return (
+                "the memory-or-flower choice belongs to the La Catrina campaign: "
+                "in the base game a checked yellow box wins a Memory Bone at once"
+            )
         if kind not in wanted:
             return f"not now: {phase_text}"
         if kind == Kind.KEEP:
@@ -329,7 +334,7 @@ class Round:
             return self._explain_word(a)
         if kind == Kind.BLANK:
             example = self.lexicon.words[int(np.flatnonzero(self.allowed_words())[0])].text
-            return f"a blank is allowed only when no word is legal, and {example!r} is"
+            return f"a blank is allowed only when no word is legal, and {example!r} (for one) is legal"
         if kind == Kind.MATCH:
             if a >= self.rules.skulls:
                 return f"there are only {self.rules.skulls} skulls"
@@ -437,6 +442,7 @@ class Round:
         """Open the skulls: check boxes, then yellow-box rewards, then bone spending."""
         n = self.rules.num_players
         for j in range(self.rules.skulls):
+            # Each correct match checks a box, the N - 1 white ones first; the yellow box needs all N.
             correct = self.correct_count(j)
             self.whites[j] = min(correct, self.rules.white_boxes)
             self.yellow[j] = correct == n
@@ -587,6 +593,10 @@ class Round:
             raise ValueError("the deduction comes after the 4 writing steps (step must be 4)")
         if restored.phase == Phase.YELLOW and not restored.pending:
             raise ValueError("the yellow phase needs a pending yellow box")
+        for d in restored.pending:
+            skull = restored.numbers[d]
+            if not restored.yellow[skull] or restored.rewards[skull]:
+                raise ValueError(f"pending: skull number {d + 1} has no yellow box waiting for a reward")
         if restored.phase > Phase.DRAW and len(set(restored.characters + restored.extras)) != TABLE_SIZE:
             raise ValueError("the 8 characters on the table must differ")
         return restored
