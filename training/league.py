@@ -1,0 +1,249 @@
+"""The opponent league: frozen past selves of the learner, mixed with scripted baselines.
+
+Self-play here means playing against a *league* of earlier versions of the network, never
+the live network on several seats of one trajectory:
+
+* Every ``snapshot_every`` steps the trainer freezes the learner's actor network into a small
+  ``.npz`` file in ``run_dir/league/`` (``League.add``). A snapshot is the policy's layers as
+  numpy arrays, so frozen opponents run without torch inside the environment workers and cost
+  a few matrix-vector products per move.
+* The newest ``pool_size`` snapshots form the pool. After each snapshot the trainer sends the
+  pool's file list to every environment (``LeagueEnv.set_league``).
+* Each opponent seat holds an ``OpponentMix``: at the start of every episode it draws, from the
+  episode's seed, either a scripted baseline (by the config's weights) or the pool (with the
+  self-play weight), and then a uniformly random member of the pool.
+* Cooperative games put the learner's *latest* snapshot in every other seat (``latest_only``),
+  refreshed each ``snapshot_every`` steps: all seats are played by the shared policy, one of
+  them learning, the others a frozen copy at most ``snapshot_every`` steps old.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import gymnasium
+import numpy as np
+
+from fiesta_envs.core.policy import Policy
+
+if TYPE_CHECKING:
+    from fiesta_envs.core.game import Game
+
+LEAGUE_DIR = "league"
+_SNAPSHOT = re.compile(r"^snapshot_(\d{9})\.npz$")
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0.0)
+
+
+def _identity(x: np.ndarray) -> np.ndarray:
+    return x
+
+
+#: module-level functions, so that frozen policies pickle (evaluation sends them to worker processes)
+_ACTIVATIONS = {"tanh": np.tanh, "relu": _relu, "identity": _identity}
+
+
+# ---------------------------------------------------------------------------------- frozen actor
+class ActorSnapshot:
+    """The actor half of a MaskablePPO MLP policy as numpy arrays: observation -> action logits."""
+
+    def __init__(self, weights: Sequence[np.ndarray], biases: Sequence[np.ndarray], activations: Sequence[str]):
+        if not len(weights) == len(biases) == len(activations):
+            raise ValueError("one weight, bias and activation per layer")
+        unknown = set(activations) - set(_ACTIVATIONS)
+        if unknown:
+            raise ValueError(f"unsupported activations {sorted(unknown)}; supported: {sorted(_ACTIVATIONS)}")
+        self.weights = [np.ascontiguousarray(w, dtype=np.float32) for w in weights]
+        self.biases = [np.ascontiguousarray(b, dtype=np.float32) for b in biases]
+        self.activations = list(activations)
+        self._functions = [_ACTIVATIONS[name] for name in self.activations]
+
+    @classmethod
+    def from_model(cls, model: Any) -> ActorSnapshot:
+        """Copy the actor of a MaskablePPO ``MlpPolicy`` (flatten features -> policy MLP -> action head)."""
+        import torch.nn as nn
+        from stable_baselines3.common.torch_layers import FlattenExtractor
+
+        policy = model.policy
+        if not isinstance(policy.pi_features_extractor, FlattenExtractor):
+            raise ValueError("only MLP policies on flat observations can be frozen into the league")
+        weights, biases, activations = [], [], []
+        for module in [*policy.mlp_extractor.policy_net, policy.action_net]:
+            if isinstance(module, nn.Linear):
+                weights.append(module.weight.detach().cpu().numpy().T.copy())
+                biases.append(module.bias.detach().cpu().numpy().copy())
+                activations.append("identity")
+            elif isinstance(module, (nn.Tanh, nn.ReLU)) and activations:
+                activations[-1] = "tanh" if isinstance(module, nn.Tanh) else "relu"
+            else:
+                raise ValueError(f"cannot freeze a policy layer of type {type(module).__name__}")
+        return cls(weights, biases, activations)
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        x = np.asarray(observation, dtype=np.float32)
+        for weight, bias, function in zip(self.weights, self.biases, self._functions, strict=True):
+            x = function(x @ weight + bias)
+        return x
+
+    def save(self, path: Path) -> None:
+        """Write atomically (temp file, then rename): a worker never reads half a snapshot."""
+        arrays: dict[str, Any] = {"activations": np.array(self.activations)}
+        for i, (weight, bias) in enumerate(zip(self.weights, self.biases, strict=True)):
+            arrays[f"w{i}"], arrays[f"b{i}"] = weight, bias
+        temp = path.with_name(f".tmp-{path.name}-{os.getpid()}")
+        with open(temp, "wb") as handle:
+            np.savez(handle, **arrays)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+
+    @classmethod
+    def load(cls, path: Path | str) -> ActorSnapshot:
+        with np.load(path, allow_pickle=False) as data:
+            activations = [str(a) for a in data["activations"]]
+            count = len(activations)
+            return cls([data[f"w{i}"] for i in range(count)], [data[f"b{i}"] for i in range(count)], activations)
+
+
+def masked_choice(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None) -> int:
+    """The best legal action (``rng=None``) or one sampled from the masked softmax."""
+    legal = np.flatnonzero(mask)
+    values = logits[legal].astype(np.float64)
+    if rng is None:
+        return int(legal[int(np.argmax(values))])
+    values = np.exp(values - values.max())
+    return int(legal[int(rng.choice(len(legal), p=values / values.sum()))])
+
+
+class FrozenPolicy(Policy):
+    """A frozen actor as a ``Policy``: argmax when ``deterministic``, else samples with ``self.rng``."""
+
+    def __init__(self, actor: ActorSnapshot, deterministic: bool = False, seed: int | None = None, name: str = ""):
+        super().__init__(seed)
+        self.actor = actor
+        self.deterministic = deterministic
+        self.name = name
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
+        return masked_choice(self.actor.logits(observation), action_mask, None if self.deterministic else self.rng)
+
+    def __repr__(self) -> str:
+        return f"FrozenPolicy({self.name or 'actor'}, deterministic={self.deterministic})"
+
+
+# ---------------------------------------------------------------------------------- the pool on disk
+class League:
+    """The snapshots of one run, in ``run_dir/league/snapshot_{step:09d}.npz``."""
+
+    def __init__(self, run_dir: Path, pool_size: int) -> None:
+        self.directory = Path(run_dir) / LEAGUE_DIR
+        self.pool_size = pool_size
+
+    def add(self, model: Any, step: int) -> Path:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        path = self.directory / f"snapshot_{step:09d}.npz"
+        ActorSnapshot.from_model(model).save(path)
+        return path
+
+    def snapshots(self) -> list[tuple[int, Path]]:
+        """Every snapshot on disk as ``(step, path)``, oldest first."""
+        if not self.directory.is_dir():
+            return []
+        found = [(int(m.group(1)), p) for p in self.directory.iterdir() if (m := _SNAPSHOT.match(p.name))]
+        return sorted(found)
+
+    def members(self, up_to_step: int | None = None) -> list[str]:
+        """The pool: paths of the newest ``pool_size`` snapshots taken at or before ``up_to_step``."""
+        found = [path for step, path in self.snapshots() if up_to_step is None or step <= up_to_step]
+        return [str(path) for path in found[-self.pool_size :]]
+
+    def forget_after(self, step: int) -> None:
+        """Delete snapshots newer than ``step`` (left by a run killed after its last checkpoint)."""
+        for snapshot_step, path in self.snapshots():
+            if snapshot_step > step:
+                path.unlink(missing_ok=True)
+
+
+# ---------------------------------------------------------------------------------- one opponent seat
+class OpponentMix(Policy):
+    """One opponent seat: per episode, a scripted baseline or a frozen self, drawn by weight.
+
+    ``baselines`` maps a policy (already built) to its weight; ``self_play_weight`` is the
+    weight of the league pool as a whole. ``latest_only`` always takes the newest member
+    (cooperative team-mates). Until the pool has a member its weight is ignored.
+    """
+
+    def __init__(
+        self,
+        baselines: Mapping[str, tuple[Policy, float]],
+        self_play_weight: float,
+        deterministic_members: bool = False,
+        latest_only: bool = False,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__(seed)
+        self.baselines = {name: pair for name, pair in baselines.items() if pair[1] > 0}
+        self.self_play_weight = float(self_play_weight)
+        self.deterministic_members = deterministic_members
+        self.latest_only = latest_only
+        self.members: list[str] = []
+        self._cache: dict[str, ActorSnapshot] = {}
+        self._frozen = FrozenPolicy(ActorSnapshot([], [], []), deterministic_members)
+        self.current: Policy | None = None
+        self.current_name = ""
+
+    def set_members(self, paths: Sequence[str]) -> None:
+        self.members = list(paths)
+        self._cache = {path: actor for path, actor in self._cache.items() if path in self.members}
+
+    def _actor(self, path: str) -> ActorSnapshot:
+        if path not in self._cache:
+            self._cache[path] = ActorSnapshot.load(path)
+        return self._cache[path]
+
+    def start_episode(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+        names = list(self.baselines)
+        weights = [self.baselines[name][1] for name in names]
+        if self.members and self.self_play_weight > 0:
+            names.append("")  # the league
+            weights.append(self.self_play_weight)
+        if not names:
+            raise RuntimeError("OpponentMix: no opponent available (no baselines and an empty league)")
+        probabilities = np.asarray(weights, dtype=np.float64)
+        choice = names[int(self.rng.choice(len(names), p=probabilities / probabilities.sum()))]
+        policy_seed = int(self.rng.integers(2**63 - 1))
+        if choice:
+            policy = self.baselines[choice][0]
+            self.current_name = choice
+        else:
+            path = self.members[-1] if self.latest_only else self.members[int(self.rng.integers(len(self.members)))]
+            self._frozen.actor = self._actor(path)
+            self._frozen.name = Path(path).stem
+            policy = self._frozen
+            self.current_name = "self"
+        policy.start_episode(policy_seed)
+        self.current = policy
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
+        if self.current is None:
+            raise RuntimeError("OpponentMix.act before start_episode")
+        return self.current.act(observation, action_mask, game, player)
+
+
+class LeagueEnv(gymnasium.Wrapper):
+    """Lets the trainer update the league of every opponent seat (via ``VecEnv.env_method``)."""
+
+    def set_league(self, paths: Sequence[str]) -> None:
+        for policy in self.env.unwrapped.opponents:
+            if isinstance(policy, OpponentMix):
+                policy.set_members(paths)
+
+    def opponent_names(self) -> list[str]:
+        return [getattr(policy, "current_name", type(policy).__name__) for policy in self.env.unwrapped.opponents]

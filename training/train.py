@@ -1,0 +1,527 @@
+"""``fiesta train``: MaskablePPO on one seat of a game, against a league of past selves and baselines.
+
+    fiesta train --config configs/fiesta_mexicana/ppo.yaml
+    fiesta train --config configs/smoke.yaml --set total_timesteps=4096 --set ppo.learning_rate=1e-4
+    fiesta train --resume runs/fiesta_mexicana/ppo-seed0 [--set total_timesteps=600000]
+
+What a run does, top to bottom (``Trainer.run``):
+
+1. Validate the config (``training/config.py``); pick the run directory; refuse to overwrite a
+   run that has checkpoints (continue it with ``--resume``).
+2. Build ``n_envs`` single-seat environments with random seats: in ``SubprocVecEnv`` worker
+   processes (one torch thread each) when ``n_envs > 1``, or all in this process with
+   ``vec_env: dummy`` (faster for cheap games on few cores: one batched forward pass for all
+   environments and no inter-process traffic). Every other seat holds an ``OpponentMix``
+   (``training/league.py``) that picks, per episode, a scripted baseline or a frozen past
+   self according to the config's weights. Cooperative games: every other seat is the
+   learner's latest frozen snapshot. ``reward_shaping`` adds potential-based shaping by the
+   running score margin (``training/shaping.py``).
+3. Train in chunks that end at the next event; every schedule (``snapshot_every``,
+   ``eval.every``, ``checkpoint_every``, ``total_timesteps``) is rounded up to a multiple of the
+   rollout size ``ppo.n_steps x n_envs``, so events fall between PPO updates. At each event:
+   add a snapshot to the league, evaluate against the baselines (TensorBoard ``eval/``), and
+   write a checkpoint atomically (``training/checkpoint.py``).
+4. At the end: an evaluation table (win rate with a 95% Wilson interval per baseline).
+
+Repeatability. A run is a function of its config (seed included) on a given machine and
+library versions: at the start of every chunk the global RNGs (python, numpy, torch) are
+re-seeded from ``(seed, step)``, and after every checkpoint the environments restart with
+fresh episodes seeded from ``(seed, step)`` (episodes in progress at a checkpoint are cut
+there, their value bootstrapped as for a time limit). So a run stopped and resumed with
+``--resume`` computes bit for bit the same weights, optimiser state and league as the
+uninterrupted run at every later checkpoint (on CPU, same versions; tested on the smoke
+config). What "exactly" does not cover: the work done after the last checkpoint of a killed
+run is redone, not recovered; TensorBoard curves of the redone stretch appear twice; changing
+anything but ``total_timesteps``, ``eval``, ``final_eval`` or ``progress_bar`` with ``--set``
+on resume gives a different (valid) run. Learning rate and clip range are constants (no
+schedules), so extending ``total_timesteps`` on resume changes nothing before the old end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import json
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fiesta_envs.core.errors import FiestaError
+from training.checkpoint import (
+    CheckpointError,
+    check_compatible,
+    latest_checkpoint,
+    list_checkpoints,
+    load_model,
+    read_meta,
+    save_checkpoint,
+)
+from training.config import (
+    ConfigError,
+    TrainConfig,
+    apply_overrides,
+    config_to_dict,
+    load_config,
+    read_yaml,
+    save_config,
+    validate_config,
+)
+from training.league import ActorSnapshot, FrozenPolicy, League, LeagueEnv, OpponentMix
+
+RUN_CONFIG = "config.yaml"
+EVAL_LOG = "eval.jsonl"
+FINAL_EVAL = "final_eval.json"
+#: config fields whose change on ``--resume`` keeps the run identical to an uninterrupted one
+RESUME_SAFE_FIELDS = {"total_timesteps", "eval", "final_eval", "progress_bar", "run_dir", "tensorboard"}
+
+
+# ---------------------------------------------------------------------------------- command line
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, metavar="FILE", help="YAML config (see configs/)")
+    parser.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a config field, dotted keys, YAML values (repeatable): --set ppo.n_steps=256",
+    )
+    parser.add_argument(
+        "--resume",
+        type=Path,
+        metavar="RUN_DIR",
+        help="continue a run from its latest checkpoint, with the config saved in RUN_DIR",
+    )
+    parser.add_argument("--run-dir", type=Path, metavar="DIR", help="where the run writes (default: from config)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    run_dir: Path | None = None
+    try:
+        config, run_dir, resume = resolve_run(args)
+        Trainer(config, run_dir, resume=resume, progress=not args.no_progress).run()
+    except (ConfigError, CheckpointError, FiestaError) as error:
+        console.print(f"[bold red]error:[/] {error}", markup=True, highlight=False, soft_wrap=True)
+        return 2
+    except KeyboardInterrupt:
+        last = latest_checkpoint(run_dir) if run_dir is not None else None
+        if last is None:
+            console.print("[yellow]interrupted[/] before the first checkpoint", markup=True, soft_wrap=True)
+        else:
+            console.print(
+                f"[yellow]interrupted[/]; the last checkpoint is {last}; continue with: "
+                f"fiesta train --resume {run_dir}",
+                markup=True,
+                highlight=False,
+                soft_wrap=True,
+            )
+        return 130
+    return 0
+
+
+def resolve_run(args: argparse.Namespace) -> tuple[TrainConfig, Path, bool]:
+    """The validated config, the run directory, and whether the run continues from a checkpoint."""
+    if args.resume is not None:
+        if args.config is not None:
+            raise ConfigError(
+                f"--resume uses the config saved in {args.resume / RUN_CONFIG}; drop --config "
+                "(change fields with --set, e.g. --set total_timesteps=1000000)"
+            )
+        return resume_config(args.resume, args.overrides, args.run_dir)
+    if args.config is None:
+        raise ConfigError("give --config FILE to start a run, or --resume RUN_DIR to continue one")
+    config = load_config(args.config, args.overrides)
+    run_dir = Path(args.run_dir or config.run_dir or default_run_dir(config, args.config))
+    if list_checkpoints(run_dir):
+        raise ConfigError(
+            f"the run directory {run_dir} already holds checkpoints; continue it with "
+            f"`fiesta train --resume {run_dir}` or choose another with --run-dir"
+        )
+    config.run_dir = str(run_dir)
+    return config, run_dir, False
+
+
+def default_run_dir(config: TrainConfig, config_path: Path) -> Path:
+    return Path("runs") / config.game / f"{Path(config_path).stem}-seed{config.seed}"
+
+
+def resume_config(run_dir: Path, overrides: Sequence[str], new_run_dir: Path | None) -> tuple[TrainConfig, Path, bool]:
+    if not run_dir.is_dir():
+        raise CheckpointError(f"cannot resume: the run directory {run_dir} does not exist")
+    saved_path = run_dir / RUN_CONFIG
+    if not saved_path.is_file():
+        raise CheckpointError(f"cannot resume: {saved_path} is missing; is {run_dir} a training run directory?")
+    if new_run_dir is not None and Path(new_run_dir) != run_dir:
+        raise ConfigError("--run-dir cannot move a resumed run; it continues in its own directory")
+    if latest_checkpoint(run_dir) is None:
+        raise CheckpointError(f"cannot resume: {run_dir} has no complete checkpoint yet; start it again instead")
+    saved = read_yaml(saved_path)
+    data = apply_overrides(saved, overrides)
+    config = validate_config(data, f"{saved_path}" + (f" (with --set {' '.join(overrides)})" if overrides else ""))
+    config.run_dir = str(run_dir)
+    changed = sorted(k for k in config_to_dict(config) if config_to_dict(config)[k] != saved.get(k))
+    risky = [k for k in changed if k not in RESUME_SAFE_FIELDS]
+    fixed = [k for k in risky if k in ("game", "num_players", "options", "ppo")]
+    if fixed:
+        raise ConfigError(
+            f"--resume cannot change {', '.join(fixed)}: the checkpoints hold a model built and trained with the "
+            f"saved values (see {saved_path}); start a new run to change them"
+        )
+    if risky:
+        print(
+            f"note: resuming with changed {', '.join(risky)}; the run is no longer identical to an uninterrupted one",
+            file=sys.stderr,
+        )
+    return config, run_dir, True
+
+
+# ---------------------------------------------------------------------------------- seeds
+_PURPOSES = {"global": 1, "envs": 2, "model": 3, "eval": 4, "final_eval": 5}
+
+
+def derive_seed(seed: int, step: int, purpose: str) -> int:
+    """A 31-bit seed for ``purpose`` at ``step`` of a run with ``seed`` (independent streams)."""
+    return int(np.random.SeedSequence([seed, step, _PURPOSES[purpose]]).generate_state(1)[0] & 0x7FFFFFFF)
+
+
+def seed_everything(seed: int) -> None:
+    import torch
+
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+# ---------------------------------------------------------------------------------- environments
+def _build_env(
+    game: str,
+    num_players: int,
+    options: dict[str, Any],
+    baselines: dict[str, float],
+    self_play_weight: float,
+    deterministic_members: bool,
+    cooperative: bool,
+    members: list[str],
+    reward_shaping: float = 0.0,
+    gamma: float = 0.99,
+) -> Any:
+    """One training environment (module level so that worker processes can build it)."""
+    if "torch" in sys.modules:  # one thread per worker: n_envs workers share the machine's cores
+        sys.modules["torch"].set_num_threads(1)
+    from stable_baselines3.common.monitor import Monitor
+
+    from fiesta_envs.registry import make_gym_env, make_policy
+
+    opponents = [
+        OpponentMix(
+            {name: (make_policy(game, name), weight) for name, weight in baselines.items()},
+            self_play_weight=1.0 if cooperative else self_play_weight,
+            deterministic_members=deterministic_members,
+            latest_only=cooperative,
+        )
+        for _ in range(num_players - 1)
+    ]
+    env = LeagueEnv(make_gym_env(game, num_players=num_players, opponents=opponents, seat=None, **options))
+    env.set_league(members)
+    if reward_shaping > 0:
+        from training.shaping import ScoreShaping
+
+        env = ScoreShaping(env, reward_shaping, gamma)
+    return Monitor(env)
+
+
+def make_vec_env(config: TrainConfig, members: list[str]) -> Any:
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    factory = functools.partial(
+        _build_env,
+        config.game,
+        config.num_players,
+        dict(config.options),
+        dict(config.opponents.baselines),
+        config.opponents.self_play.weight,
+        config.opponents.self_play.deterministic,
+        config.cooperative(),
+        list(members),
+        config.reward_shaping,
+        config.ppo.gamma,
+    )
+    if config.n_envs == 1 or config.vec_env == "dummy":
+        return DummyVecEnv([factory] * config.n_envs)
+    return SubprocVecEnv([factory] * config.n_envs, start_method="forkserver")
+
+
+# ---------------------------------------------------------------------------------- evaluation
+def evaluate(config: TrainConfig, agent: Any, baselines: Sequence[str], games: int, seed: int, workers: int = 1) -> Any:
+    """Win rates of ``agent`` against each baseline, seats rotated (``training.evaluate``)."""
+    from training.evaluate import evaluate_against_baselines
+
+    return evaluate_against_baselines(
+        config.game, config.num_players, agent, baselines, games, seed, options=dict(config.options), workers=workers
+    )
+
+
+def print_table(results: Any, title: str) -> None:
+    from training.evaluate import print_results_table
+
+    print_results_table(results, title)
+
+
+def summarise(results: Any) -> dict[str, float]:
+    """``{baseline: win rate}`` of an evaluation (for TensorBoard and the progress bar)."""
+    return {row.opponent: row.win_rate for row in results}
+
+
+# ---------------------------------------------------------------------------------- the trainer
+def _round_up(value: int, unit: int) -> int:
+    return max(unit, math.ceil(value / unit) * unit)
+
+
+class Trainer:
+    """One training run (see the module docstring for the order of events)."""
+
+    def __init__(self, config: TrainConfig, run_dir: Path, resume: bool = False, progress: bool = True) -> None:
+        self.config = config
+        self.run_dir = Path(run_dir)
+        self.resume = resume
+        self.show_progress = progress and config.progress_bar
+        unit = config.rollout_size
+        self.total = _round_up(config.total_timesteps, unit)
+        self.checkpoint_every = _round_up(config.checkpoint_every, unit)
+        self.snapshot_every = _round_up(config.opponents.self_play.snapshot_every, unit)
+        self.eval_every = _round_up(config.eval.every, unit) if config.eval.every else 0
+        self.cooperative = config.cooperative()
+        self.uses_league = self.cooperative or config.opponents.self_play.weight > 0
+        self.league = League(self.run_dir, 1 if self.cooperative else config.opponents.self_play.pool_size)
+        self.model: Any = None
+        self.vec_env: Any = None
+
+    # -- the run -----------------------------------------------------------------------
+    def run(self) -> Any:
+        import torch
+
+        torch.set_num_threads(self.config.torch_threads)
+        torch.distributions.Distribution.set_default_validate_args(False)  # ~20% faster rollouts; masks are valid
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            start = self._start()
+            bar = self._progress_bar(start)
+            try:
+                self._train(start, bar)
+            finally:
+                bar.close()
+        finally:
+            if self.vec_env is not None:
+                with contextlib.suppress(OSError, EOFError):  # workers already gone (Ctrl-C reaches them too)
+                    self.vec_env.close()
+        return self._final_evaluation()
+
+    def _start(self) -> int:
+        config = self.config
+        if self.resume:
+            checkpoint = latest_checkpoint(self.run_dir)
+            meta = read_meta(checkpoint)
+            check_compatible(meta, config.game, config.num_players)
+            step = int(meta["step"])
+            self.league.forget_after(step)
+            self._forget_evaluations_after(step)
+            self.vec_env = make_vec_env(config, self.league.members(step))
+            self.model = load_model(checkpoint, env=self.vec_env, device=config.device)
+            if self.model.num_timesteps != step:
+                raise CheckpointError(
+                    f"checkpoint {checkpoint}: its model is at step {self.model.num_timesteps}, its meta says {step}"
+                )
+            self._note(f"resuming {self.run_dir} from step {step:,} ({checkpoint.name})")
+        else:
+            step = 0
+            save_config(config, self.run_dir / RUN_CONFIG)
+            self.league.forget_after(-1)  # leftovers of an attempt that died before its first checkpoint
+            (self.run_dir / EVAL_LOG).unlink(missing_ok=True)
+            self.vec_env = make_vec_env(config, [])
+            self.model = self._new_model(self.vec_env)
+            if self.uses_league:  # the first member of the league: the untrained network
+                self.league.add(self.model, 0)
+                self.vec_env.env_method("set_league", self.league.members(0))
+            self._note(
+                f"training {config.game} ({config.num_players} players) for {self.total:,} steps "
+                f"with {config.n_envs} env(s); run directory {self.run_dir}"
+            )
+        self._configure_logger(step)
+        return step
+
+    def _forget_evaluations_after(self, step: int) -> None:
+        """Drop evaluations logged after the checkpoint we resume from (they will be redone)."""
+        path = self.run_dir / EVAL_LOG
+        if path.is_file():
+            lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+            kept = [line for line in lines if json.loads(line)["step"] <= step]
+            path.write_text("".join(line + "\n" for line in kept), encoding="utf-8")
+
+    def _new_model(self, vec_env: Any) -> Any:
+        import torch.nn as nn
+        from sb3_contrib import MaskablePPO
+
+        config, ppo = self.config, self.config.ppo
+        seed_everything(derive_seed(config.seed, 0, "model"))
+        return MaskablePPO(
+            "MlpPolicy",
+            vec_env,
+            learning_rate=ppo.learning_rate,
+            n_steps=ppo.n_steps,
+            batch_size=ppo.batch_size,
+            n_epochs=ppo.n_epochs,
+            gamma=ppo.gamma,
+            gae_lambda=ppo.gae_lambda,
+            clip_range=ppo.clip_range,
+            ent_coef=ppo.ent_coef,
+            vf_coef=ppo.vf_coef,
+            max_grad_norm=ppo.max_grad_norm,
+            target_kl=ppo.target_kl,
+            normalize_advantage=ppo.normalize_advantage,
+            policy_kwargs={
+                "net_arch": list(ppo.net_arch),
+                "activation_fn": nn.Tanh if ppo.activation == "tanh" else nn.ReLU,
+            },
+            seed=derive_seed(config.seed, 0, "model"),
+            device=config.device,
+            verbose=0,
+        )
+
+    def _configure_logger(self, step: int) -> None:
+        """TensorBoard events in ``tensorboard/`` and a CSV per (re)start: ``logs/progress_from_<step>.csv``."""
+        from stable_baselines3.common.logger import CSVOutputFormat, Logger, make_output_format
+
+        logs = self.run_dir / "logs"
+        logs.mkdir(exist_ok=True)
+        formats = [CSVOutputFormat(str(logs / f"progress_from_{step:09d}.csv"))]
+        if self.config.tensorboard:
+            formats.append(make_output_format("tensorboard", str(self.run_dir / "tensorboard")))
+        self.model.set_logger(Logger(str(logs), formats))
+
+    def _progress_bar(self, start: int) -> Any:
+        from training.progress import ProgressBar
+
+        return ProgressBar(self.total, start, self.show_progress)
+
+    def _train(self, step: int, bar: Any) -> None:
+        from training.progress import ProgressCallback
+
+        callback = ProgressCallback(bar)
+        self.bar = bar
+        restart_envs = True
+        while step < self.total:
+            seed_everything(derive_seed(self.config.seed, step, "global"))
+            if restart_envs:
+                self._restart_envs(step)
+                restart_envs = False
+            stop = self._next_event(step)
+            self.model.learn(stop - step, reset_num_timesteps=False, callback=callback, progress_bar=False)
+            if self.model.num_timesteps != stop:  # cannot happen with schedules rounded to rollouts
+                raise RuntimeError(f"training stopped at step {self.model.num_timesteps}, expected {stop}")
+            step = stop
+            bar.advance_to(step)
+            if self.uses_league and step % self.snapshot_every == 0:
+                self.league.add(self.model, step)
+                self.vec_env.env_method("set_league", self.league.members(step))
+            if self.eval_every and step % self.eval_every == 0:
+                self._periodic_evaluation(step)
+            if step % self.checkpoint_every == 0 or step == self.total:
+                path = save_checkpoint(self.model, self.run_dir, step, self._meta(step))
+                bar.note(f"step {step:,}: checkpoint {path}")
+                restart_envs = True
+
+    def _next_event(self, step: int) -> int:
+        periods = [self.checkpoint_every]
+        if self.uses_league:
+            periods.append(self.snapshot_every)
+        if self.eval_every:
+            periods.append(self.eval_every)
+        return min([self.total] + [(step // p + 1) * p for p in periods])
+
+    def _restart_envs(self, step: int) -> None:
+        """Fresh episodes seeded from (seed, step): what makes a resumed run match an uninterrupted one."""
+        self.vec_env.seed(derive_seed(self.config.seed, step, "envs"))
+        self.model._last_obs = self.vec_env.reset()
+        self.model._last_episode_starts = np.ones((self.vec_env.num_envs,), dtype=bool)
+
+    def _meta(self, step: int) -> dict[str, Any]:
+        config = self.config
+        return {
+            "game": config.game,
+            "num_players": config.num_players,
+            "options": dict(config.options),
+            "seed": config.seed,
+            "config": config_to_dict(config),
+            "league": [Path(p).name for p in self.league.members(step)] if self.uses_league else [],
+            "algorithm": "MaskablePPO",
+        }
+
+    # -- evaluation ---------------------------------------------------------------------
+    def learner_policy(self) -> FrozenPolicy:
+        """The current network as a deterministic policy (picklable: numpy weights only)."""
+        return FrozenPolicy(ActorSnapshot.from_model(self.model), deterministic=True, name="learner")
+
+    def _periodic_evaluation(self, step: int) -> None:
+        config = self.config
+        baselines = config.eval_baselines(config.eval.baselines)
+        started = time.perf_counter()
+        results = evaluate(
+            config, self.learner_policy(), baselines, config.eval.games, derive_seed(config.seed, step, "eval")
+        )
+        rates = summarise(results)
+        for name, rate in rates.items():
+            self.model.logger.record(f"eval/win_rate_vs_{name}", rate)
+        self.model.logger.dump(step)
+        with open(self.run_dir / EVAL_LOG, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps({"step": step, "win_rate": rates}) + "\n")
+        text = " ".join(f"{name} {rate:.0%}" for name, rate in rates.items())
+        self.bar.show(eval=text)
+        self.bar.note(f"step {step:,}: win rate vs {text} ({time.perf_counter() - started:.1f}s)")
+
+    def _final_evaluation(self) -> Any:
+        config = self.config
+        if config.final_eval.games == 0:
+            return []
+        checkpoint = latest_checkpoint(self.run_dir)
+        baselines = config.eval_baselines(config.final_eval.baselines)
+        agent = FrozenPolicy(ActorSnapshot.from_model(self.model), deterministic=True, name="learner")
+        results = evaluate(
+            config,
+            agent,
+            baselines,
+            config.final_eval.games,
+            derive_seed(config.seed, self.total, "final_eval"),
+            workers=config.final_eval.workers,
+        )
+        print_table(results, f"{config.game}, {config.num_players} players: {checkpoint} against the baselines")
+        (self.run_dir / FINAL_EVAL).write_text(
+            json.dumps({"step": self.total, "checkpoint": str(checkpoint), "win_rate": summarise(results)}, indent=2),
+            encoding="utf-8",
+        )
+        return results
+
+    def _note(self, text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="fiesta train")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    sys.exit(main())
