@@ -120,17 +120,14 @@ def make_policy(game: str, policy: Any, seed: int | None = None) -> Policy:
     if isinstance(policy, str):
         baselines = {"random": RandomPolicy, **game_spec(game).baseline_classes()}
         if policy not in baselines:
-            raise InvalidOptionError(
-                f"{game}: unknown opponent {policy!r}; baselines: {', '.join(sorted(baselines))}"
-            )
+            raise InvalidOptionError(f"{game}: unknown opponent {policy!r}; baselines: {', '.join(sorted(baselines))}")
         return baselines[policy](seed=seed)
     if hasattr(policy, "act"):
         return policy
     if callable(policy):
         return CallablePolicy(policy, seed=seed)
     raise InvalidOptionError(
-        f"{game}: an opponent must be a baseline name, a Policy or a function (obs, mask) -> action; "
-        f"got {policy!r}"
+        f"{game}: an opponent must be a baseline name, a Policy or a function (obs, mask) -> action; got {policy!r}"
     )
 
 

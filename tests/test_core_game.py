@@ -193,3 +193,9 @@ def test_ranking_keys_break_ties():
     finish(game, 0)
     assert game.returns().tolist() == [-1.0, 0.0, 1.0]
     assert game.winners() == [2]
+
+
+def test_an_equal_option_value_is_stored_as_the_declared_choice():
+    game = Nim(max_take=2.0)
+    assert game.config["max_take"] == 2 and type(game.config["max_take"]) is int
+    assert type(Nim(max_take=np.int64(3)).config["max_take"]) is int

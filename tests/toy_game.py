@@ -81,8 +81,8 @@ class Nim(Game):
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> None:
         pile, turn, winner = int(data["pile"]), int(data["turn"]), int(data["winner"])
-        if not 0 <= pile <= MAX_PILE or not 0 <= turn < self.num_players:
-            raise ValueError(f"pile {pile} or turn {turn} out of range")
+        if not 0 <= pile <= MAX_PILE or not 0 <= turn < self.num_players or not -1 <= winner < self.num_players:
+            raise ValueError(f"pile {pile}, turn {turn} or winner {winner} out of range")
         self.pile, self.turn, self.winner = pile, turn, winner
 
     def render_text(self) -> str:

@@ -245,6 +245,17 @@ class FiestaAECEnv(AECEnv):
             self._refresh_infos()
 
 
+class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order-enforcing wrapper, with ``last()`` answered by the environment in one
+    call once it has been reset (the generic wrapper looks up eight attributes through
+    ``__getattr__`` on every step)."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("last() cannot be called before reset()")
+        return self.env.last(observe)
+
+
 def aec_env_classes(game_class: type[Game], env_name: str) -> tuple[type[FiestaAECEnv], Callable[..., AECEnv]]:
     """The public ``raw_env`` class and ``env()`` factory of a game's ``<game>_v0`` module."""
     raw = type(
@@ -264,7 +275,7 @@ def aec_env_classes(game_class: type[Game], env_name: str) -> tuple[type[FiestaA
 
     def env(**kwargs: Any) -> AECEnv:
         """The wrapped environment (order enforcing). Keyword arguments: see ``raw_env``."""
-        return wrappers.OrderEnforcingWrapper(raw(**kwargs))
+        return OrderEnforcingEnv(raw(**kwargs))
 
     env.__doc__ = f"The {game_class.name} AEC environment, wrapped as PettingZoo's classic games are."
     return raw, env

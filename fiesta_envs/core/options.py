@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from fiesta_envs.core.errors import InvalidOptionError
 
 
@@ -41,10 +43,13 @@ class Option:
         return "see the game's documentation"
 
     def validate(self, game: str, name: str, value: Any) -> Any:
-        if self.choices is not None and not _is_choice(value, self.choices):
-            raise InvalidOptionError(
-                f"{game}: option {name}={value!r} is not allowed; allowed values: {self.allowed()}"
-            )
+        if self.choices is not None:
+            choice = _matching_choice(value, self.choices)
+            if choice is _NO_CHOICE:
+                raise InvalidOptionError(
+                    f"{game}: option {name}={value!r} is not allowed; allowed values: {self.allowed()}"
+                )
+            value = choice  # store the declared value itself (2, not 2.0 or numpy's 2)
         if self.kind is not None and not isinstance(value, self.kind):
             raise InvalidOptionError(f"{game}: option {name}={value!r} has the wrong type; expected {self.allowed()}")
         if self.check is not None:
@@ -54,9 +59,15 @@ class Option:
         return value
 
 
-def _is_choice(value: Any, choices: tuple[Any, ...]) -> bool:
-    """``value in choices``, but ``True`` is not taken for ``1`` nor ``1`` for ``True``."""
-    return any(value == c and isinstance(value, bool) == isinstance(c, bool) for c in choices)
+_NO_CHOICE = object()
+
+
+def _matching_choice(value: Any, choices: tuple[Any, ...]) -> Any:
+    """The declared choice equal to ``value`` (``True`` is not taken for ``1`` nor ``1`` for ``True``)."""
+    for choice in choices:
+        if value == choice and isinstance(value, (bool, np.bool_)) == isinstance(choice, bool):
+            return choice
+    return _NO_CHOICE
 
 
 def validate_options(game: str, declared: Mapping[str, Option], given: Mapping[str, Any]) -> dict[str, Any]:

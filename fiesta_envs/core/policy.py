@@ -14,7 +14,7 @@ other players' hands or the deck order.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -23,7 +23,13 @@ if TYPE_CHECKING:
 
 
 class Policy:
-    """Base class: holds a random generator, re-seeded at the start of every episode."""
+    """Base class: holds a random generator, re-seeded at the start of every episode.
+
+    ``needs_observation = False`` tells environments that ``act`` ignores its ``observation``
+    argument (it is then passed ``None``), which saves encoding one for every opponent move.
+    """
+
+    needs_observation: ClassVar[bool] = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -38,6 +44,8 @@ class Policy:
 
 class RandomPolicy(Policy):
     """Plays a uniformly random legal action."""
+
+    needs_observation = False
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
         legal = np.flatnonzero(action_mask)

@@ -144,7 +144,9 @@ class SingleSeatEnv(gymnasium.Env):
         while not game.is_over and game.current_player != self.seat:
             player = game.current_player
             mask = game.legal_mask()
-            action = self._policy_of(player).act(game.observe(player), mask, game, player)
+            policy = self._policy_of(player)
+            observation = game.observe(player) if getattr(policy, "needs_observation", True) else None
+            action = policy.act(observation, mask, game, player)
             game.step(action)
 
     def action_masks(self) -> np.ndarray:

@@ -1,0 +1,522 @@
+"""``fiesta bench``: steps per second of every environment, next to PettingZoo's connect_four_v3.
+
+For every game in its main configuration (default player count and options) it plays games
+of uniformly random legal actions through
+
+* ``aec``     the wrapped PettingZoo AEC environment (``<game>_v0.env()``), the loop of
+              PettingZoo's documentation: ``agent_iter``, ``last``, ``step``;
+* ``engine``  the rules engine directly: ``legal_mask``, ``observe`` (the player to act) and
+              ``step`` -- what a custom rollout or search would pay;
+* ``gym``     the single-seat Gymnasium env (``gymnasium.make``) with random opponents, counting
+              the learner's steps (the opponents' moves happen inside them);
+
+and in the same run, the same way, PettingZoo's ``connect_four_v3`` as the reference: wrapped
+``env()`` (reference of ``aec`` and ``gym``) and ``raw_env()`` (reference of ``engine``).
+Each measurement is repeated; the table shows min/median/max steps per second, games per
+second (median), steps per game, the cost of ``reset`` and the peak memory (tracemalloc, in a
+separate untimed run). Ratios use medians. Loops are timed in CPU seconds of the process
+(``time.process_time``) and take turns run by run, so that a busy machine skews them alike.
+Targets (as issue 11 sets them): AEC >= 1.0x the wrapped connect_four, engine >= 3x the raw
+connect_four, and with ``--train`` the environment under 20% of MaskablePPO's training time.
+
+    fiesta bench                          # every game, 20 games x 5 repeats
+    fiesta bench --games 50 --repeats 7 --json bench.json --train
+    fiesta bench --game fiesta_mexicana --profile   # where the time goes (cProfile)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+AEC_TARGET = 1.0
+ENGINE_TARGET = 3.0
+ENV_SHARE_TARGET = 0.20
+REFERENCE = "connect_four_v3"
+API_NAMES = ("aec", "engine", "gym")
+
+
+# ---------------------------------------------------------------------------- results
+@dataclass
+class Measurement:
+    """Repeated timings of one loop: each entry of the lists is one run of ``games`` games."""
+
+    env: str
+    api: str
+    num_players: int
+    games: int
+    steps_per_second: list[float] = field(default_factory=list)
+    games_per_second: list[float] = field(default_factory=list)
+    steps_per_game: float = 0.0
+    reset_seconds: float = 0.0  # median cost of one reset
+    peak_memory_kib: float = 0.0
+    ratio: float | None = None  # median steps/s over the reference's
+    target: float | None = None
+
+    @property
+    def median_steps(self) -> float:
+        return statistics.median(self.steps_per_second) if self.steps_per_second else 0.0
+
+    @property
+    def met(self) -> bool | None:
+        if self.ratio is None or self.target is None:
+            return None
+        return self.ratio >= self.target
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        sps = self.steps_per_second
+        data.update(
+            steps_per_second={"min": min(sps), "median": self.median_steps, "max": max(sps), "runs": sps}
+            if sps
+            else {},
+            games_per_second={
+                "min": min(self.games_per_second),
+                "median": statistics.median(self.games_per_second),
+                "max": max(self.games_per_second),
+            }
+            if self.games_per_second
+            else {},
+            met=self.met,
+        )
+        return data
+
+
+@dataclass
+class TrainMeasurement:
+    env: str
+    n_envs: int
+    timesteps: int
+    frames_per_second: float
+    env_seconds: float
+    total_seconds: float
+    target: float = ENV_SHARE_TARGET
+
+    @property
+    def env_share(self) -> float:
+        return self.env_seconds / self.total_seconds if self.total_seconds else 0.0
+
+    @property
+    def met(self) -> bool:
+        return self.env_share < self.target
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "env_share": self.env_share, "met": self.met}
+
+
+# ---------------------------------------------------------------------------- loops
+#: The clock of the rollout loops: the CPU time of this process, not the wall clock, so that other
+#: programs on a busy machine do not count against a loop (they still slow it down through shared
+#: caches, which is why the loops are also interleaved). Rollouts are single-threaded.
+cpu_clock = time.process_time
+
+Loop = Callable[[int, np.random.Generator], tuple[int, float]]  # (seed, rng) -> (steps, reset seconds)
+
+
+def _pick(mask: np.ndarray, rng: np.random.Generator) -> int:
+    legal = np.flatnonzero(mask)
+    return int(legal[rng.integers(len(legal))])
+
+
+def aec_loop(env: Any) -> Loop:
+    """One game through a PettingZoo AEC env, as its documentation plays it."""
+
+    def play(seed: int, rng: np.random.Generator) -> tuple[int, float]:
+        started = cpu_clock()
+        env.reset(seed=seed)
+        reset_seconds = cpu_clock() - started
+        steps = 0
+        for _ in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                action = _pick(observation["action_mask"], rng)
+                steps += 1
+            env.step(action)
+        return steps, reset_seconds
+
+    return play
+
+
+def engine_loop(game: Any) -> Loop:
+    """One game through a rules engine: mask, observation of the player to act, step."""
+
+    def play(seed: int, rng: np.random.Generator) -> tuple[int, float]:
+        started = cpu_clock()
+        game.reset(seed)
+        reset_seconds = cpu_clock() - started
+        steps = 0
+        while not game.is_over:
+            game.observe(game.current_player)
+            game.step(_pick(game.legal_mask(), rng))
+            steps += 1
+        return steps, reset_seconds
+
+    return play
+
+
+def gym_loop(env: Any) -> Loop:
+    """One episode of a single-seat Gymnasium env with ``action_masks()``."""
+
+    def play(seed: int, rng: np.random.Generator) -> tuple[int, float]:
+        started = cpu_clock()
+        env.reset(seed=seed)
+        reset_seconds = cpu_clock() - started
+        steps, done = 0, False
+        masks = env.unwrapped.action_masks
+        while not done:
+            _, _, terminated, truncated, _ = env.step(_pick(masks(), rng))
+            done = terminated or truncated
+            steps += 1
+        return steps, reset_seconds
+
+    return play
+
+
+@dataclass
+class Contestant:
+    """One loop to time, with the labels of its row."""
+
+    env: str
+    api: str
+    num_players: int
+    loop: Loop
+
+
+def measure(
+    contestants: list[Contestant], games: int, repeats: int, seed: int = 0, min_seconds: float = 0.0
+) -> list[Measurement]:
+    """Time ``repeats`` runs of every loop, interleaved, after one warm-up game each.
+
+    The loops take turns (run 1 of each, then run 2 of each...) so that a change in the
+    machine's load hits all of them alike and the ratios stay fair. A run plays ``games``
+    games, and more until it has lasted ``min_seconds`` (short games such as connect_four's
+    would otherwise be timed over a few milliseconds). Peak memory is measured afterwards, in
+    separate untimed runs (tracemalloc slows everything down).
+    """
+    results = [Measurement(c.env, c.api, c.num_players, games) for c in contestants]
+    totals = [[0, 0, []] for _ in contestants]  # steps, games, reset times
+    warm_up = seed + 1_000_000
+    for contestant in contestants:
+        contestant.loop(warm_up, np.random.default_rng(warm_up))  # imports, caches, action names
+    for repeat in range(repeats):
+        for contestant, result, total in zip(contestants, results, totals, strict=True):
+            rng = np.random.default_rng([seed, repeat])
+            steps = played = 0
+            started = cpu_clock()
+            while played < games or cpu_clock() - started < min_seconds:
+                game_steps, reset_seconds = contestant.loop(seed + played, rng)
+                steps += game_steps
+                played += 1
+                total[2].append(reset_seconds)
+            elapsed = max(cpu_clock() - started, 1e-9)
+            result.steps_per_second.append(steps / elapsed)
+            result.games_per_second.append(played / elapsed)
+            total[0] += steps
+            total[1] += played
+    for contestant, result, (steps, played, resets) in zip(contestants, results, totals, strict=True):
+        result.steps_per_game = steps / played if played else 0.0
+        result.reset_seconds = statistics.median(resets) if resets else 0.0
+        result.peak_memory_kib = peak_memory_kib(contestant.loop, seed, min(games, 3))
+    return results
+
+
+def peak_memory_kib(loop: Loop, seed: int, games: int) -> float:
+    """Peak Python heap use (tracemalloc) while playing ``games`` games, in KiB."""
+    tracemalloc.start()
+    try:
+        rng = np.random.default_rng(seed)
+        for i in range(games):
+            loop(seed + i, rng)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak / 1024
+
+
+# ---------------------------------------------------------------------------- the benchmark
+def reference_contestants() -> list[Contestant]:
+    """PettingZoo's connect_four_v3: wrapped ``env()`` and ``raw_env()``."""
+    from pettingzoo.classic.connect_four import connect_four  # connect_four_v3, without the deprecated alias
+
+    return [
+        Contestant(REFERENCE, "aec", 2, aec_loop(connect_four.env())),
+        Contestant(REFERENCE, "aec raw", 2, aec_loop(connect_four.raw_env())),
+    ]
+
+
+def game_contestants(name: str, num_players: int | None = None, apis: tuple[str, ...] = API_NAMES) -> list[Contestant]:
+    """The loops of one game in its main configuration (default player count and options)."""
+    from fiesta_envs.registry import game_spec, make_aec_env
+
+    spec = game_spec(name)
+    game_class = spec.game_class()
+    n = num_players or game_class.default_players
+    contestants = []
+    for api in apis:
+        if api == "aec":
+            loop = aec_loop(make_aec_env(spec.name, num_players=n))
+        elif api == "engine":
+            loop = engine_loop(game_class(num_players=n))
+        elif api == "gym":
+            loop = gym_loop(gymnasium.make(spec.gym_id, num_players=n, opponents="random", seat=None))
+        else:
+            raise ValueError(f"unknown api {api!r}; known: {', '.join(API_NAMES)}")
+        contestants.append(Contestant(spec.name, api, n, loop))
+    return contestants
+
+
+def bench(
+    names: list[str], games: int, repeats: int, seed: int = 0, min_seconds: float = 0.0
+) -> tuple[dict[str, Measurement], list[Measurement]]:
+    """The reference and every game's loops, measured together; ratios filled in."""
+    contestants = reference_contestants()
+    for name in names:
+        contestants += game_contestants(name)
+    measured = measure(contestants, games, repeats, seed, min_seconds)
+    reference = {"wrapped": measured[0], "raw": measured[1]}
+    results = measured[2:]
+    add_ratios(results, reference)
+    return reference, results
+
+
+def add_ratios(results: list[Measurement], reference: dict[str, Measurement]) -> None:
+    """Each game's median steps/s over the reference's, with the target it should meet."""
+    for result in results:
+        if result.api in ("aec", "gym"):
+            result.ratio = result.median_steps / reference["wrapped"].median_steps
+            result.target = AEC_TARGET if result.api == "aec" else None
+        elif result.api == "engine":
+            result.ratio = result.median_steps / reference["raw"].median_steps
+            result.target = ENGINE_TARGET
+
+
+# ---------------------------------------------------------------------------- training
+def bench_training(name: str, n_envs: int, timesteps: int, seed: int = 0, torch_threads: int = 1) -> TrainMeasurement:
+    """MaskablePPO training frames per second, and the share of that time spent in the env.
+
+    ``n_envs`` single-seat envs (random opponents) in a ``DummyVecEnv``, so that the time inside
+    the environments (``reset``, ``step`` with the opponents' moves, ``action_masks``) can be
+    clocked in the same process. The default MLP policy, ``n_steps`` = half the budget per env,
+    batches of 64, 4 epochs. One rollout-and-update is run first, untimed (imports, first
+    allocations). ``torch_threads``: PyTorch's intra-op threads; 1 is fastest for these small
+    networks on 2 cores (more threads fight the environment for the cores). Times are CPU
+    seconds of the process, like the rollout loops (with one thread, the wall time of an idle
+    machine).
+    """
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from fiesta_envs.registry import game_spec
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(torch_threads)
+    try:
+        spec = game_spec(name)
+        clock = {"seconds": 0.0}
+
+        def make() -> gymnasium.Env:
+            return TimedEnv(gymnasium.make(spec.gym_id, opponents="random", seat=None), clock)
+
+        vec_env = DummyVecEnv([make for _ in range(n_envs)])
+        n_steps = max(64, timesteps // (2 * n_envs))
+        model = MaskablePPO(
+            "MlpPolicy", vec_env, n_steps=n_steps, batch_size=64, n_epochs=4, seed=seed, verbose=0, device="cpu"
+        )
+        model.learn(total_timesteps=n_steps * n_envs)  # warm-up, untimed
+        clock["seconds"] = 0.0
+        warm_frames = model.num_timesteps
+        started = cpu_clock()
+        model.learn(total_timesteps=timesteps, reset_num_timesteps=False)
+        total = cpu_clock() - started
+        frames = model.num_timesteps - warm_frames
+        vec_env.close()
+    finally:
+        torch.set_num_threads(threads)
+    return TrainMeasurement(spec.name, n_envs, frames, frames / total, clock["seconds"], total)
+
+
+class TimedEnv(gymnasium.Wrapper):
+    """Adds the time spent in ``reset``, ``step`` and ``action_masks`` to ``clock["seconds"]``."""
+
+    def __init__(self, env: gymnasium.Env, clock: dict[str, float]) -> None:
+        super().__init__(env)
+        self.clock = clock
+
+    def reset(self, **kwargs: Any) -> Any:
+        started = cpu_clock()
+        try:
+            return self.env.reset(**kwargs)
+        finally:
+            self.clock["seconds"] += cpu_clock() - started
+
+    def step(self, action: Any) -> Any:
+        started = cpu_clock()
+        try:
+            return self.env.step(action)
+        finally:
+            self.clock["seconds"] += cpu_clock() - started
+
+    def action_masks(self) -> np.ndarray:
+        started = cpu_clock()
+        try:
+            return self.env.unwrapped.action_masks()
+        finally:
+            self.clock["seconds"] += cpu_clock() - started
+
+
+# ---------------------------------------------------------------------------- profile
+def profile_game(name: str, games: int, seed: int = 0, top: int = 25) -> str:
+    """cProfile of the AEC loop; the functions with the most own time, as text."""
+    import cProfile
+    import io
+    import pstats
+
+    from fiesta_envs.registry import game_spec, make_aec_env
+
+    spec = game_spec(name)
+    loop = aec_loop(make_aec_env(spec.name))
+    profiler = cProfile.Profile()
+    rng = np.random.default_rng(seed)
+    profiler.enable()
+    for i in range(games):
+        loop(seed + i, rng)
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
+# ---------------------------------------------------------------------------- output
+def write_json_atomic(path: str | os.PathLike[str], data: Any) -> None:
+    """Write JSON so that a reader never sees half a file: a temporary file, then a rename."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w") as file:
+            json.dump(data, file, indent=2)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def results_table(reference: dict[str, Measurement], results: list[Measurement]) -> Any:
+    from rich.table import Table
+
+    table = Table(title="fiesta bench: random legal actions (steps = decisions; ratios of medians)")
+    columns = ("env", "n", "api", "steps/s min", "median", "max", "games/s", "steps/game", "reset µs", "peak KiB")
+    for column in (*columns, "vs c4", "target"):
+        table.add_column(column, justify="left" if column in ("env", "api") else "right")
+    rows = [reference["wrapped"], reference["raw"], *results]
+    for m in rows:
+        target = "" if m.met is None else f"{'met' if m.met else 'MISSED'} (>={m.target:g}x)"
+        table.add_row(
+            m.env,
+            str(m.num_players),
+            m.api,
+            f"{min(m.steps_per_second):,.0f}",
+            f"{m.median_steps:,.0f}",
+            f"{max(m.steps_per_second):,.0f}",
+            f"{statistics.median(m.games_per_second):,.1f}",
+            f"{m.steps_per_game:,.1f}",
+            f"{m.reset_seconds * 1e6:,.0f}",
+            f"{m.peak_memory_kib:,.0f}",
+            "" if m.ratio is None else f"{m.ratio:.2f}x",
+            target,
+        )
+    return table
+
+
+def training_table(results: list[TrainMeasurement]) -> Any:
+    from rich.table import Table
+
+    table = Table(title="MaskablePPO training (DummyVecEnv, random opponents)")
+    for column in ("env", "n_envs", "frames", "frames/s", "env share", "target"):
+        table.add_column(column, justify="left" if column == "env" else "right")
+    for m in results:
+        table.add_row(
+            m.env,
+            str(m.n_envs),
+            f"{m.timesteps:,}",
+            f"{m.frames_per_second:,.0f}",
+            f"{m.env_share:.1%}",
+            f"{'met' if m.met else 'MISSED'} (< {m.target:.0%})",
+        )
+    return table
+
+
+# ---------------------------------------------------------------------------- command line
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", action="append", help="game name (repeat for several; default: every game)")
+    parser.add_argument("--games", type=int, default=20, help="games per run (default 20)")
+    parser.add_argument("--repeats", type=int, default=5, help="runs per measurement (default 5)")
+    parser.add_argument(
+        "--min-seconds", type=float, default=0.5, help="a run goes on until it lasted this long (default 0.5)"
+    )
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", metavar="FILE", help="save the results as JSON (written atomically)")
+    parser.add_argument("--train", action="store_true", help="also MaskablePPO frames/s with 1 and 2 envs")
+    parser.add_argument("--train-steps", type=int, default=4096, help="timesteps per training measurement")
+    parser.add_argument("--torch-threads", type=int, default=1, help="PyTorch threads while training (default 1)")
+    parser.add_argument("--profile", action="store_true", help="print a cProfile of each game's AEC loop")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from fiesta_envs.registry import GAMES, game_spec
+
+    console = Console(width=None if sys.stdout.isatty() else 140)
+    names = [game_spec(name).name for name in args.game] if args.game else list(GAMES)
+    reference, results = bench(names, args.games, args.repeats, args.seed, args.min_seconds)
+    console.print(results_table(reference, results))
+    training: list[TrainMeasurement] = []
+    if args.train:
+        for name in names:
+            for n_envs in (1, 2):
+                training.append(bench_training(name, n_envs, args.train_steps, args.seed, args.torch_threads))
+        console.print(training_table(training))
+    if args.profile:
+        for name in names:
+            console.print(f"[bold]{name}[/bold]: cProfile of the AEC loop ({args.games} games)")
+            console.print(profile_game(name, args.games, args.seed), markup=False, highlight=False)
+    met = [m.met for m in results if m.met is not None] + [t.met for t in training]
+    summary = f"targets met: {sum(met)} of {len(met)}"
+    console.print(summary)
+    if args.json:
+        write_json_atomic(
+            args.json,
+            {
+                "settings": {
+                    "games": args.games,
+                    "repeats": args.repeats,
+                    "min_seconds": args.min_seconds,
+                    "seed": args.seed,
+                },
+                "reference": {key: m.to_dict() for key, m in reference.items()},
+                "results": [m.to_dict() for m in results],
+                "training": [t.to_dict() for t in training],
+                "targets": {"aec": AEC_TARGET, "engine": ENGINE_TARGET, "env_share": ENV_SHARE_TARGET},
+            },
+        )
+        console.print(f"saved {args.json}")
+    return 0
