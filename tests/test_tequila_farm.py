@@ -194,3 +194,26 @@ def test_fence_legality_matches_the_definition_on_random_fences():
         for s in range(40):
             assert fast[s] == (not naive_problem(s, fences)), (s, fences)
             assert (F.fence_problem(s, fences) is None) == fast[s]
+
+
+def test_open_links_follow_the_segments_between_fields():
+    """A field is joined to its right (lower) neighbour exactly when the segment between them is unfenced."""
+    rng = np.random.default_rng(11)
+    for fences in [0, (1 << F.NUM_SEGMENTS) - 1, *(int(x) for x in rng.integers(0, 1 << F.NUM_SEGMENTS, 300))]:
+        across, down = F.open_links(fences)
+        for f in range(F.NUM_FIELDS):
+            r, c = divmod(f, F.FIELDS_PER_SIDE)
+            right_segment = F.FIELD_SEGMENTS[f][3]
+            bottom_segment = F.FIELD_SEGMENTS[f][1]
+            assert across >> f & 1 == (c < F.FIELDS_PER_SIDE - 1 and not fences >> right_segment & 1)
+            assert down >> f & 1 == (r < F.FIELDS_PER_SIDE - 1 and not fences >> bottom_segment & 1)
+
+
+def test_fence_legality_matches_the_definition_on_arbitrary_fences():
+    """Also on fence sets play cannot reach (zones with two houses already closed), as loaded states may hold."""
+    rng = np.random.default_rng(12)
+    for _ in range(300):
+        fences = int(rng.integers(0, 1 << F.NUM_SEGMENTS))
+        fast = F.legal_fences(fences)
+        for s in range(F.NUM_SEGMENTS):
+            assert (F.fence_problem(s, fences) is None) == fast[s], (s, fences)

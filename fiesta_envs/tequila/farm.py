@@ -15,6 +15,7 @@ What lives here:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -277,15 +278,21 @@ ZONE_BORDER: list[int] = _zone_border_table()
 _LINK_OF_SEGMENT: dict[int, tuple[int, int]] = {s: (0 if b == a + 1 else 1, 1 << a) for s, a, b in INTERNAL_SEGMENTS}
 
 
+_ROW_BITS = (1 << (FIELDS_PER_SIDE - 1)) - 1
+
+
 def open_links(fences: int) -> tuple[int, int]:
-    """Fields joined to their right neighbour, and to the one below, through unfenced segments."""
-    across = down = 0
-    for s, (direction, bit) in _LINK_OF_SEGMENT.items():
-        if not fences >> s & 1:
-            if direction == 0:
-                across |= bit
-            else:
-                down |= bit
+    """Fields joined to their right neighbour, and to the one below, through unfenced segments.
+
+    Horizontal segment ``s`` of rows 1-3 joins field ``s - 4`` to the one below it; in row ``r`` the
+    inner vertical segments ``NUM_HORIZONTAL + r * 5 + 1..3`` join fields ``r * 4 + 0..2`` to the right.
+    """
+    unfenced = ~fences
+    down = (unfenced >> FIELDS_PER_SIDE) & ((1 << (NUM_FIELDS - FIELDS_PER_SIDE)) - 1)
+    across = 0
+    vertical = unfenced >> (NUM_HORIZONTAL + 1)
+    for r in range(FIELDS_PER_SIDE):
+        across |= (vertical >> (r * (FIELDS_PER_SIDE + 1)) & _ROW_BITS) << (r * FIELDS_PER_SIDE)
     return across, down
 
 
@@ -323,7 +330,7 @@ def is_fenced_off(zone: int, fences: int) -> bool:
 
 
 def houses(zone: int) -> int:
-    return bit_count(zone & HOUSE_FIELDS)
+    return (zone & HOUSE_FIELDS).bit_count()
 
 
 def _closed_by(segment: int, fences: int, zone_a: int, across: int, down: int) -> list[int]:
@@ -363,58 +370,72 @@ def fence_problem(segment: int, fences: int) -> str | None:
     return None
 
 
+#: Fields with a segment on the farm border.
+_BORDER_FIELDS: tuple[int, ...] = tuple(f for f in range(NUM_FIELDS) if FIELD_BORDER[f])
+
+
+ALL_SEGMENTS = (1 << NUM_SEGMENTS) - 1
+
+
 def legal_fences(fences: int) -> list[bool]:
-    """For every segment: may it be drawn now? (The rule of ``fence_problem``, all at once.)
+    """For every segment: may it be drawn now? (The rule of ``fence_problem``, all at once.)"""
+    legal = legal_fence_bits(fences)
+    return [bool(legal >> s & 1) for s in range(NUM_SEGMENTS)]
 
-    Only a border segment or a bridge of a zone (an unfenced segment whose fencing splits the zone)
-    can fence anything off, so one depth-first search per zone finds every candidate.
+
+def legal_fence_bits(fences: int) -> int:
+    """``legal_fences`` as a mask of segments.
+
+    Only zones with two houses or more matter. Such a zone is fenced off by closing its last open
+    border segment, or it is cut at a bridge so that a part with no open border segment left is
+    closed: that part lies in the fields without an open border segment (``shut``), so only the
+    inner segments of those fields can do it, and only when they hold two houses.
     """
-    neighbours: list[list[tuple[int, int]]] = [[] for _ in range(NUM_FIELDS)]
-    for s, a, b in INTERNAL_SEGMENTS:
-        if not fences >> s & 1:
-            neighbours[a].append((b, s))
-            neighbours[b].append((a, s))
-    order = [-1] * NUM_FIELDS  # discovery order
-    low = [0] * NUM_FIELDS
-    below = [0] * NUM_FIELDS  # fields of the search subtree under each field
-    bridges: list[tuple[int, int]] = []  # (segment, field on the far side)
-    counter = 0
-
-    def search(f: int, via: int) -> None:
-        nonlocal counter
-        order[f] = low[f] = counter
-        counter += 1
-        below[f] = 1 << f
-        for g, s in neighbours[f]:
-            if s == via:
-                continue
-            if order[g] < 0:
-                search(g, s)
-                below[f] |= below[g]
-                low[f] = min(low[f], low[g])
-                if low[g] > order[f]:
-                    bridges.append((s, g))
-            else:
-                low[f] = min(low[f], order[g])
-
-    zone_of_field = [0] * NUM_FIELDS
-    for f in range(NUM_FIELDS):
-        if order[f] < 0:
-            search(f, -1)
-            for g in spaces_of(below[f]):
-                zone_of_field[g] = below[f]
-    out = [not fences >> s & 1 for s in range(NUM_SEGMENTS)]
-    for s in range(NUM_SEGMENTS):
-        if out[s] and SEGMENT_FIELDS[s][1] < 0:
-            zone = zone_of_field[SEGMENT_FIELDS[s][0]]
-            if ZONE_BORDER[zone] & ~fences == 1 << s and houses(zone) > C.MAX_HOUSES_PER_ZONE:
-                out[s] = False
-    for s, far in bridges:
-        zone = zone_of_field[far]
+    across, down = open_links(fences)
+    open_fields = 0  # fields with an unfenced border segment
+    for f in _BORDER_FIELDS:
+        if FIELD_BORDER[f] & ~fences:
+            open_fields |= 1 << f
+    legal = ~fences & ALL_SEGMENTS
+    left = HOUSE_FIELDS  # zones without a house never matter
+    while left:
+        zone = _spread(left & -left, across, down)
+        left &= ~zone
         if houses(zone) <= C.MAX_HOUSES_PER_ZONE:
             continue
-        after = fences | 1 << s
-        for part in (below[far], zone & ~below[far]):
-            if ZONE_BORDER[part] & ~after == 0 and houses(part) > C.MAX_HOUSES_PER_ZONE:
-                out[s] = False
-    return out
+        border_open = ZONE_BORDER[zone] & ~fences
+        if border_open & (border_open - 1) == 0:  # the last open border segment (or none left)
+            legal &= ~border_open
+        shut = zone & ~open_fields
+        if houses(shut) > C.MAX_HOUSES_PER_ZONE:
+            legal &= ~_bridges_fencing_in_houses(zone, across & zone, down & zone, shut)
+    return legal
+
+
+@lru_cache(maxsize=1 << 15)
+def _bridges_fencing_in_houses(zone: int, across: int, down: int, shut: int) -> int:
+    """Inner segments of ``zone`` whose fencing would split off and close a part with two houses.
+
+    ``across``/``down`` are the zone's open links and ``shut`` its fields without an open border
+    segment; a part is closed exactly when it lies in ``shut``. These four masks decide the answer,
+    so it is cached: most fences leave most zones as they were.
+    """
+    blocked = 0
+    for s in _inner_segments(shut):
+        direction, bit = _LINK_OF_SEGMENT[s]
+        if not (across if direction == 0 else down) & bit:
+            continue  # fenced already, or between other zones
+        a, b = SEGMENT_FIELDS[s]
+        cut_across, cut_down = (across & ~bit, down) if direction == 0 else (across, down & ~bit)
+        part = _spread(1 << a, cut_across, cut_down)
+        if part >> b & 1:
+            continue  # not a bridge: the zone stays whole
+        for closed in (part, zone & ~part):
+            if closed & ~shut == 0 and houses(closed) > C.MAX_HOUSES_PER_ZONE:
+                blocked |= 1 << s
+    return blocked
+
+
+def _inner_segments(fields: int) -> set[int]:
+    """The segments between two fields with at least one in ``fields``."""
+    return {s for f in spaces_of(fields) for s in FIELD_SEGMENTS[f] if not BORDER_SEGMENTS >> s & 1}

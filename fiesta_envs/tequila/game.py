@@ -36,6 +36,9 @@ from fiesta_envs.tequila.sheet import (
     open_market_spaces,
 )
 
+_SEGMENT_SHIFTS = np.arange(F.NUM_SEGMENTS, dtype=np.uint64)
+_ONE = np.uint64(1)
+
 #: Decisions (what the current player is asked); PAY and GAIN are sub-steps that come first.
 REROLL, VIRTUAL, MAIN, CASK, SHOP, PAY, GAIN, OVER = (
     "reroll",
@@ -231,28 +234,48 @@ class Tequila(Game):
         if sheet.fences_left:
             mask[A.FENCE : A.FENCE + F.NUM_SEGMENTS] = self._fence_mask(sheet)
         if sheet.builds_left:
-            free = (F.PLACEMENT_SPACES & np.uint64(sheet.occupied)) == 0
-            affordable = np.array([self._can_pay_building(sheet, k) for k in range(len(C.BUILDINGS))])
-            mask[A.BUILD : A.BUILD + F.NUM_PLACEMENTS] = free & affordable[F.PLACEMENT_KIND]
+            mask[A.BUILD : A.BUILD + F.NUM_PLACEMENTS] = self._build_mask(sheet)
         if sheet.free_road:
             for x in range(F.SPACES):
                 mask[A.FREE_ROAD + x] = not sheet.occupied >> x & 1
         if sheet.free_actions():
             for t in range(len(C.TEQUILAS)):
-                mask[A.PRODUCE + t] = self._production_problem(sheet, t) is None
+                mask[A.PRODUCE + t] = self._can_produce(sheet, t)
             for m in F.spaces_of(open_market_spaces(sheet.market) & ~sheet.market):
-                mask[A.SELL + m] = self._sale_problem(player, m) is None
+                mask[A.SELL + m] = self._can_sell_open_space(player, sheet, m)
         mask[A.EXTRA] = sheet.total_held() >= C.EXTRA_ACTION_COST
 
+    def _build_mask(self, sheet: Sheet) -> np.ndarray:
+        """Placements on free spaces of affordable kinds; cached on the sheet by (occupied spaces,
+        affordable kinds), the only things it reads."""
+        affordable = tuple(self._can_pay_building(sheet, k) for k in range(len(C.BUILDINGS)))
+        key = (sheet.occupied, affordable)
+        cached = sheet.build_mask_cache
+        if cached is None or cached[0] != key:
+            free = (F.PLACEMENT_SPACES & np.uint64(sheet.occupied)) == 0
+            cached = sheet.build_mask_cache = (key, free & np.array(affordable)[F.PLACEMENT_KIND])
+        return cached[1]
+
     def _fence_mask(self, sheet: Sheet) -> np.ndarray:
-        if sheet.fence_mask_cache is None:
-            sheet.fence_mask_cache = np.array(F.legal_fences(sheet.fences), dtype=np.int8)
-        return sheet.fence_mask_cache
+        """Legal fence segments; cached on the sheet by its fences, the only thing they depend on."""
+        cached = sheet.fence_mask_cache
+        if cached is None or cached[0] != sheet.fences:
+            legal = np.uint64(F.legal_fence_bits(sheet.fences))
+            cached = sheet.fence_mask_cache = (sheet.fences, ((legal >> _SEGMENT_SHIFTS) & _ONE).astype(np.int8))
+        return cached[1]
 
     def _can_pay_building(self, sheet: Sheet, kind: int) -> bool:
         if kind == C.ROAD:
             return sheet.total_held() >= C.ROAD_COST_OF_CHOICE
         return sheet.can_pay(C.BUILDING_COSTS[kind])
+
+    def _can_produce(self, sheet: Sheet, tequila: int) -> bool:
+        """``_production_problem(...) is None`` without building messages (the mask's hot path)."""
+        return (
+            sheet.production[tequila] < C.PRODUCTION_TRACK_LENGTH
+            and sheet.building_linked(C.TEQUILA_BUILDING[tequila])
+            and sheet.can_pay(C.TEQUILA_COSTS[tequila])
+        )
 
     def _production_problem(self, sheet: Sheet, tequila: int) -> str | None:
         name = C.TEQUILAS[tequila]
@@ -281,6 +304,12 @@ class Tequila(Game):
         if self.jimadores[player] == "green":
             amount = max(0, amount - C.GREEN_MARKET_DISCOUNT)
         return C.BUILDINGS.index(kind_name), amount
+
+    def _can_sell_open_space(self, player: int, sheet: Sheet, m: int) -> bool:
+        """``_sale_problem`` for an open, unmarked space, without building messages (the mask's hot path)."""
+        if m // C.MARKET_COLUMNS == C.MARKET_REQUIREMENT_ROW:
+            return sheet.requirement_met(*self._market_requirement(player, m % C.MARKET_COLUMNS))
+        return sheet.can_pay(self.market_cost(player, m))
 
     def _sale_problem(self, player: int, m: int) -> str | None:
         sheet = self.sheets[player]
@@ -473,7 +502,6 @@ class Tequila(Game):
     def _fence(self, sheet: Sheet, segment: int) -> None:
         sheet.fences_left -= 1
         sheet.fences |= 1 << segment
-        sheet.fence_mask_cache = None
         for zone in F.zones(sheet.fences):
             new_fields = zone & ~sheet.rewarded_fields
             if new_fields and F.is_fenced_off(zone, sheet.fences):

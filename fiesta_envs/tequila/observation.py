@@ -73,19 +73,25 @@ FIELD_GRIDS = np.array([_mask_to_grid(m) for m in F.FIELD_SPACES], dtype=np.floa
 SECTION_GRIDS = np.array([_mask_to_grid(m) for m in F.SECTIONS], dtype=np.float32)
 
 
+@lru_cache(maxsize=4096)
+def _bits(mask: int, size: int) -> tuple[float, ...]:
+    """The lowest ``size`` bits of ``mask`` as 0.0/1.0 floats (cached: masks repeat a lot)."""
+    return tuple(float(mask >> i & 1) for i in range(size))
+
+
 _SHIFTS = np.arange(64, dtype=np.uint64)
 
 
-@lru_cache(maxsize=4096)
-def _bits(mask: int, size: int) -> np.ndarray:
-    """The lowest ``size`` bits of ``mask`` as 0/1 floats (cached: callers must not modify it)."""
+def _bit_array(mask: int, size: int) -> np.ndarray:
+    """``_bits`` as a float32 array (for masks too varied to cache, like the fences)."""
     return ((np.uint64(mask) >> _SHIFTS[:size]) & np.uint64(1)).astype(np.float32)
 
 
-def _jimador(name: str | None) -> list[float]:
-    out = [0.0] * 5
-    out[0 if name is None else 1 + C.JIMADORES.index(name)] = 1.0
-    return out
+#: One-hot jimador blocks: side A (None), then each side-B jimador.
+_JIMADOR: dict[str | None, tuple[float, ...]] = {
+    name: tuple(float(i == k) for i in range(5)) for k, name in enumerate((None, *C.JIMADORES))
+}
+_DIE: tuple[tuple[float, ...], ...] = tuple(tuple(float(i == v) for i in range(6)) for v in range(6))
 
 
 def _farm(sheet: Sheet) -> np.ndarray:
@@ -108,13 +114,16 @@ def _farm(sheet: Sheet) -> np.ndarray:
     return flat
 
 
-def _own(game: Tequila, player: int, sheet: Sheet) -> list[np.ndarray | list[float]]:
-    head = [sheet.held(r) / TRACK for r in range(5)]
-    head += [m / TRACK for m in sheet.marked]
-    head.append(sheet.coins / C.COIN_TRACK_LENGTH)
-    head += [p / C.PRODUCTION_TRACK_LENGTH for p in sheet.production]
-    head.append(sheet.collections / C.COLLECTION_TRACK_LENGTH)
-    tail = [
+def _own(game: Tequila, player: int, sheet: Sheet) -> list[float]:
+    marked, crossed = sheet.marked, sheet.crossed
+    out = [(m - c) / TRACK for m, c in zip(marked, crossed, strict=True)]
+    out += [m / TRACK for m in marked]
+    out.append(sheet.coins / C.COIN_TRACK_LENGTH)
+    out += [p / C.PRODUCTION_TRACK_LENGTH for p in sheet.production]
+    out.append(sheet.collections / C.COLLECTION_TRACK_LENGTH)
+    out += _bits(sheet.market, MARKET_SPACES)
+    out += _bits(sheet.bonuses, NUM_BONUSES)
+    out += (
         min(sheet.extra_bought, 12) / 12,
         min(sheet.gears_unused, 15) / 15,
         min(sheet.fences_left, 10) / 10,
@@ -124,52 +133,107 @@ def _own(game: Tequila, player: int, sheet: Sheet) -> list[np.ndarray | list[flo
         float(sheet.free_road),
         float(sheet.virtual == 0),
         float(sheet.virtual == 1),
-        *_jimador(game.jimadores[player]),
-    ]
-    return [head, _bits(sheet.market, MARKET_SPACES), _bits(sheet.bonuses, NUM_BONUSES), tail]
-
-
-def _table(game: Tequila, player: int) -> list[float]:
-    out = [0.0] * 8
-    if game.round < C.ROUNDS:
-        out[game.round] = 1.0
-    for die in game.dice:
-        one_hot = [0.0] * 6
-        one_hot[die - 1] = 1.0
-        out += one_hot
-    decision = game.decision
-    out += [float(decision == d) for d in DECISIONS]
-    out.append(min(game.pay_left, 4) / 4)
-    out += [float(game.pay_purpose == p) for p in PURPOSES]
-    out.append(min(game.gain_left, 4) / 4)
-    n = game.num_players
-    out.append(float(game.start_player == player))
-    out.append(((player - game.start_player) % n) / n)
-    out += [float(r >= 0) for r in game.bonus_round]
-    out += [float(r == game.round) for r in game.bonus_round]
-    out.append(float(game.config["cask_tile"] == "B"))
+    )
+    out += _JIMADOR[game.jimadores[player]]
     return out
 
 
-def _other(game: Tequila, seat: int) -> list[np.ndarray | list[float]]:
+@lru_cache(maxsize=1024)
+def _table_dice(round_: int, die1: int, die2: int) -> tuple[float, ...]:
+    rounds = [0.0] * 8
+    if round_ < C.ROUNDS:
+        rounds[round_] = 1.0
+    return (*rounds, *_DIE[die1 - 1], *_DIE[die2 - 1])
+
+
+@lru_cache(maxsize=1024)
+def _table_decision(decision: str, pay_left: int, pay_purpose: str, gain_left: int) -> tuple[float, ...]:
+    return (
+        *(float(decision == d) for d in DECISIONS),
+        min(pay_left, 4) / 4,
+        *(float(pay_purpose == p) for p in PURPOSES),
+        min(gain_left, 4) / 4,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _table_order(
+    starting: bool, place: float, bonus_round: tuple[int, ...], round_: int, cask_b: bool
+) -> tuple[float, ...]:
+    return (
+        float(starting),
+        place,
+        *(float(r >= 0) for r in bonus_round),
+        *(float(r == round_) for r in bonus_round),
+        float(cask_b),
+    )
+
+
+def _table(game: Tequila, player: int, out: list[float]) -> None:
+    """Append the table block to ``out`` (its pieces are cached by the values they encode)."""
+    n = game.num_players
+    out += _table_dice(game.round, *game.dice)
+    out += _table_decision(game.decision, game.pay_left, game.pay_purpose, game.gain_left)
+    out += _table_order(
+        game.start_player == player,
+        ((player - game.start_player) % n) / n,
+        tuple(game.bonus_round),
+        game.round,
+        game.config["cask_tile"] == "B",
+    )
+
+
+def _other(game: Tequila, seat: int) -> np.ndarray:
+    """What everyone sees of ``seat``'s sheet; cached on the sheet, keyed by every field it reads
+    (the jimador is fixed for a game and a new game or a load makes new sheets)."""
     sheet = game.sheets[seat]
-    head = [sheet.held(r) / TRACK for r in range(5)]
-    head += [p / C.PRODUCTION_TRACK_LENGTH for p in sheet.production]
-    head.append(sheet.collections / C.COLLECTION_TRACK_LENGTH)
-    head.append(sheet.coins / C.COIN_TRACK_LENGTH)
-    tail = [F.bit_count(sheet.sections) / len(F.SECTIONS)]
-    tail += [min(c, 10) / 10 for c in sheet.kind_count]
-    tail.append(F.bit_count(sheet.rewarded_fields) / F.NUM_FIELDS)
-    tail += _jimador(game.jimadores[seat])
-    return [head, _bits(sheet.market, MARKET_SPACES), _bits(sheet.bonuses, NUM_BONUSES), tail]
+    key = (
+        tuple(sheet.marked),
+        tuple(sheet.crossed),
+        tuple(sheet.production),
+        sheet.collections,
+        sheet.coins,
+        sheet.market,
+        sheet.bonuses,
+        sheet.sections,
+        len(sheet.buildings),
+        sheet.rewarded_fields,
+    )
+    cached = sheet.public_obs_cache
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    out = [sheet.held(r) / TRACK for r in range(5)]
+    out += [p / C.PRODUCTION_TRACK_LENGTH for p in sheet.production]
+    out.append(sheet.collections / C.COLLECTION_TRACK_LENGTH)
+    out.append(sheet.coins / C.COIN_TRACK_LENGTH)
+    out += _bits(sheet.market, MARKET_SPACES)
+    out += _bits(sheet.bonuses, NUM_BONUSES)
+    out.append(F.bit_count(sheet.sections) / len(F.SECTIONS))
+    out += [min(c, 10) / 10 for c in sheet.kind_count]
+    out.append(F.bit_count(sheet.rewarded_fields) / F.NUM_FIELDS)
+    out += _JIMADOR[game.jimadores[seat]]
+    block = np.array(out, dtype=np.float32)
+    sheet.public_obs_cache = (key, block)
+    return block
+
+
+_FENCES_START = FARM_SIZE
+_OWN_START = _FENCES_START + F.NUM_SEGMENTS
+_OTHERS_START = _OWN_START + OWN_SIZE + TABLE_SIZE
 
 
 def observe(game: Tequila, player: int) -> np.ndarray:
     """The observation of ``player`` (see the module docstring for the layout)."""
     sheet = game.sheets[player]
-    parts: list[np.ndarray | list[float]] = [_farm(sheet), _bits(sheet.fences, F.NUM_SEGMENTS)]
-    parts += _own(game, player, sheet)
-    parts.append(_table(game, player))
-    for k in range(1, game.num_players):
-        parts += _other(game, (player + k) % game.num_players)
-    return np.concatenate([np.asarray(part, dtype=np.float32) for part in parts])
+    n = game.num_players
+    out = np.empty(_OTHERS_START + OTHER_SIZE * (n - 1), dtype=np.float32)
+    out[:_FENCES_START] = _farm(sheet)
+    out[_FENCES_START:_OWN_START] = _bit_array(sheet.fences, F.NUM_SEGMENTS)
+    own_and_table = _own(game, player, sheet)
+    _table(game, player, own_and_table)
+    out[_OWN_START:_OTHERS_START] = own_and_table
+    at = _OTHERS_START
+    for k in range(1, n):
+        out[at : at + OTHER_SIZE] = _other(game, (player + k) % n)
+        at += OTHER_SIZE
+    return out

@@ -113,6 +113,9 @@ class Sheet:
         self.credits = 0  # free actions bought with resources this round
         self.free_road = False  # cask tile B: a free road this round
         self.farm_planes_cache: tuple[tuple[int, int, int], Any] | None = None  # for observations
+        self.public_obs_cache: tuple[tuple[Any, ...], Any] | None = None  # others' view of this sheet
+        self.build_mask_cache: tuple[tuple[Any, ...], Any] | None = None  # legal placements (game)
+        self.fence_mask_cache: tuple[int, Any] | None = None  # legal fences (game)
         self.refresh()
 
     # ------------------------------------------------------------------ cached facts
@@ -128,7 +131,6 @@ class Sheet:
             kind for (kind, _), linked in zip(self.buildings, self.links.linked, strict=True) if linked
         }
         self.road_spaces = F.bit_count(self.links.kind_spaces[C.ROAD])  # market row 2 counts road spaces
-        self.fence_mask_cache = None
 
     def held(self, resource: int) -> int:
         return self.marked[resource] - self.crossed[resource]
