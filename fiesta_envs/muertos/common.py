@@ -20,7 +20,7 @@ from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import Option
 from fiesta_envs.muertos.actions import ActionLayout
 from fiesta_envs.muertos.lexicon import LEXICON_VERSION, load_lexicon
-from fiesta_envs.muertos.observation import ObservationEncoder
+from fiesta_envs.muertos.observation import ObservationEncoder, PlayerView
 from fiesta_envs.muertos.round import LIMBO_BONES, MEMORY_BONES, Phase, Round, RoundRules, Team
 
 LEXICON = load_lexicon()
@@ -81,7 +81,7 @@ class MuertosGame(Game):
     def observation_size(self) -> int:
         return ENCODER.size
 
-    @property
+    @functools.cached_property
     def memory_cap(self) -> int:
         """The most Memory Bones the team can ever hold (normalises the observation)."""
         return MEMORY_BONES[self.num_players] + self.rules.skulls * self.max_rounds
@@ -96,6 +96,8 @@ class MuertosGame(Game):
         """The round in play is over: score it, then end the game or deal the next round."""
 
     def _new_game(self) -> None:
+        if not hasattr(self, "_views"):
+            self._views = [PlayerView(ENCODER.size, player) for player in range(self.num_players)]
         limbo = LIMBO_BONES[self.num_players] if self.catrina else 0
         self.team = Team(memory=MEMORY_BONES[self.num_players], limbo=limbo)
         self.round_index = 0
@@ -147,7 +149,14 @@ class MuertosGame(Game):
 
     # ------------------------------------------------------------------ views
     def observe(self, player: int) -> np.ndarray:
-        return ENCODER.encode(self.round, player, self.round_index, self.memory_cap, self.over)
+        # Each seat's vector is kept in a PlayerView and only its changed blocks are rewritten
+        # (see ObservationEncoder.refresh); a new Round object (reset, next round, loaded state)
+        # clears the view, so nothing else needs to invalidate it.
+        if not 0 <= player < self.num_players:  # not a seat: no view is kept for it
+            return ENCODER.encode(self.round, player, self.round_index, self.memory_cap, self.over)
+        view = self._views[player]
+        ENCODER.refresh(view, self.round, self.round_index, self.memory_cap, self.over)
+        return view.vector.copy()
 
     def _build_action_names(self) -> list[str]:
         return LAYOUT.names()

@@ -34,6 +34,8 @@ A player never sees the other players' words in between, nor their guesses befor
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from fiesta_envs.muertos.actions import MAX_SKULLS, TABLE_SIZE
@@ -46,6 +48,9 @@ HANDS = 2
 ROUNDS = 4
 MAX_FLOWERS = 13
 MAX_LIMBO = 4
+
+#: (memory slot, skull, tooth, handed steps needed to see it), see ``memory_plan``.
+MemoryPlan = tuple[tuple[int, int, int, int], ...]
 
 
 class ObservationEncoder:
@@ -90,107 +95,255 @@ class ObservationEncoder:
         self.reveal_width = TABLE_SIZE + 7
         self.reveal = block(MAX_SKULLS * self.reveal_width)
         self.size = offset
+        self._public: tuple[Round, np.ndarray, list[int]] | None = None  # see _public_deduction
+        self._slot_tables()
+
+    # Slot rows with the flags baked in, so that one row copy fills a whole slot: a word slot
+    # ``[present, blank, tags]`` for every word id, then BLANK (-1) and NOT_WRITTEN (-2) at the end;
+    # a character slot ``[present, tags]`` for every character id, then "no character" (-1).
+    def _slot_tables(self) -> None:
+        t = self.tags
+        words = np.zeros((len(self.word_rows), self.word_width), np.float32)
+        words[:, 2:] = self.word_rows
+        words[:-2, 0] = 1.0
+        words[BLANK, :2] = 1.0  # present and blank
+        self.word_slots = words
+        characters = np.zeros((len(self.character_rows), self.character_width), np.float32)
+        characters[:, 1:] = self.character_rows
+        characters[:-1, 0] = 1.0
+        self.character_slots = characters
+        assert words.shape[1] == 2 + t and not words[NOT_WRITTEN].any()
+        # The writing task's rows: hand and step one-hots by ``hand * STEPS + step``; prompt
+        # ``[character, word, blank, tags]``.
+        self.position_rows = np.zeros((HANDS * STEPS, HANDS + STEPS), np.float32)
+        for hand in range(HANDS):
+            for step in range(STEPS):
+                self.position_rows[hand * STEPS + step, [hand, HANDS + step]] = 1.0
+        # The prompt rows are indexed by ``Round.prompt_key``: words by id from the front, the blank
+        # (-1) last, characters (-2 - id) backwards before it.
+        n_words, n_characters = len(self.word_rows) - 2, len(self.character_rows) - 1
+        prompts = np.zeros((n_words + n_characters + 1, 3 + t), np.float32)
+        prompts[:n_words, 1] = 1.0
+        prompts[:n_words, 3:] = self.word_rows[:n_words]
+        prompts[n_words:-1, 0] = 1.0
+        prompts[n_words:-1, 3:] = self.character_rows[n_characters - 1 :: -1]
+        prompts[-1, 2] = 1.0
+        self.prompt_rows = prompts
 
     def _words(self, out: np.ndarray, start: int, width: int, words: list[int]) -> None:
         """Word slots ``[present, blank, tags]`` every ``width`` entries from ``start``."""
-        ids = np.asarray(words)
-        view = out[start : start + len(words) * width].reshape(len(words), width)
-        view[:, 0] = ids != NOT_WRITTEN
-        view[:, 1] = ids == BLANK
-        view[:, 2 : self.word_width] = self.word_rows[ids]
+        rows, w = self.word_slots, self.word_width
+        for i, word in enumerate(words):
+            out[start + i * width : start + i * width + w] = rows[word]
 
     def _characters(self, out: np.ndarray, start: int, width: int, characters: list[int]) -> None:
         """Character slots ``[present, tags]`` every ``width`` entries from ``start`` (-1: empty)."""
-        ids = np.asarray(characters)
-        view = out[start : start + len(characters) * width].reshape(len(characters), width)
-        view[:, 0] = ids >= 0
-        view[:, 1 : self.character_width] = self.character_rows[ids]
+        rows, w = self.character_slots, self.character_width
+        for i, character in enumerate(characters):
+            out[start + i * width : start + i * width + w] = rows[character]
 
     def encode(self, game: Round, player: int, round_index: int, memory_cap: int, over: bool = False) -> np.ndarray:
-        """``player``'s view of ``game`` (round ``round_index`` 0..3 of the campaign)."""
-        out = np.zeros(self.size, dtype=np.float32)
-        rules = game.rules
-        n = rules.num_players
-        phase = int(Phase.DONE if over else game.phase)
-        hands = rules.hands
-        out[self.players + PLAYER_COUNTS.index(n)] = 1.0
-        out[self.phase + phase] = 1.0
-        out[self.round + round_index] = 1.0
-        for c in game.constraints:
-            out[self.constraints + c] = 1.0
-        for theme in game.themes:
-            out[self.themes + theme] = 1.0
-        team = game.team
-        out[self.team] = min(team.memory / memory_cap, 1.0) if memory_cap else 0.0
-        out[self.team + 1] = team.limbo / MAX_LIMBO
-        out[self.team + 2] = min(team.flowers / MAX_FLOWERS, 1.0)
-        out[self.team + 3] = float(player == game.decider)
+        """``player``'s view of ``game`` (round ``round_index`` 0..3 of the campaign), a fresh vector."""
+        view = PlayerView(self.size, player)
+        self.refresh(view, game, round_index, memory_cap, over)
+        return view.vector
 
-        my_skulls = [hand * n + player for hand in range(hands)]
-        self._characters(out, self.mine, self.character_width, [game.characters[j] for j in my_skulls])
-        if game.offers:
-            self._characters(out, self.offers, self.character_width, game.offers[player])
+    def refresh(self, view: PlayerView, game: Round, round_index: int, memory_cap: int, over: bool = False) -> None:
+        """Bring ``view.vector`` up to date with ``game``, rewriting only the blocks that changed.
+
+        Each block remembers (in ``view``) the state it shows and is rewritten when that state
+        differs. A new ``Round`` object (new round, reset, loaded state) clears the whole view.
+        """
+        out = view.vector
+        player = view.player
+        if view.round is not game:  # constant for the round: player count, cards in play, decider, offers
+            rules = game.rules
+            n = rules.num_players
+            my_skulls = [hand * n + player for hand in range(rules.hands)]
+            view.clear(game, my_skulls, memory_plan(n, rules.hands, player))
+            out[self.players + PLAYER_COUNTS.index(n)] = 1.0
+            for c in game.constraints:
+                out[self.constraints + c] = 1.0
+            for theme in game.themes:
+                out[self.themes + theme] = 1.0
+            out[self.team + 3] = float(player == game.decider)
+            if game.offers:
+                self._characters(out, self.offers, self.character_width, game.offers[player])
+
+        phase = int(Phase.DONE if over else game.phase)
+        team = game.team
+        header = (phase, round_index, team.memory, team.limbo, team.flowers)
+        if header != view.header:
+            if view.header is not None:  # take back the old one-hots
+                out[self.phase + view.header[0]] = 0.0
+                out[self.round + view.header[1]] = 0.0
+            view.header = header
+            out[self.phase + phase] = 1.0
+            out[self.round + round_index] = 1.0
+            out[self.team] = min(team.memory / memory_cap, 1.0) if memory_cap else 0.0
+            out[self.team + 1] = team.limbo / MAX_LIMBO
+            out[self.team + 2] = min(team.flowers / MAX_FLOWERS, 1.0)
+
+        if view.mine is None or -1 in view.mine:  # a character, once kept, stays for the round
+            mine = [game.characters[j] for j in view.my_skulls]
+            if mine != view.mine:
+                view.mine = mine
+                self._characters(out, self.mine, self.character_width, mine)
 
         # Words handed to me and words I wrote, by hand and step: slot (hand, step, received|wrote).
         writing = phase == Phase.WRITE
         handed_steps = game.step if writing else (STEPS if phase > Phase.WRITE else 0)
-        memory = [NOT_WRITTEN] * self.memory_slots
-        for hand in range(hands):
-            for step in range(STEPS):
-                teeth = game.words[hand * n + (player - step) % n]  # the skull of seat player - step
-                slot = (hand * STEPS + step) * 2
-                if 0 < step <= handed_steps:
-                    memory[slot] = teeth[step - 1]
-                memory[slot + 1] = teeth[step]
-        self._words(out, self.memory, self.word_width, memory)
+        if handed_steps != view.handed_steps or game.written != view.written:
+            view.handed_steps, view.written = handed_steps, game.written
+            self._refresh_memory(view, game.words, handed_steps)
 
-        if writing and game.current_player == player:
-            out[self.task + game.hand] = 1.0
-            out[self.task + HANDS + game.step] = 1.0
-            kind, ident = game.prompt()
-            prompt = self.task + HANDS + STEPS
-            if kind == "character":
-                out[prompt] = 1.0
-                out[prompt + 3 : prompt + 3 + self.tags] = self.character_rows[ident]
-            elif kind == "word":
-                out[prompt + 1] = 1.0
-                out[prompt + 3 : prompt + 3 + self.tags] = self.word_rows[ident]
-            else:
-                out[prompt + 2] = 1.0
+        task = None
+        if writing and game.seat == player:
+            task = (game.hand * STEPS + game.step, game.prompt_key())
+        if task != view.task:
+            view.task = task
+            self._write_task(out, task)
 
         if phase >= Phase.DEDUCE:
-            self._deduction(out, game, player, my_skulls)
-        return out
+            self._refresh_deduction(view, game)
 
-    def _deduction(self, out: np.ndarray, game: Round, player: int, my_skulls: list[int]) -> None:
+    def _refresh_memory(self, view: PlayerView, words: list[list[int]], handed_steps: int) -> None:
+        """Rewrite the memory slots whose word changed."""
+        codes = view.memory
+        width = self.word_width
+        for index, skull, tooth, handed_at in view.memory_plan:
+            code = words[skull][tooth] if handed_steps >= handed_at else NOT_WRITTEN
+            if codes[index] != code:
+                codes[index] = code
+                start = self.memory + index * width
+                view.vector[start : start + width] = self.word_slots[code]
+
+    def _write_task(self, out: np.ndarray, task: tuple[int, int] | None) -> None:
+        """The writing task: hand and step one-hots, then the prompt ``[character, word, blank, tags]``."""
+        start = self.task
+        middle = start + HANDS + STEPS
+        if task is None:
+            out[start : middle + 3 + self.tags] = 0.0
+            return
+        position, prompt = task
+        out[start:middle] = self.position_rows[position]
+        out[middle : middle + 3 + self.tags] = self.prompt_rows[prompt]
+
+    def _refresh_deduction(self, view: PlayerView, game: Round) -> None:
+        out = view.vector
+        player = view.player
+        rules = game.rules
+        if not view.deduction_shown:  # the table and the final words do not change after the writing
+            view.deduction_shown = True
+            public, finals = self._public_deduction(game)
+            out[self.table : self.table + len(public)] = public
+            table = game.table
+            for hand, skull in enumerate(view.my_skulls):
+                slot = table.index(game.characters[skull])
+                out[self.table + slot * self.table_width + self.character_width + hand] = 1.0
+            last_step = STEPS - 1
+            my_last = [game.words[game.holder_skull(player, last_step, hand)][last_step] for hand in range(rules.hands)]
+            for d in range(len(finals)):
+                for hand, word in enumerate(my_last):
+                    if finals[d] == word:
+                        out[self.finals + d * self.final_width + self.word_width + hand] = 1.0
+
+        guessed = view.guesses
+        for d, skull in enumerate(game.numbers):
+            guess = game.guesses[skull][player]
+            if guess != guessed[d]:
+                row = self.guesses + d * TABLE_SIZE
+                if guessed[d] >= 0:
+                    out[row + guessed[d]] = 0.0
+                if guess >= 0:
+                    out[row + guess] = 1.0
+                guessed[d] = guess
+
+        if game.phase >= Phase.YELLOW:
+            reveal = (game.phase, tuple(game.whites), tuple(game.bones), tuple(game.limbo), tuple(game.pending))
+            if reveal != view.reveal:
+                view.reveal = reveal
+                self._write_reveal(out, game)
+
+        to_match = game.number if game.phase == Phase.DEDUCE and game.seat == player else None
+        if to_match != view.to_match:
+            if view.to_match is not None:
+                out[self.to_match + view.to_match] = 0.0
+            if to_match is not None:
+                out[self.to_match + to_match] = 1.0
+            view.to_match = to_match
+
+    def _public_deduction(self, game: Round) -> tuple[np.ndarray, list[int]]:
+        """The table and final-word blocks as every seat sees them (without its own flags), and the
+        final words. Fixed once the writing is over, so kept for the last ``Round`` object asked."""
+        cached = self._public
+        if cached is None or cached[0] is not game:
+            block = np.zeros(self.to_match - self.table, np.float32)
+            self._characters(block, 0, self.table_width, game.table)
+            finals = [game.words[skull][STEPS - 1] for skull in game.numbers]
+            self._words(block, self.finals - self.table, self.final_width, finals)
+            cached = self._public = (game, block, finals)
+        return cached[1], cached[2]
+
+    def _write_reveal(self, out: np.ndarray, game: Round) -> None:
         rules = game.rules
         n = rules.num_players
-        table = game.table
-        self._characters(out, self.table, self.table_width, table)
-        for hand, skull in enumerate(my_skulls):
-            slot = table.index(game.characters[skull])
-            out[self.table + slot * self.table_width + self.character_width + hand] = 1.0
-        last_step = STEPS - 1
-        finals = [game.words[skull][last_step] for skull in game.numbers]
-        self._words(out, self.finals, self.final_width, finals)
-        my_last = [game.words[game.holder_skull(player, last_step, hand)][last_step] for hand in range(rules.hands)]
-        revealed = game.phase >= Phase.YELLOW
         for d, skull in enumerate(game.numbers):
-            for hand, word in enumerate(my_last):
-                if finals[d] == word:
-                    out[self.finals + d * self.final_width + self.word_width + hand] = 1.0
-            guess = game.guesses[skull][player]
-            if guess >= 0:
-                out[self.guesses + d * TABLE_SIZE + guess] = 1.0
-            if revealed:
-                start = self.reveal + d * self.reveal_width
-                out[start + game.answer(skull)] = 1.0
-                out[start + TABLE_SIZE] = game.correct_count(skull) / n
-                out[start + TABLE_SIZE + 1] = game.whites[skull] / rules.white_boxes
-                out[start + TABLE_SIZE + 2] = float(game.yellow[skull])
-                out[start + TABLE_SIZE + 3] = game.bones[skull] / rules.white_boxes
-                out[start + TABLE_SIZE + 4] = float(game.limbo[skull])
-                out[start + TABLE_SIZE + 5] = float(game.closed(skull))
-                out[start + TABLE_SIZE + 6] = float(d in game.pending)
-        if game.phase == Phase.DEDUCE and game.seat == player:
-            out[self.to_match + game.number] = 1.0
+            start = self.reveal + d * self.reveal_width
+            out[start : start + self.reveal_width] = 0.0
+            out[start + game.answer(skull)] = 1.0
+            out[start + TABLE_SIZE] = game.correct_count(skull) / n
+            out[start + TABLE_SIZE + 1] = game.whites[skull] / rules.white_boxes
+            out[start + TABLE_SIZE + 2] = float(game.yellow[skull])
+            out[start + TABLE_SIZE + 3] = game.bones[skull] / rules.white_boxes
+            out[start + TABLE_SIZE + 4] = float(game.limbo[skull])
+            out[start + TABLE_SIZE + 5] = float(game.closed(skull))
+            out[start + TABLE_SIZE + 6] = float(d in game.pending)
+
+
+@functools.cache
+def memory_plan(num_players: int, hands: int, player: int) -> MemoryPlan:
+    """(memory slot, skull, tooth, handed steps needed to see it) for every slot that can fill.
+
+    At step k I hold the skull of seat ``player - k``: I received it with tooth k - 1 written
+    (seen once step k is handed over) and write its tooth k.
+    """
+    plan = []
+    for hand in range(hands):
+        for step in range(STEPS):
+            skull = hand * num_players + (player - step) % num_players
+            slot = (hand * STEPS + step) * 2
+            if step > 0:
+                plan.append((slot, skull, step - 1, step))
+            plan.append((slot + 1, skull, step, 0))
+    return tuple(plan)
+
+
+class PlayerView:
+    """One seat's observation vector, kept between calls, and what each of its blocks shows.
+
+    ``ObservationEncoder.refresh`` compares these records with the game and rewrites only the
+    blocks that differ; ``clear`` (called for every new ``Round`` object) starts from zeros.
+    """
+
+    def __init__(self, size: int, player: int) -> None:
+        self.vector = np.zeros(size, dtype=np.float32)
+        self.player = player
+        self.round: Round | None = None
+        self.clear(None, [], ())
+
+    def clear(self, game: Round | None, my_skulls: list[int], memory_plan: MemoryPlan) -> None:
+        self.vector.fill(0.0)
+        self.round = game
+        self.my_skulls = my_skulls
+        self.header: tuple[int, ...] | None = None
+        self.mine: list[int] | None = None
+        self.handed_steps = -1  # the writing progress the memory block shows: steps handed over,
+        self.written = -1  # teeth written (``Round.written``)
+        self.memory = [NOT_WRITTEN] * (HANDS * STEPS * 2)  # the word code shown in each memory slot
+        self.memory_plan = memory_plan
+        self.task: tuple[int, int] | None = None  # (hand * STEPS + step, prompt key)
+        self.deduction_shown = False
+        self.guesses = [-1] * MAX_SKULLS  # the table slot shown for each skull number
+        self.reveal: tuple[object, ...] | None = None
+        self.to_match: int | None = None

@@ -31,7 +31,8 @@ Rules (see the package docs for the rulings):
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,16 +95,16 @@ class RoundRules:
     cortege: bool = False
     catrina: bool = False  # La Catrina's phase 4: yellow-box choice and Limbo Bones
 
-    @property
+    @functools.cached_property
     def hands(self) -> int:
         """Skulls each player fills."""
         return 2 if self.double_challenge else 1
 
-    @property
+    @functools.cached_property
     def skulls(self) -> int:
         return self.num_players * self.hands
 
-    @property
+    @functools.cached_property
     def white_boxes(self) -> int:
         """White boxes per skull: one less than the number of guessers."""
         return self.num_players - 1
@@ -139,8 +140,10 @@ class Round:
         self.step = 0  # writing step 0..3 (4 once the writing is over)
         self.hand = 0  # double challenge: which of the seat's two skulls it writes on now
         self.number = 0  # deduction: the skull number (0-based) the seat matches now
+        self.written = 0  # teeth written (or left blank) on this Round object: observers' change counter
         self._table: list[int] | None = None
         self._allowed_cache: dict[int, np.ndarray] = {}
+        self._write_masks: dict[int, np.ndarray] | None = None  # by prompt key, see ``_write_masks``
 
     # ------------------------------------------------------------------ setting up
     @classmethod
@@ -169,14 +172,15 @@ class Round:
                 f"the lexicon has {len(pool)} characters for themes {fresh.theme_names()}; "
                 f"a round needs {dealt + extras}"
             )
-        deck = [pool[i] for i in rng.permutation(len(pool))]
+        # The whole pool is shuffled (that fixes the random stream); only the top cards are used.
+        deck = [pool[i] for i in rng.permutation(len(pool))[: dealt + extras].tolist()]
         if rules.draw_choice:
             fresh.offers = [deck[2 * p : 2 * p + 2] for p in range(rules.num_players)]
         else:
             fresh.characters = deck[: rules.skulls]
         fresh.extras = deck[dealt : dealt + extras]
-        fresh.table_order = [int(i) for i in rng.permutation(TABLE_SIZE)]
-        fresh.numbers = [int(i) for i in rng.permutation(rules.skulls)]
+        fresh.table_order = rng.permutation(TABLE_SIZE).tolist()
+        fresh.numbers = rng.permutation(rules.skulls).tolist()
         fresh.phase = Phase.DRAW if rules.draw_choice else Phase.WRITE
         return fresh
 
@@ -224,19 +228,25 @@ class Round:
 
     @property
     def current_player(self) -> int:
-        if self.phase in (Phase.DRAW, Phase.WRITE, Phase.DEDUCE):
+        phase = self.phase
+        if phase <= Phase.DEDUCE:  # draw, writing, deduction: seat by seat
             return self.seat
-        if self.phase in (Phase.YELLOW, Phase.SPEND):
+        if phase <= Phase.SPEND:  # yellow-box choice and bones: the decider
             return self.decider
         return -1
 
     def current_skull(self) -> int:
         """The skull being written on (WRITE) or matched (DEDUCE)."""
         if self.phase == Phase.WRITE:
-            return self.holder_skull(self.seat, self.step, self.hand)
+            return self._writing_skull()
         if self.phase == Phase.DEDUCE:
             return self.numbers[self.number]
         raise ValueError(f"no skull is in hand during phase {self.phase.name}")
+
+    def _writing_skull(self) -> int:
+        """The skull in the writer's hand: ``holder_skull(seat, step, hand)``, inlined for speed."""
+        n = self.rules.num_players
+        return self.hand * n + (self.seat - self.step) % n
 
     def prompt(self) -> tuple[str, int]:
         """What the writer reads now: ("character", id), ("word", id) or ("blank", -1)."""
@@ -246,11 +256,18 @@ class Round:
         previous = self.words[skull][self.step - 1]
         return ("blank", BLANK) if previous == BLANK else ("word", previous)
 
+    def prompt_key(self) -> int:
+        """The prompt as one int: a word id (>= 0), blank (-1) or ``-2 - character id`` (<= -2)."""
+        skull = self._writing_skull()
+        if self.step == 0:
+            return -2 - self.characters[skull]
+        return self.words[skull][self.step - 1]  # BLANK is -1
+
     # ------------------------------------------------------------------ legality
     def allowed_words(self) -> np.ndarray:
         """bool (n_words,): the words the current writer may write."""
         kind, ident = self.prompt()
-        key = -2 - ident if kind == "character" else ident  # words >= 0, blank -1, characters <= -2
+        key = -2 - ident if kind == "character" else ident  # as ``prompt_key``
         cached = self._allowed_cache.get(key)
         if cached is None:
             cached = self._compute_allowed(kind, ident)
@@ -270,24 +287,30 @@ class Round:
         return lexicon.word_links[ident] & allowed_after(self.constraints, ident, lexicon)
 
     def legal_mask(self) -> np.ndarray:
+        """int8 (n_actions,). The writing, matching and yellow-choice masks are shared between
+        positions and read-only (see ``_SHARED_MASKS``); draw and spend masks are built afresh."""
+        phase = self.phase
+        if phase == Phase.WRITE:
+            if not self.constraints:  # the association rule alone: one row of a table made once
+                return _free_write_masks(self.layout, self.lexicon)[self.prompt_key()]
+            masks = self._write_masks
+            if masks is None:
+                masks = self._write_masks = _write_masks(self.layout, self.constraints)
+            key = self.prompt_key()
+            mask = masks.get(key)
+            if mask is None:
+                mask = masks[key] = self._write_mask()
+                mask.flags.writeable = False
+            return mask
+        if phase == Phase.DEDUCE:
+            return _shared_mask((self.layout, self.number), self._match_mask)
+        if phase == Phase.YELLOW:
+            return _shared_mask((self.layout, "yellow"), self._yellow_mask)
         layout = self.layout
         mask = np.zeros(layout.size, dtype=np.int8)
-        phase = self.phase
         if phase == Phase.DRAW:
             for c in self.offers[self.seat]:
                 mask[layout.keep + c] = 1
-        elif phase == Phase.WRITE:
-            allowed = self.allowed_words()
-            if allowed.any():
-                mask[layout.write : layout.blank] = allowed
-            else:
-                mask[layout.blank] = 1
-        elif phase == Phase.DEDUCE:
-            start = layout.match_action(self.number, 0)
-            mask[start : start + TABLE_SIZE] = 1
-        elif phase == Phase.YELLOW:
-            mask[layout.flower] = 1
-            mask[layout.memory] = 1
         elif phase == Phase.SPEND:
             for d, j in enumerate(self.numbers):
                 if not self.closed(j):
@@ -296,6 +319,28 @@ class Round:
                     if self.rules.catrina and self.team.limbo > 0:
                         mask[layout.limbo + d] = 1
             mask[layout.done] = 1
+        return mask
+
+    def _write_mask(self) -> np.ndarray:
+        layout = self.layout
+        mask = np.zeros(layout.size, dtype=np.int8)
+        allowed = self.allowed_words()
+        if allowed.any():
+            mask[layout.write : layout.blank] = allowed
+        else:
+            mask[layout.blank] = 1
+        return mask
+
+    def _match_mask(self) -> np.ndarray:
+        mask = np.zeros(self.layout.size, dtype=np.int8)
+        start = self.layout.match_action(self.number, 0)
+        mask[start : start + TABLE_SIZE] = 1
+        return mask
+
+    def _yellow_mask(self) -> np.ndarray:
+        mask = np.zeros(self.layout.size, dtype=np.int8)
+        mask[self.layout.flower] = 1
+        mask[self.layout.memory] = 1
         return mask
 
     def explain_illegal(self, action: int) -> str:
@@ -385,7 +430,8 @@ class Round:
                 self.seat = 0
                 self.phase = Phase.WRITE
         elif kind in (Kind.WRITE, Kind.BLANK):
-            self.words[self.current_skull()][self.step] = a if kind == Kind.WRITE else BLANK
+            self.words[self._writing_skull()][self.step] = a if kind == Kind.WRITE else BLANK
+            self.written += 1
             self._advance_writing()
         elif kind == Kind.MATCH:
             self.guesses[self.numbers[self.number]][self.seat] = layout.second[action]
@@ -603,6 +649,52 @@ class Round:
 
 
 # ---------------------------------------------------------------------- helpers
+#: Legal masks shared by every round (and game) in the same position, read-only: the matching
+#: masks by skull number, the yellow choice, and the writing masks (``_write_masks``). They depend
+#: only on the lexicon and these keys and never change.
+_SHARED_MASKS: dict[tuple[Any, ...], np.ndarray] = {}
+#: Writing masks by (layout, constraints in play), then by prompt key (``Round.prompt_key``).
+#: Emptied when more than ``_WRITE_MASK_SETS`` constraint sets are kept (a set holds at most
+#: one 2 KB mask per word and character).
+_WRITE_MASKS: dict[tuple[Any, ...], dict[int, np.ndarray]] = {}
+_WRITE_MASK_SETS = 8
+
+
+def _shared_mask(key: tuple[Any, ...], build: Callable[[], np.ndarray]) -> np.ndarray:
+    mask = _SHARED_MASKS.get(key)
+    if mask is None:
+        mask = build()
+        mask.flags.writeable = False
+        _SHARED_MASKS[key] = mask
+    return mask
+
+
+@functools.cache
+def _free_write_masks(layout: ActionLayout, lexicon: Lexicon) -> np.ndarray:
+    """Read-only int8 (words + characters + 1, n_actions): the writing masks without constraints,
+    by ``Round.prompt_key`` (words from the front, blank last, characters backwards before it)."""
+    n_words, n_characters = len(lexicon.words), len(lexicon.characters)
+    allowed = np.zeros((n_words + n_characters + 1, n_words), dtype=bool)
+    allowed[:n_words] = lexicon.word_links
+    allowed[n_words:-1] = lexicon.character_links[::-1]
+    allowed[-1] = True  # after a blank, any word
+    masks = np.zeros((len(allowed), layout.size), dtype=np.int8)
+    masks[:, layout.write : layout.blank] = allowed
+    masks[:, layout.blank] = ~allowed.any(axis=1)
+    masks.flags.writeable = False
+    return masks
+
+
+def _write_masks(layout: ActionLayout, constraints: list[int]) -> dict[int, np.ndarray]:
+    key = (layout, tuple(constraints))
+    masks = _WRITE_MASKS.get(key)
+    if masks is None:
+        if len(_WRITE_MASKS) >= _WRITE_MASK_SETS:
+            _WRITE_MASKS.clear()
+        masks = _WRITE_MASKS[key] = {}
+    return masks
+
+
 def _word_text(lexicon: Lexicon, word: int) -> str | None:
     if word == NOT_WRITTEN:
         return None
