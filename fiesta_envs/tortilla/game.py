@@ -31,6 +31,7 @@ documentation page, ``fiesta_envs.tortilla_de_patatas_v0``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -75,7 +76,43 @@ NUM_PANS = NUM_TEAMS * PANS_PER_TEAM
 NUM_CHEFS = NUM_TEAMS
 TEAM_NAMES = ("A", "B")
 _ALL_CARDS: tuple[int, ...] = tuple(card for card, count in enumerate(CARD_COUNTS) for _ in range(count))
+_ALL_CARDS_ARRAY = np.array(_ALL_CARDS, dtype=np.int64)  # for shuffling by fancy indexing
 MENU_TITLES = {"kids": "Kids' menu", "day": "Day's menu", "gourmet": "Gourmet menu"}
+
+
+def _play_row(cards: int) -> np.ndarray:
+    """The play actions open with a hand holding the card types of the bit set ``cards``."""
+    row = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    for card in range(NUM_CARD_TYPES):
+        if cards >> card & 1:
+            row[card * PANS_PER_TEAM : (card + 1) * PANS_PER_TEAM] = 1
+    return row
+
+
+def _serve_row(pans: int, diners: int) -> np.ndarray:
+    """The serve actions open with the team pans holding cards (bit set ``pans``) and the diner
+    cards that may be taken (bit set ``diners``, bit k = value k + 1): every pair, both sizes."""
+    row = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    for pan in range(PANS_PER_TEAM):
+        for k, value in enumerate(DINER_VALUES):
+            if pans >> pan & 1 and diners >> k & 1:
+                for size in range(len(SIZE_NAMES)):
+                    row[serve_action(pan, size, value)] = 1
+    return row
+
+
+@lru_cache(maxsize=1024)
+def _card_bits(counts: tuple[int, ...]) -> int:
+    """The bit set of the card types present in ``counts`` (bit = card type)."""
+    return sum(1 << card for card, count in enumerate(counts) if count)
+
+
+# Mask pieces precomputed at import, indexed by bit sets (``_compute_mask`` adds two of them).
+_PLAY_ROWS: tuple[np.ndarray, ...] = tuple(_play_row(cards) for cards in range(1 << NUM_CARD_TYPES))
+_SERVE_ROWS: tuple[tuple[np.ndarray, ...], ...] = tuple(
+    tuple(_serve_row(pans, diners) for diners in range(1 << len(DINER_VALUES))) for pans in range(1 << PANS_PER_TEAM)
+)
+_NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=np.int8)
 
 
 def steal_sources(piles: Sequence[Sequence[int]], target: int) -> list[int]:
@@ -139,16 +176,21 @@ class TortillaDePatatas(Game):
     # ------------------------------------------------------------------ setup
     def _new_game(self) -> None:
         self.menu: Menu = MENUS[self.config["menu"]]
-        self._deck: list[int] = [_ALL_CARDS[i] for i in self.rng.permutation(DECK_SIZE).tolist()]  # top = last
+        self._deck: list[int] = _ALL_CARDS_ARRAY[self.rng.permutation(DECK_SIZE)].tolist()  # top = last
         self._hands: list[list[int]] = [[0] * NUM_CARD_TYPES for _ in range(self.num_players)]
         self._known: list[list[int]] = [[0] * NUM_CARD_TYPES for _ in range(self.num_players)]
         for seat in range(self.num_players):
             deal = self.menu.chef_deal if self.is_chef(seat) else self.menu.assistant_deal
-            for _ in range(deal):
-                self._hands[seat][self._deck.pop()] += 1
+            hand = self._hands[seat]
+            rest = len(self._deck) - deal
+            for card in self._deck[rest:]:  # the top ``deal`` cards of the fridge
+                hand[card] += 1
+            del self._deck[rest:]
         self._door = self._deck.pop() if self.menu.fridge_door else -1
         self._pans: list[list[int]] = [[] for _ in range(NUM_PANS)]
         self._pan_counts: list[list[int]] = [[0] * NUM_CARD_TYPES for _ in range(NUM_PANS)]
+        self._table_counts: list[int] = [0] * NUM_CARD_TYPES
+        self._reset_observation_cache()
         self._diners: list[int] = [DINER_COPIES] * len(DINER_VALUES)
         self._served: list[ServedOmelette] = []
         self._served_this_turn = False
@@ -164,6 +206,17 @@ class TortillaDePatatas(Game):
         else:
             self._starts_placed = 0
             self._phase, self._current = SETUP, 0
+
+    def _reset_observation_cache(self) -> None:
+        """Forget the cached observation vectors (a new game or a loaded position).
+
+        ``observe`` keeps one vector per seat and refreshes only what changed since that seat's
+        last call: the game bumps ``_pile_versions[pan]`` whenever a pile changes and
+        ``_known_versions[seat]`` whenever ``_known[seat]`` changes (see ``observation.ObservationCache``).
+        """
+        self._pile_versions: list[int] = [0] * NUM_PANS
+        self._known_versions: list[int] = [0] * self.num_players
+        self._observation_cache: encoders.ObservationCache | None = None
 
     # ------------------------------------------------------------------ public read-only views
     @staticmethod
@@ -195,6 +248,11 @@ class TortillaDePatatas(Game):
     def pan_counts(self) -> Sequence[Sequence[int]]:
         """Counts per card type of each of the six piles (same indices as ``pans``)."""
         return self._pan_counts
+
+    @property
+    def table_counts(self) -> Sequence[int]:
+        """Cards per type ever put on the table (in the pans or served): public with perfect memory."""
+        return self._table_counts
 
     def hand(self, seat: int) -> Sequence[int]:
         """Counts per card type in ``seat``'s hand (private to that seat)."""
@@ -252,42 +310,52 @@ class TortillaDePatatas(Game):
 
     # ------------------------------------------------------------------ legal actions
     def _compute_mask(self) -> np.ndarray:
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         phase = self._phase
         if phase == OVER:
-            return mask
+            return _NO_ACTIONS.copy()
         seat = self._current
         hand = self._hands[seat]
         if phase == SETUP:
+            mask = _NO_ACTIONS.copy()
             for card in range(NUM_CARD_TYPES):
                 if hand[card]:
                     mask[START_BASE + card] = 1
             return mask
         if phase == STEAL:
+            mask = _NO_ACTIONS.copy()
             for pan in self._steal_options:
                 mask[STEAL_BASE + self._relative_pan(pan, seat)] = 1
             return mask
+        serves = self._serve_row(seat % NUM_TEAMS)
         if phase == PLAY:  # a card from hand onto any team pan, covering it or starting it
-            for card in range(NUM_CARD_TYPES):
-                if hand[card]:
-                    mask[card * PANS_PER_TEAM : (card + 1) * PANS_PER_TEAM] = 1
-        else:  # AFTER: refill from the fridge or (Day's/Gourmet) its door
-            if self._deck:
-                mask[DRAW_DECK] = 1
-            if self._door >= 0:
-                mask[DRAW_DOOR] = 1
-        # One serve per turn, before the play or before the draw: any non-empty team pan, declared
-        # M or XL, with a diner card still available (Gourmet: within the team's limit).
-        if not self._served_this_turn:
-            team = seat % NUM_TEAMS
-            limit = self.diner_limit(team)
-            for pan in range(PANS_PER_TEAM):
-                if self._pans[team * PANS_PER_TEAM + pan]:
-                    for diners in DINER_VALUES:
-                        if diners <= limit and self._diners[diners - 1]:
-                            mask[serve_action(pan, 0, diners)] = 1
-                            mask[serve_action(pan, 1, diners)] = 1
+            return _PLAY_ROWS[_card_bits(tuple(hand))] + serves  # a fresh array; the two rows never overlap
+        # AFTER: refill from the fridge or (Day's/Gourmet) its door
+        mask = serves.copy()
+        if self._deck:
+            mask[DRAW_DECK] = 1
+        if self._door >= 0:
+            mask[DRAW_DOOR] = 1
         return mask
+
+    def _serve_row(self, team: int) -> np.ndarray:
+        """The serve actions open now (a shared precomputed row: copy before changing it).
+
+        One serve per turn, before the play or before the draw: any non-empty team pan, declared
+        M or XL, with a diner card still available (Gourmet: within the team's limit).
+        """
+        if self._served_this_turn:
+            return _NO_ACTIONS
+        first = team * PANS_PER_TEAM
+        pans = 0
+        for pan in range(PANS_PER_TEAM):
+            if self._pans[first + pan]:
+                pans |= 1 << pan
+        limit = self.diner_limit(team)
+        diners = 0
+        for k, value in enumerate(DINER_VALUES):
+            if value <= limit and self._diners[k]:
+                diners |= 1 << k
+        return _SERVE_ROWS[pans][diners]
 
     def _any_serve_legal(self) -> bool:
         if self._served_this_turn:
@@ -329,6 +397,7 @@ class TortillaDePatatas(Game):
         # A card everyone saw taken from the fridge door is known until a card of its type is played.
         if self._known[seat][card]:
             self._known[seat][card] -= 1
+            self._known_versions[seat] += 1
         target = (seat % NUM_TEAMS) * PANS_PER_TEAM + pan
         self._put(target, card)
         if self.menu.stealing:  # Day's and Gourmet menus; ``steal_sources`` holds the whole rule
@@ -350,13 +419,20 @@ class TortillaDePatatas(Game):
         self._enter_after()
 
     def _move_top(self, source: int, target: int) -> None:
+        """A steal: the top card of ``source`` onto ``target`` (the cards on the table stay the same)."""
         card = self._pans[source].pop()
         self._pan_counts[source][card] -= 1
-        self._put(target, card)
+        self._pile_versions[source] += 1
+        self._pans[target].append(card)
+        self._pan_counts[target][card] += 1
+        self._pile_versions[target] += 1
 
     def _put(self, pan: int, card: int) -> None:
+        """A card from a hand (or, Kids' setup, the fridge) onto the table, in ``pan``."""
         self._pans[pan].append(card)
         self._pan_counts[pan][card] += 1
+        self._pile_versions[pan] += 1
+        self._table_counts[card] += 1
 
     def _enter_after(self) -> None:
         self._phase = AFTER
@@ -376,6 +452,7 @@ class TortillaDePatatas(Game):
         counts = tuple(self._pan_counts[source])
         self._pans[source] = []
         self._pan_counts[source] = [0] * NUM_CARD_TYPES
+        self._pile_versions[source] += 1
         self._served.append(ServedOmelette(seat, size, diners, counts))
         self._diners[diners - 1] -= 1
         self._served_this_turn = True
@@ -391,6 +468,7 @@ class TortillaDePatatas(Game):
             card = self._door
             self._door = self._deck.pop() if self._deck else -1
             self._known[seat][card] += 1
+            self._known_versions[seat] += 1
         else:
             card = self._deck.pop()
         self._hands[seat][card] += 1
@@ -469,9 +547,11 @@ class TortillaDePatatas(Game):
 
     # ------------------------------------------------------------------ observations
     def observe(self, player: int) -> np.ndarray:
-        if self.config["observation"] == "observation":
-            return encoders.encode_observation(self, player)
-        return encoders.encode_information_state(self, player)
+        cache = self._observation_cache
+        if cache is None:
+            memory = self.config["observation"] == "information_state"
+            cache = self._observation_cache = encoders.ObservationCache(self, memory)
+        return cache.observe(self, player)
 
     # ------------------------------------------------------------------ names and explanations
     def _build_action_names(self) -> list[str]:
@@ -641,6 +721,11 @@ class TortillaDePatatas(Game):
         self._starts_placed, self._served_this_turn = starts_placed, served_this_turn
         self._hands, self._known, self._pans, self._deck, self._door = hands, known, pans, deck, door
         self._pan_counts = [[pile.count(card) for card in range(NUM_CARD_TYPES)] for pile in pans]
+        self._table_counts = [
+            sum(counts[card] for counts in [*self._pan_counts, *(dish.counts for dish in served)])
+            for card in range(NUM_CARD_TYPES)
+        ]
+        self._reset_observation_cache()
         self._diners, self._served = diners, served
         self._played_pan = played_pan
         if phase == STEAL:
