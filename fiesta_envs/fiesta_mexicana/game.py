@@ -51,6 +51,62 @@ NO_EDGES: tuple[int, int, int, int] = (-1, -1, -1, -1)
 _FIXED_OF_ARRAY = np.array(FIXED_OF, dtype=np.intp)
 #: _ABOVE[h][n - 1]: True when the number n is strictly higher than the high bid h (0: none yet).
 _ABOVE = np.array([[n > h for n in range(1, NUM_SPACES + 1)] for h in range(NUM_SPACES + 1)], dtype=bool)
+
+#: Dish cards by role, for dealing: the start-card pile of each piñata space, then the ordinary dishes.
+_START_PILES = tuple(
+    np.array([c.index for c in DISH_CARDS if c.pinata == colour], dtype=np.int64)
+    for colour in range(len(PINATA_SPACES))
+)
+_ORDINARY_DISHES = np.array([c.index for c in DISH_CARDS if c.pinata < 0], dtype=np.int64)
+_OBJECTIVE_DECK = np.array(OBJECTIVE_DECK, dtype=np.int64)
+_DISH_OF = tuple(c.dish for c in DISH_CARDS)
+
+
+def _mask_gather(orientation: int) -> list[int]:
+    """For each action, the fixed space that must be free for it (bids and reserves) in a table turned
+    ``orientation`` times left, or ``NUM_SPACES`` (the always-True entry of ``_free``) for the others."""
+    gather = [NUM_SPACES] * A.NUM_ACTIONS
+    for number in range(1, NUM_SPACES + 1):
+        space = FIXED_OF[orientation][number - 1]
+        gather[A.bid_action(number)] = space
+        for slot in range(OBJECTIVES_KEPT):
+            gather[A.reserve_action(number, slot)] = space
+    return gather
+
+
+def _auction_mask(held: int, high_bid: int) -> np.ndarray:
+    """The auction's actions allowed by the high bid and the objective slots held (bit k: slot k held),
+    before checking which numbers are covered."""
+    mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+    for number in range(high_bid + 1, NUM_SPACES + 1):
+        mask[A.bid_action(number)] = 1
+        for slot in range(OBJECTIVES_KEPT):
+            if held >> slot & 1:
+                mask[A.reserve_action(number, slot)] = 1
+    mask[A.PASS] = high_bid > 0  # the opener must bid
+    return mask
+
+
+# An auction's mask is _free[player].take(_MASK_GATHER[orientation]) & _AUCTION_MASKS[held, high bid].
+_MASK_GATHER = np.array([_mask_gather(o) for o in range(4)], dtype=np.intp)
+assert OBJECTIVES_KEPT == 3  # _compute_mask reads the three slots into a 3-bit pattern
+_AUCTION_MASKS = np.array(
+    [[_auction_mask(held, high) for high in range(NUM_SPACES + 1)] for held in range(1 << OBJECTIVES_KEPT)]
+)
+
+
+def _constant_mask(*actions: int) -> np.ndarray:
+    mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+    mask[list(actions)] = 1
+    return mask
+
+
+#: Masks of the phases whose choices never depend on the position (copied, never handed out).
+_ROTATE_MASK = _constant_mask(*range(A.ROTATE, A.NUM_ACTIONS))
+_PLACE_MASK = _constant_mask(*range(A.PLACE, A.ROTATE))
+_ORIENT_MASKS = tuple(
+    _constant_mask(*(A.orient_action(step, r) for r in range(4))) for step in range(len(PINATA_SPACES))
+)
 #: The phase in which each kind of action is played.
 _PHASE_OF_KIND = {
     "orient": ORIENT,
@@ -130,14 +186,11 @@ class FiestaMexicana(Game):
             self.deck = self.rng.permutation(NUM_DISH_CARDS).tolist()
             self._deal_objectives()
         else:
-            piles = [
-                self.rng.permutation([c.index for c in DISH_CARDS if c.pinata == colour]).tolist()
-                for colour in range(len(PINATA_SPACES))
-            ]
-            for player in range(n):
-                self.start_cards[player] = [pile.pop() for pile in piles]
-            ordinary = [c.index for c in DISH_CARDS if c.pinata < 0]
-            self.deck = self.rng.permutation(ordinary + piles[0] + piles[1]).tolist()
+            piles = [self.rng.permutation(pile) for pile in _START_PILES]
+            for player in range(n):  # each player in turn takes the top card of each pile
+                self.start_cards[player] = [int(pile[-1 - player]) for pile in piles]
+            left = [pile[: len(pile) - n] for pile in piles]
+            self.deck = self.rng.permutation(np.concatenate([_ORDINARY_DISHES, *left])).tolist()
         self._derive()
 
     def _deal_objectives(self) -> None:
@@ -153,7 +206,7 @@ class FiestaMexicana(Game):
         self.turn = 0
 
     def _try_deal_objectives(self) -> bool:
-        pile = self.rng.permutation(OBJECTIVE_DECK).tolist()
+        pile = self.rng.permutation(_OBJECTIVE_DECK).tolist()
         discards: list[int] = []
         shown: list[list[int]] = []
         hands = [[pile.pop() for _ in range(OBJECTIVES_DEALT)] for _ in range(self.num_players)]
@@ -169,20 +222,33 @@ class FiestaMexicana(Game):
                 hands[player] = [pile.pop() for _ in range(OBJECTIVES_DEALT)]
         self.hands = hands
         self.shown_objectives = shown
+        self._objectives_changed()
         return True
 
     # ------------------------------------------------------------------ derived state and caches
     def _derive(self) -> None:
         """Recompute everything that follows from the stored state (after a new game or a load)."""
         n = self.num_players
-        self.dishes = [[DISH_CARDS[c].dish if c >= 0 else -1 for c in row] for row in self.cards]
+        self.dishes = [[_DISH_OF[c] if c >= 0 else -1 for c in row] for row in self.cards]
         self.edges = [
             [ROTATED_EDGES[c][r] if c >= 0 else NO_EDGES for c, r in zip(self.cards[p], self.rotations[p], strict=True)]
             for p in range(n)
         ]
-        self.filled = [sum(c >= 0 for c in row) for row in self.cards]
-        self._free = np.array([[c < 0 for c in row] for row in self.cards], dtype=bool)
-        self._table_obs: list[np.ndarray | None] = [None] * n
+        self.filled = [NUM_SPACES - row.count(-1) for row in self.cards]
+        # _free[p][s]: fixed space s of p's table is uncovered; the extra last entry is always True
+        self._free = [np.array([c < 0 for c in row] + [True]) for row in self.cards]
+        # Observation caches. _table_views[p]: p's table in each of its four orientations, kept up to
+        # date by _put (see observation.VIEWS_SIZE). _objectives_obs[p]: the objective entries of p's
+        # observation, dropped by _objectives_changed whenever objectives are dealt, kept or discarded.
+        self._table_views = [
+            obs_layout.table_views(self.cards[p], self.rotations[p], self.confirmed_waiters) for p in range(n)
+        ]
+        self._objectives_obs: list[np.ndarray | None] = [None] * n
+        # tables_version: bumped whenever a dish is put on a table or a table turns, table_versions[p]
+        # whenever p's table does (see observation.encode); observation_buffers[p]: p's last observation.
+        self.tables_version = 0
+        self.table_versions = [0] * n
+        self.observation_buffers = [obs_layout.ObservationBuffer.empty(n) for _ in range(n)]
         self._final: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ whose turn
@@ -205,23 +271,21 @@ class FiestaMexicana(Game):
         return self._free[player][_FIXED_OF_ARRAY[self.orientation[player]]] & _ABOVE[self.high_bid]
 
     def _compute_mask(self) -> np.ndarray:
-        mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
         player = self.turn
-        if self.phase == AUCTION:
-            bids = self.legal_bids(player)
-            mask[A.BID : A.PASS] = bids
-            if self.high_bid:
-                mask[A.PASS] = 1
-            held = np.array([code >= 0 for code in self.objectives[player]], dtype=bool)
-            mask[A.RESERVE : A.PLACE] = (bids[:, None] & held[None, :]).ravel()
-        elif self.phase == ROTATE:
-            mask[A.ROTATE :] = 1
-        elif self.phase == PLACE:
-            mask[A.PLACE : A.ROTATE] = 1
-        elif self.phase == ORIENT:
-            start = A.orient_action(self.orient_step, 0)
-            mask[start : start + 4] = 1
-        elif self.phase == KEEP:
+        phase = self.phase
+        if phase == AUCTION:
+            objectives = self.objectives[player]
+            held = (objectives[0] >= 0) + 2 * (objectives[1] >= 0) + 4 * (objectives[2] >= 0)
+            gather = _MASK_GATHER[self.orientation[player]]
+            return self._free[player].take(gather) & _AUCTION_MASKS[held, self.high_bid]
+        if phase == ROTATE:
+            return _ROTATE_MASK.copy()
+        if phase == PLACE:
+            return _PLACE_MASK.copy()
+        if phase == ORIENT:
+            return _ORIENT_MASKS[self.orient_step].copy()
+        mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+        if phase == KEEP:
             for choice in valid_keeps(self.hands[player]):
                 mask[A.KEEP + choice] = 1
         return mask
@@ -298,6 +362,7 @@ class FiestaMexicana(Game):
         hand = self.hands[player]
         self.objectives[player] = [hand[slot] for slot in slots]
         self.hands[player] = []
+        self._objectives_changed()
         if player + 1 < self.num_players:
             self.turn = player + 1
         else:
@@ -331,6 +396,7 @@ class FiestaMexicana(Game):
 
     def _reserve(self, player: int, number: int, slot: int) -> None:
         self.objectives[player][slot] = -1
+        self._objectives_changed()
         self.reserves[player] += 1
         self.high_bid, self.high_bidder = number, player
         self._win_auction(player)
@@ -368,13 +434,16 @@ class FiestaMexicana(Game):
         self.dishes[player][space] = DISH_CARDS[card].dish
         self.edges[player][space] = ROTATED_EDGES[card][fixed_rotation]
         self.filled[player] += 1
-        self._free[player, space] = False
-        self._table_obs[player] = None
+        self._free[player][space] = False
+        obs_layout.put_card(self._table_views[player], space, card, fixed_rotation)
+        self.tables_version += 1
+        self.table_versions[player] += 1
 
     def _rotate(self, player: int, left_turns: int) -> None:
         if left_turns:
             self.orientation[player] = (self.orientation[player] + left_turns) % 4
-            self._table_obs[player] = None
+            self.tables_version += 1
+            self.table_versions[player] += 1
         self.rotation_queue.pop(0)
         if self.rotation_queue:
             self.turn = self.rotation_queue[0]
@@ -449,14 +518,20 @@ class FiestaMexicana(Game):
         return self.offer
 
     def table_features(self, player: int) -> np.ndarray:
-        """Cached (16 * PER_SPACE + 4) features of ``player``'s table in its owner's current view."""
-        cached = self._table_obs[player]
+        """``player``'s table in its owner's current view (TABLE_SIZE entries: a view of a cache, not to modify)."""
+        start = self.orientation[player] * obs_layout.TABLE_SIZE
+        return self._table_views[player][start : start + obs_layout.TABLE_SIZE]
+
+    def objective_features(self, player: int) -> np.ndarray:
+        """Cached objective entries of ``player``'s observation: own slots, then objectives held by each seat."""
+        cached = self._objectives_obs[player]
         if cached is None:
-            cached = obs_layout.table_block(
-                self.cards[player], self.rotations[player], self.orientation[player], self.confirmed_waiters
-            )
-            self._table_obs[player] = cached
+            cached = self._objectives_obs[player] = obs_layout.objectives_block(self, player)
         return cached
+
+    def _objectives_changed(self) -> None:
+        """Objectives were dealt, kept or discarded: drop every seat's ``objective_features``."""
+        self._objectives_obs = [None] * self.num_players
 
     # ------------------------------------------------------------------ names
     def _build_action_names(self) -> list[str]:

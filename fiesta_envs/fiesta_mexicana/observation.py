@@ -28,11 +28,12 @@ Other players' objectives are never part of it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fiesta_envs.fiesta_mexicana.board import FIXED_OF
+from fiesta_envs.fiesta_mexicana.board import FIXED_OF, VIEW_OF
 from fiesta_envs.fiesta_mexicana.components import (
     DISH_CARDS,
     DISHES,
@@ -82,65 +83,188 @@ CARD_FEATURES = np.stack([np.stack([_card_features(c, r) for r in range(4)]) for
 
 
 def _static_table(orientation: int, variant: bool) -> np.ndarray:
-    """The parts of an empty table's block that depend only on its orientation."""
+    """The parts of a table's block that depend only on its orientation: numbers, penalties, turns."""
     block = np.zeros((NUM_SPACES, PER_SPACE), dtype=np.float32)
     block[:, NUMBER] = np.arange(1, NUM_SPACES + 1) / NUM_SPACES
     if variant:
         for view in range(NUM_SPACES):
             block[view, PENALTY] = VARIANT_PENALTIES.get(FIXED_OF[orientation][view], 0) / MAX_PENALTY
-    return block
-
-
-_STATIC = {(o, v): _static_table(o, v) for o in range(4) for v in (False, True)}
-
-
-def table_block(cards: list[int], rotations: list[int], orientation: int, variant: bool) -> np.ndarray:
-    """One table's ``TABLE_SIZE`` features, in its owner's current view (see the module docstring)."""
-    block = _STATIC[orientation, variant].copy()
-    view_of_fixed = FIXED_OF[orientation]
-    for view in range(NUM_SPACES):
-        space = view_of_fixed[view]
-        card = cards[space]
-        if card >= 0:
-            # a card turned r clockwise in the fixed frame looks turned (r - orientation) in the view
-            block[view, :CARD_SIZE] = CARD_FEATURES[card, (rotations[space] - orientation) % 4]
-            block[view, COVERED] = 1.0
     result = np.zeros(TABLE_SIZE, dtype=np.float32)
     result[: NUM_SPACES * PER_SPACE] = block.ravel()
     result[NUM_SPACES * PER_SPACE + orientation] = 1.0
     return result
 
 
-def encode(game: FiestaMexicana, player: int) -> np.ndarray:
-    """The observation of ``player`` (see the module docstring for the layout)."""
+#: STATIC[variant][o]: an empty table's block turned o times left (numbers, penalties, orientation).
+STATIC = tuple(np.stack([_static_table(o, variant) for o in range(4)]) for variant in (False, True))
+
+#: A table's observation is kept in all four orientations at once, as one flat float32 vector of
+#: ``4 * TABLE_SIZE`` entries (orientation o at ``[o * TABLE_SIZE : (o + 1) * TABLE_SIZE]``): placing a
+#: dish writes it into the four views, and turning the table only changes which view is read.
+VIEWS_SIZE = 4 * TABLE_SIZE
+
+
+def _put_indices(space: int) -> np.ndarray:
+    """Where a card on fixed ``space`` lands in the four views: (4, CARD_SIZE + 1), its features then
+    the covered flag (which follows them) in each orientation."""
+    starts = [o * TABLE_SIZE + VIEW_OF[o][space] * PER_SPACE for o in range(4)]
+    return np.array([[start + j for j in range(CARD_SIZE + 1)] for start in starts], dtype=np.intp)
+
+
+assert COVERED == CARD_SIZE  # the covered flag follows the card's features
+_PUT_INDICES = tuple(_put_indices(space) for space in range(NUM_SPACES))
+
+
+def _placed() -> np.ndarray:
+    """_PLACED[card, r]: what a card turned r clockwise in the fixed frame writes in the four views: for
+    each orientation o, its features turned r - o (as its owner sees it then) and covered = 1."""
+    placed = np.ones((NUM_DISH_CARDS, 4, 4, CARD_SIZE + 1), dtype=np.float32)
+    for rotation in range(4):
+        for orientation in range(4):
+            placed[:, rotation, orientation, :CARD_SIZE] = CARD_FEATURES[:, (rotation - orientation) % 4]
+    return placed
+
+
+_PLACED = _placed()
+
+
+def empty_table_views(variant: bool) -> np.ndarray:
+    """The ``VIEWS_SIZE`` vector of an empty table."""
+    return STATIC[variant].ravel().copy()
+
+
+def put_card(views: np.ndarray, space: int, card: int, rotation: int) -> None:
+    """Write ``card``, turned ``rotation`` clockwise in the fixed frame, on ``space`` of all four views."""
+    views[_PUT_INDICES[space]] = _PLACED[card, rotation]
+
+
+def table_views(cards: list[int], rotations: list[int], variant: bool) -> np.ndarray:
+    """The ``VIEWS_SIZE`` vector of a table holding ``cards`` (fixed frame) turned ``rotations``."""
+    views = empty_table_views(variant)
+    for space, card in enumerate(cards):
+        if card >= 0:
+            put_card(views, space, card, rotations[space])
+    return views
+
+
+def table_block(cards: list[int], rotations: list[int], orientation: int, variant: bool) -> np.ndarray:
+    """One table's ``TABLE_SIZE`` features, in its owner's current view (see the module docstring)."""
+    return table_views(cards, rotations, variant)[orientation * TABLE_SIZE : (orientation + 1) * TABLE_SIZE]
+
+
+#: OFFER_FEATURES[card + 1]: the offer block, present flag then the card unturned (row 0: no card).
+OFFER_FEATURES = np.zeros((NUM_DISH_CARDS + 1, OFFER_SIZE), dtype=np.float32)
+OFFER_FEATURES[1:, 0] = 1.0
+OFFER_FEATURES[1:, 1:] = CARD_FEATURES[:, 0]
+
+
+def objectives_block(game: FiestaMexicana, player: int) -> np.ndarray:
+    """``player``'s objective slots, then the objectives held by each seat (layout items 7 and 8)."""
     n = game.num_players
-    seats = [(player + k) % n for k in range(n)]
-    out = np.zeros(observation_size(n), dtype=np.float32)
-    for k, seat in enumerate(seats):
-        out[k * TABLE_SIZE : (k + 1) * TABLE_SIZE] = game.table_features(seat)
+    block = np.zeros(OBJECTIVES_DEALT * NUM_OBJECTIVE_KINDS + n, dtype=np.float32)
+    for slot, code in enumerate(game.hands[player] or game.objectives[player]):
+        if code >= 0:
+            block[slot * NUM_OBJECTIVE_KINDS + code] = 1.0
+    for k in range(n):
+        seat = (player + k) % n
+        held = len(game.hands[seat]) or sum(code >= 0 for code in game.objectives[seat])
+        block[OBJECTIVES_DEALT * NUM_OBJECTIVE_KINDS + k] = held / OBJECTIVES_DEALT
+    return block
+
+
+def _seat_entries(n: int) -> np.ndarray:
+    """SEAT_ENTRIES[n][bidder + 1, passed, acting + 1, phase]: the high bidder, passed, seat to act and
+    phase entries (layout items 3 to 5 after the high bid: 3 * n + 6 entries) for every combination.
+
+    Seats are relative to the observer (-1: none); bit k of ``passed`` is relative seat k.
+    """
+    table = np.zeros((n + 1, 1 << n, n + 1, NUM_PHASES, 3 * n + NUM_PHASES), dtype=np.float32)
+    for seat in range(n):
+        table[seat + 1, :, :, :, seat] = 1.0  # the high bidder
+        table[:, :, seat + 1, :, 2 * n + seat] = 1.0  # the seat to act
+        for passed in range(1 << n):
+            if passed >> seat & 1:
+                table[:, passed, :, :, n + seat] = 1.0
+    for phase in range(NUM_PHASES):
+        table[:, :, :, phase, 3 * n + phase] = 1.0
+    return table
+
+
+SEAT_ENTRIES = {n: _seat_entries(n) for n in range(1, 5)}
+
+
+@dataclass(slots=True)
+class ObservationBuffer:
+    """One observer's last observation and the cached parts it was written from (see ``encode``)."""
+
+    values: np.ndarray
+    tables_version: int = -1  # the game's ``tables_version`` when the tables were last checked
+    table_versions: list[int] = field(default_factory=list)  # the version of each table written
+    shown: int = -2  # the card written in the offer block
+    objectives: np.ndarray | None = None  # the ``objective_features`` array written
+    points: list[int] | None = None  # the points written
+    deck: int = -1  # the number of cards left in the deck written
+
+    @classmethod
+    def empty(cls, num_players: int) -> ObservationBuffer:
+        """A buffer that has written nothing yet: every part differs from any game's."""
+        values = np.zeros(observation_size(num_players), dtype=np.float32)
+        return cls(values, table_versions=[-1] * num_players)
+
+
+def encode(game: FiestaMexicana, player: int) -> np.ndarray:
+    """The observation of ``player`` (see the module docstring for the layout).
+
+    Each observer has a buffer holding its last observation: the tables, the offer, the points, the
+    objectives and the deck are rewritten only when they changed since (tables: ``game.tables_version``
+    and ``game.table_versions``; objectives: a new ``game.objective_features`` array), the auction, seat
+    and phase entries always; a copy is returned.
+    """
+    n = game.num_players
+    buffer = game.observation_buffers[player]
+    out = buffer.values
+    if buffer.tables_version != game.tables_version:  # some table changed: rewrite those that did
+        versions, written = game.table_versions, buffer.table_versions
+        for k in range(n):
+            seat = (player + k) % n
+            if written[k] != versions[seat]:
+                out[k * TABLE_SIZE : (k + 1) * TABLE_SIZE] = game.table_features(seat)
+                written[k] = versions[seat]
+        buffer.tables_version = game.tables_version
     pos = n * TABLE_SIZE
     shown = game.card_shown()
-    if shown >= 0:
-        out[pos] = 1.0
-        out[pos + 1 : pos + OFFER_SIZE] = CARD_FEATURES[shown, 0]
+    if buffer.shown != shown:
+        out[pos : pos + OFFER_SIZE] = OFFER_FEATURES[shown + 1]
+        buffer.shown = shown
     pos += OFFER_SIZE
+    points_start = pos + 1 + 3 * n + NUM_PHASES
+    points = game.points
+    if buffer.points != points:
+        for k in range(n):
+            out[points_start + k] = min(points[(player + k) % n] / SCORE_NORM, 1.0)
+        buffer.points = list(points)
+    objectives = game.objective_features(player)
+    if buffer.objectives is not objectives:
+        out[points_start + n : -1] = objectives
+        buffer.objectives = objectives
+    deck = len(game.deck)
+    if buffer.deck != deck:
+        out[-1] = deck / NUM_DISH_CARDS
+        buffer.deck = deck
+
     out[pos] = game.high_bid / NUM_SPACES
-    pos += 1
-    for k, seat in enumerate(seats):
-        out[pos + k] = seat == game.high_bidder
-        out[pos + n + k] = game.passed[seat]
-        out[pos + 2 * n + k] = seat == game.current_player
-        out[pos + 3 * n + NUM_PHASES + k] = min(game.points[seat] / SCORE_NORM, 1.0)
-    out[pos + 3 * n + game.phase] = 1.0
-    pos += 4 * n + NUM_PHASES
-    slots = game.hands[player] or game.objectives[player]
-    for slot, code in enumerate(slots):
-        if code >= 0:
-            out[pos + slot * NUM_OBJECTIVE_KINDS + code] = 1.0
-    pos += OBJECTIVES_DEALT * NUM_OBJECTIVE_KINDS
-    for k, seat in enumerate(seats):
-        held = len(game.hands[seat]) or sum(code >= 0 for code in game.objectives[seat])
-        out[pos + k] = held / OBJECTIVES_DEALT
-    pos += n
-    out[pos] = len(game.deck) / NUM_DISH_CARDS
-    return out
+    # seat (player + k) % n is relative seat k (-1 for none)
+    bidder = game.high_bidder
+    acting = game.current_player
+    passed = game.passed
+    passed_bits = 0
+    for k in range(n):
+        if passed[(player + k) % n]:
+            passed_bits |= 1 << k
+    out[pos + 1 : points_start] = SEAT_ENTRIES[n][
+        (bidder - player) % n + 1 if bidder >= 0 else 0,
+        passed_bits,
+        (acting - player) % n + 1 if acting >= 0 else 0,
+        game.phase,
+    ]
+    return out.copy()
