@@ -280,6 +280,14 @@ class _Fuzzer:
         )
 
     # -- helpers ----------------------------------------------------------------------
+    def check_observations(self, game: Any) -> None:
+        """Every seat's observation has the declared size and stays inside the declared bounds."""
+        problems: list[str] = []
+        for seat in range(self.num_players):
+            obs = game.observe(seat)
+            problems += observation_problems(obs, game.observation_size, self.low, self.high, seat)
+        self.check("observation", problems)
+
     def check(self, kind: str, problems: Sequence[str]) -> None:
         self.report.checks[kind] += 1
         if problems:
@@ -398,11 +406,7 @@ class _Fuzzer:
                 problems.append(f"returns() is {returns.tolist()} before the end")
             self.check("scores", problems)
         if self.on("observation"):
-            problems = []
-            for seat in range(self.num_players):
-                obs = game.observe(seat)
-                problems += observation_problems(obs, game.observation_size, self.low, self.high, seat)
-            self.check("observation", problems)
+            self.check_observations(game)
         if self.on("json"):
             problem = json_problem(data)
             self.check("json", [problem] if problem else [])
@@ -461,11 +465,7 @@ class _Fuzzer:
             )
         self.check("end", problems)
         if self.on("observation"):
-            problems = []
-            for seat in range(self.num_players):
-                obs = game.observe(seat)
-                problems += observation_problems(obs, game.observation_size, self.low, self.high, seat)
-            self.check("observation", problems)
+            self.check_observations(game)
         if self.on("invariants"):
             data = game.state_dict()
             if self.invariants.check_state is not None:
