@@ -323,19 +323,9 @@ class ObservationCache:
     @staticmethod
     def _header(game: TortillaDePatatas, player: int, vector: np.ndarray, shown: list) -> None:
         phase = _PHASE_INDEX[game._phase]
-        if phase != shown[0]:
-            if shown[0] >= 0:
-                vector[shown[0]] = 0.0
-            if phase >= 0:
-                vector[phase] = 1.0
-            shown[0] = phase
+        _move_flag(vector, shown, 0, phase)
         seat = _SEAT_AT + (game._current - player) % game.num_players if phase >= 0 else -1
-        if seat != shown[1]:
-            if shown[1] >= 0:
-                vector[shown[1]] = 0.0
-            if seat >= 0:
-                vector[seat] = 1.0
-            shown[1] = seat
+        _move_flag(vector, shown, 1, seat)
         if game._served_this_turn != shown[2]:
             vector[_SERVED_AT] = shown[2] = game._served_this_turn
         hand = tuple(game._hands[player])
@@ -343,12 +333,7 @@ class ObservationCache:
             vector[_HAND_AT:_DOOR_AT] = _scaled(hand, MAX_HAND)
             shown[3] = hand
         door = _DOOR_AT + game._door if game._door >= 0 else -1
-        if door != shown[4]:
-            if shown[4] >= 0:
-                vector[shown[4]] = 0.0
-            if door >= 0:
-                vector[door] = 1.0
-            shown[4] = door
+        _move_flag(vector, shown, 4, door)
         if len(game._deck) != shown[5]:
             shown[5] = len(game._deck)
             vector[_DECK_AT] = shown[5] / DECK_SIZE
@@ -406,3 +391,13 @@ class ObservationCache:
         vector[self.size - NUM_CARD_TYPES :] = [
             count * inverse for count, inverse in zip(unseen, _INVERSE_TOTALS, strict=True)
         ]
+
+
+def _move_flag(vector: np.ndarray, shown: list, slot: int, position: int) -> None:
+    """Move a one-hot flag: clear the entry ``shown[slot]`` last set (-1: none), set ``position`` (-1: none)."""
+    if position != shown[slot]:
+        if shown[slot] >= 0:
+            vector[shown[slot]] = 0.0
+        if position >= 0:
+            vector[position] = 1.0
+        shown[slot] = position
