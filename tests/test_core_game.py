@@ -18,6 +18,22 @@ def test_same_seed_same_game_and_different_seeds_differ():
     assert Nim(seed=3).pile == Nim(seed=3).pile
 
 
+def test_reset_without_a_seed_continues_the_generator_so_a_seeded_sequence_repeats():
+    def piles(game: Nim) -> list[int]:
+        sequence = []
+        for _ in range(12):
+            game.reset()
+            sequence.append(game.pile)
+        return sequence
+
+    first = piles(Nim(seed=5))
+    assert first == piles(Nim(seed=5))
+    assert len(set(first)) > 1
+    reseeded = Nim(seed=99)
+    reseeded.reset(5)
+    assert reseeded.pile == Nim(seed=5).pile
+
+
 def test_play_by_name_and_names_round_trip():
     game = Nim(seed=1)
     start = game.pile

@@ -15,8 +15,10 @@ Life of a game::
         game.step(some_legal_action)      # raises IllegalActionError otherwise
     game.returns()                        # reward per player, see ``reward`` option
 
-Determinism: the game owns one ``numpy.random.Generator`` (``self.rng``), seeded by
-``reset(seed)`` and saved in ``state_dict()``; chance events draw from it and nothing else.
+Determinism: the game owns one ``numpy.random.Generator`` (``self.rng``), seeded by the
+constructor's ``seed`` or by ``reset(seed)`` and saved in ``state_dict()``; chance events draw from it
+and nothing else. ``reset()`` without a seed continues the same generator (as Gymnasium and
+PettingZoo do), so a game seeded once deals a reproducible sequence of games.
 """
 
 from __future__ import annotations
@@ -163,8 +165,13 @@ class Game(abc.ABC):
 
     # ------------------------------------------------------------------ generic
     def reset(self, seed: int | None = None) -> None:
-        """Start a new game; the same seed always gives the same game."""
-        self.rng = np.random.default_rng(seed)
+        """Start a new game; the same seed always gives the same game.
+
+        Without a seed the game's generator goes on where it stopped: the next game of a
+        reproducible sequence (and no cost of seeding a new generator).
+        """
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
         self._mask_cache = None
         self._new_game()
         self._mask_cache = None
