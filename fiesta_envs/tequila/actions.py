@@ -84,9 +84,12 @@ ACTION_NAMES: tuple[str, ...] = tuple(_names())
 assert len(ACTION_NAMES) == NUM_ACTIONS
 
 
+#: The name of the range each action belongs to.
+KINDS: tuple[str, ...] = tuple(name for name, size in _sizes for _ in range(size))
+
+
 def kind_of(action: int) -> str:
     """The name of the range an action belongs to (``"FENCE"``, ``"BUILD"``...)."""
-    for name, _ in reversed(_sizes):
-        if action >= _starts[name]:
-            return name
-    raise ValueError(action)
+    if not 0 <= action < NUM_ACTIONS:
+        raise ValueError(action)
+    return KINDS[action]

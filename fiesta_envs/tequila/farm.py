@@ -8,8 +8,10 @@ then vertical ``20 + r * 5 + c`` (left edge of field column c, c 0-4, in field r
 What lives here:
   * terrain: water, the resource shown on each space, the sections (arid areas cut apart by water);
   * placements: every way to draw every building on the sheet (shape, rotation, reflection);
-  * connections: which buildings touch, directly or through chains of road spaces;
-  * fencing: zones (fields joined through unfenced segments), fenced-off zones, the house rule.
+  * connections: which buildings touch, directly or through chains of road spaces (``connect``
+    updates them for one new building);
+  * fencing: zones (fields joined through unfenced segments), fenced-off zones, the house rule
+    (``zone_blocked``: what one zone forbids, so that a sheet recomputes only the zone a fence touches).
 """
 
 from __future__ import annotations
@@ -165,8 +167,19 @@ ROAD_AT: tuple[int, ...] = tuple(
 
 def placement_resources(index: int) -> list[int]:
     """The resources shown on the spaces a placement covers."""
+    return list(PLACEMENT_RESOURCES[index])
+
+
+def _placement_resources(index: int) -> tuple[int, ...]:
     icons = (SPACE_RESOURCE[x] for x in spaces_of(PLACEMENTS[index].spaces))
-    return [icon for icon in icons if icon is not None]
+    return tuple(icon for icon in icons if icon is not None)
+
+
+PLACEMENT_RESOURCES: tuple[tuple[int, ...], ...] = tuple(_placement_resources(i) for i in range(NUM_PLACEMENTS))
+#: The sections a placement lies in (on water: none).
+PLACEMENT_SECTIONS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted({SECTION_OF_SPACE[x] for x in spaces_of(p.spaces)} - {-1})) for p in PLACEMENTS
+)
 
 
 # ---------------------------------------------------------------- connections
@@ -207,6 +220,37 @@ def connections(buildings: list[tuple[int, int]]) -> Connections:
             if net & touching:
                 span |= around
         span &= ~PLACEMENTS[index].spaces
+        reach.append(span)
+        partner = C.CHAIN_PARTNER[kind]
+        linked.append(partner is not None and bool(span & kind_spaces[partner]))
+    return Connections(reach, kind_spaces, linked)
+
+
+def connect(links: Connections, buildings: list[tuple[int, int]], kind: int, index: int) -> Connections:
+    """``connections(buildings + [(kind, index)])``, from ``links = connections(buildings)``: a new road
+    widens the reach of the buildings its network touches; a new building reaches what its roads do."""
+    placement = PLACEMENTS[index]
+    kind_spaces = list(links.kind_spaces)
+    kind_spaces[kind] |= placement.spaces
+    roads = kind_spaces[C.ROAD]
+    reach = list(links.reach)
+    linked = list(links.linked)  # a connection is never lost
+    if kind == C.ROAD:  # no building is the partner of a road
+        network = flood(placement.spaces, roads)
+        around = grow(network)
+        for i, (k, j) in enumerate(buildings):
+            if k != C.ROAD and PLACEMENTS[j].touching & network:
+                reach[i] |= around & ~PLACEMENTS[j].spaces
+                partner = C.CHAIN_PARTNER[k]
+                linked[i] = partner is not None and bool(reach[i] & kind_spaces[partner])
+        reach.append(0)
+        linked.append(False)
+    else:  # the buildings whose partner is of this kind may reach it
+        for i, (k, _) in enumerate(buildings):
+            if C.CHAIN_PARTNER[k] == kind and not linked[i]:
+                linked[i] = bool(reach[i] & placement.spaces)
+        touching = placement.touching
+        span = (touching | grow(flood(touching & roads, roads))) & ~placement.spaces
         reach.append(span)
         partner = C.CHAIN_PARTNER[kind]
         linked.append(partner is not None and bool(span & kind_spaces[partner]))
@@ -276,6 +320,10 @@ ZONE_BORDER: list[int] = _zone_border_table()
 #: For each internal segment: which open-link bit it is. Horizontal links join field f and f + 1
 #: (bit f of ``across``), vertical links join f and f + 4 (bit f of ``down``).
 _LINK_OF_SEGMENT: dict[int, tuple[int, int]] = {s: (0 if b == a + 1 else 1, 1 << a) for s, a, b in INTERNAL_SEGMENTS}
+#: The segment of each link: joining field f to f + 1 (across) or to f + 4 (down); -1 where none.
+_SEGMENT_BETWEEN = {(a, b): s for s, a, b in INTERNAL_SEGMENTS}
+_ACROSS_SEGMENT = tuple(_SEGMENT_BETWEEN.get((f, f + 1), -1) for f in range(NUM_FIELDS))
+_DOWN_SEGMENT = tuple(_SEGMENT_BETWEEN.get((f, f + FIELDS_PER_SIDE), -1) for f in range(NUM_FIELDS))
 
 
 _ROW_BITS = (1 << (FIELDS_PER_SIDE - 1)) - 1
@@ -370,10 +418,6 @@ def fence_problem(segment: int, fences: int) -> str | None:
     return None
 
 
-#: Fields with a segment on the farm border.
-_BORDER_FIELDS: tuple[int, ...] = tuple(f for f in range(NUM_FIELDS) if FIELD_BORDER[f])
-
-
 ALL_SEGMENTS = (1 << NUM_SEGMENTS) - 1
 
 
@@ -384,58 +428,147 @@ def legal_fences(fences: int) -> list[bool]:
 
 
 def legal_fence_bits(fences: int) -> int:
-    """``legal_fences`` as a mask of segments.
+    """``legal_fences`` as a mask of segments (from scratch; a sheet keeps it up to date fence by fence)."""
+    across, down = open_links(fences)
+    blocked = 0
+    for zone in zones(fences):
+        blocked |= zone_blocked(zone, across & zone, down & zone, ZONE_BORDER[zone] & ~fences)
+    return ~fences & ALL_SEGMENTS & ~blocked
 
+
+def zone_blocked(zone: int, across: int, down: int, border_open: int) -> int:
+    """Segments that may not be drawn because they would fence in two houses of ``zone``.
+
+    ``across``/``down`` are the zone's open links and ``border_open`` its unfenced border segments.
     Only zones with two houses or more matter. Such a zone is fenced off by closing its last open
     border segment, or it is cut at a bridge so that a part with no open border segment left is
-    closed: that part lies in the fields without an open border segment (``shut``), so only the
-    inner segments of those fields can do it, and only when they hold two houses.
+    closed: that part lies in the fields without an open border segment (``shut``), see
+    ``_cuts_closing``, which only reads the links touching them.
     """
-    across, down = open_links(fences)
-    open_fields = 0  # fields with an unfenced border segment
-    for f in _BORDER_FIELDS:
-        if FIELD_BORDER[f] & ~fences:
-            open_fields |= 1 << f
-    legal = ~fences & ALL_SEGMENTS
-    left = HOUSE_FIELDS  # zones without a house never matter
-    while left:
-        zone = _spread(left & -left, across, down)
-        left &= ~zone
-        if houses(zone) <= C.MAX_HOUSES_PER_ZONE:
-            continue
-        border_open = ZONE_BORDER[zone] & ~fences
-        if border_open & (border_open - 1) == 0:  # the last open border segment (or none left)
-            legal &= ~border_open
-        shut = zone & ~open_fields
-        if houses(shut) > C.MAX_HOUSES_PER_ZONE:
-            legal &= ~_bridges_fencing_in_houses(zone, across & zone, down & zone, shut)
-    return legal
-
-
-@lru_cache(maxsize=1 << 15)
-def _bridges_fencing_in_houses(zone: int, across: int, down: int, shut: int) -> int:
-    """Inner segments of ``zone`` whose fencing would split off and close a part with two houses.
-
-    ``across``/``down`` are the zone's open links and ``shut`` its fields without an open border
-    segment; a part is closed exactly when it lies in ``shut``. These four masks decide the answer,
-    so it is cached: most fences leave most zones as they were.
-    """
-    blocked = 0
-    for s in _inner_segments(shut):
-        direction, bit = _LINK_OF_SEGMENT[s]
-        if not (across if direction == 0 else down) & bit:
-            continue  # fenced already, or between other zones
-        a, b = SEGMENT_FIELDS[s]
-        cut_across, cut_down = (across & ~bit, down) if direction == 0 else (across, down & ~bit)
-        part = _spread(1 << a, cut_across, cut_down)
-        if part >> b & 1:
-            continue  # not a bridge: the zone stays whole
-        for closed in (part, zone & ~part):
-            if closed & ~shut == 0 and houses(closed) > C.MAX_HOUSES_PER_ZONE:
-                blocked |= 1 << s
+    if (zone & HOUSE_FIELDS).bit_count() <= C.MAX_HOUSES_PER_ZONE:
+        return 0
+    blocked = border_open if border_open & (border_open - 1) == 0 else 0  # the last one (or none left)
+    shut = zone & ~_fields_beside(border_open)
+    if (shut & HOUSE_FIELDS).bit_count() > C.MAX_HOUSES_PER_ZONE:
+        blocked |= _cuts_closing(across & (shut | shut >> 1), down & (shut | shut >> FIELDS_PER_SIDE), shut)
     return blocked
 
 
-def _inner_segments(fields: int) -> set[int]:
-    """The segments between two fields with at least one in ``fields``."""
-    return {s for f in spaces_of(fields) for s in FIELD_SEGMENTS[f] if not BORDER_SEGMENTS >> s & 1}
+#: ``_BORDER_BYTE_FIELDS[k][b]``: the fields beside the border segments of byte ``b`` at byte ``k`` of a
+#: segment mask (every border segment runs along exactly one field).
+_BORDER_BYTE_FIELDS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        sum(1 << SEGMENT_FIELDS[8 * k + i][0] for i in range(8) if b >> i & 1 and BORDER_SEGMENTS >> (8 * k + i) & 1)
+        for b in range(256)
+    )
+    for k in range((NUM_SEGMENTS + 7) // 8)
+)
+
+
+def _fields_beside(border: int) -> int:
+    """The fields along a set of border segments."""
+    fields = 0
+    for table in _BORDER_BYTE_FIELDS:
+        fields |= table[border & 0xFF]
+        border >>= 8
+    return fields
+
+
+@lru_cache(maxsize=1 << 15)
+def _cuts_closing(across: int, down: int, shut: int) -> int:
+    """Inner segments of a zone whose fencing would split off and close a part with two houses,
+    ``shut`` being its fields without an open border segment and ``across``/``down`` its open links
+    that touch them (these decide the answer, so it is cached: fences elsewhere leave it as it was).
+
+    A closed part lies in ``shut`` and is connected, so it lies in one piece of ``shut`` (a part of
+    it joined by open links); only pieces with two houses matter, and each is looked at alone.
+    """
+    inner_across = across & shut & (shut >> 1)  # links between two shut fields
+    inner_down = down & shut & (shut >> FIELDS_PER_SIDE)
+    blocked = 0
+    left = shut & HOUSE_FIELDS
+    while left:
+        piece = _spread(left & -left, inner_across, inner_down)
+        left &= ~piece
+        if houses(piece) > C.MAX_HOUSES_PER_ZONE:
+            out_across = across & (piece ^ (piece >> 1))  # links from the piece to the rest of the zone
+            out_down = down & (piece ^ (piece >> FIELDS_PER_SIDE))
+            blocked |= _piece_cuts(piece, inner_across & piece, inner_down & piece, out_across, out_down)
+    return blocked
+
+
+@lru_cache(maxsize=1 << 15)
+def _piece_cuts(piece: int, across: int, down: int, out_across: int, out_down: int) -> int:
+    """Segments closing part of ``piece`` (shut fields with two houses or more, joined by the open links
+    ``across``/``down``; ``out_across``/``out_down``: its open links to the rest of its zone).
+
+    The whole piece is closed by cutting its only link out; a part of it by cutting a bridge of the
+    piece when that part has no link out. Cached: fences elsewhere leave a piece as it was.
+    """
+    blocked = 0
+    if out_across.bit_count() + out_down.bit_count() == 1:  # its only link out
+        if out_across:
+            blocked |= 1 << _ACROSS_SEGMENT[out_across.bit_length() - 1]
+        else:
+            blocked |= 1 << _DOWN_SEGMENT[out_down.bit_length() - 1]
+    side = FIELDS_PER_SIDE
+    linked_out = piece & (out_across | out_across << 1 | out_down | out_down << side)
+    core = piece & ~linked_out  # a closed part lies here, with two houses: it is cut off by a link touching it
+    if houses(core) <= C.MAX_HOUSES_PER_ZONE:
+        return blocked
+    square = across & down & (down >> 1) & (across >> side)  # four open links around the corner below f
+    maybe_across = across & ~(square | square << side) & (core | core >> 1)  # a link on such a square is no bridge
+    maybe_down = down & ~(square | square << 1) & (core | core >> side)
+    for links, step, segment_of in ((maybe_across, 1, _ACROSS_SEGMENT), (maybe_down, side, _DOWN_SEGMENT)):
+        for f in spaces_of(links):
+            bit = 1 << f
+            part = _spread(bit, across & ~bit, down) if step == 1 else _spread(bit, across, down & ~bit)
+            if part >> (f + step) & 1:
+                continue  # not a bridge: the piece stays whole
+            for closed in (part, piece & ~part):
+                if not closed & linked_out and houses(closed) > C.MAX_HOUSES_PER_ZONE:
+                    blocked |= 1 << segment_of[f]
+    return blocked
+
+
+def cut_link(segment: int, across: int, down: int) -> tuple[int, int]:
+    """The open links (``open_links``) once inner ``segment`` is fenced too."""
+    direction, bit = _LINK_OF_SEGMENT[segment]
+    return (across & ~bit, down) if direction == 0 else (across, down & ~bit)
+
+
+def _detours(segment: int) -> tuple[tuple[int, int], ...]:
+    """The other three links of each square of fields an inner segment lies on, as (across, down) bits."""
+    a, b = SEGMENT_FIELDS[segment]
+    side = FIELDS_PER_SIDE
+    out = []
+    if b == a + 1:  # between a and its right neighbour: the squares below and above
+        if a + side < NUM_FIELDS:
+            out.append((1 << (a + side), 1 << a | 1 << (a + 1)))
+        if a >= side:
+            out.append((1 << (a - side), 1 << (a - side) | 1 << (a - side + 1)))
+    elif b >= 0:  # between a and the field below: the squares right and left
+        if a % side + 1 < side:
+            out.append((1 << a | 1 << (a + side), 1 << (a + 1)))
+        if a % side:
+            out.append((1 << (a - 1) | 1 << (a - 1 + side), 1 << (a - 1)))
+    return tuple(out)
+
+
+_DETOURS = tuple(_detours(s) for s in range(NUM_SEGMENTS))
+
+
+def split_zone(zone: int, segment: int, across: int, down: int) -> list[int]:
+    """The zones ``zone`` becomes once ``segment`` is fenced (``across``/``down``: the links after it),
+    in order of their lowest field: itself, or two parts when the segment was a bridge inside it."""
+    a, b = SEGMENT_FIELDS[segment]
+    if b < 0 or not zone >> a & 1 or not zone >> b & 1:
+        return [zone]
+    for need_across, need_down in _DETOURS[segment]:
+        if across & need_across == need_across and down & need_down == need_down:
+            return [zone]  # the fields stay joined around a square
+    part = _spread(1 << a, across, down)
+    if part >> b & 1:
+        return [zone]
+    rest = zone & ~part
+    return [part, rest] if part & -part < rest & -rest else [rest, part]

@@ -7,6 +7,14 @@ resources (automatic), ``virtual fence|build``, the main phase (fences, building
 Payments and gains "of your choice" are sub-steps (``pay RES``, ``gain RES``) asked before anything
 else. "First to" bonuses are paid at once to the first player to qualify and to every player who
 qualifies later in the same round.
+
+Speed (the rollouts of RL): nothing is recomputed that did not change. Each sheet keeps its
+observation entries, legal fences, zones and connections up to date as it changes (see ``Sheet``;
+a load rebuilds them); the game keeps observation block 4 per seat (``table_view``). Legal masks are
+copies of precomputed masks, or in the main phase assembled from the sheet's kept facts, from what
+the hand can pay for (``affordable``, cached by hand) and from caches on the sheet emptied by each
+new building (placements, free roads, market requirements met). ``tests/test_tequila_caches.py``
+compares all of it with slow paths built from the state alone, at every step of random games.
 """
 
 from __future__ import annotations
@@ -22,7 +30,18 @@ from fiesta_envs.core.options import Option
 from fiesta_envs.tequila import actions as A
 from fiesta_envs.tequila import components as C
 from fiesta_envs.tequila import farm as F
-from fiesta_envs.tequila.observation import observation_size, observe
+from fiesta_envs.tequila import layout as L
+from fiesta_envs.tequila.affordable import affordable, market_cost
+from fiesta_envs.tequila.observation import (
+    new_table,
+    observation_size,
+    observe,
+    show_bonus_taken,
+    show_dice,
+    show_round,
+    show_seat,
+    table_from_scratch,
+)
 from fiesta_envs.tequila.scoring import achievements, score_breakdown, solo_rank
 from fiesta_envs.tequila.sheet import (
     MARKET_BONUS,
@@ -33,11 +52,7 @@ from fiesta_envs.tequila.sheet import (
     SECTION_BONUS,
     TEQUILA_BONUS,
     Sheet,
-    open_market_spaces,
 )
-
-_SEGMENT_SHIFTS = np.arange(F.NUM_SEGMENTS, dtype=np.uint64)
-_ONE = np.uint64(1)
 
 #: Decisions (what the current player is asked); PAY and GAIN are sub-steps that come first.
 REROLL, VIRTUAL, MAIN, CASK, SHOP, PAY, GAIN, OVER = (
@@ -55,6 +70,44 @@ NEXT = "next"
 PHASES: tuple[str, ...] = (REROLL, VIRTUAL, MAIN, CASK, SHOP, NEXT, OVER)
 #: What a payment of choice is for.
 PAY_PURPOSES: tuple[str, ...] = ("road", "extra", "shop")
+
+
+def _mask_of(*ranges: tuple[int, int], bits: int = -1) -> np.ndarray:
+    """A legal-action mask with the actions of ``ranges`` (start, size) whose bit is set in ``bits``."""
+    mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+    for start, size in ranges:
+        for i in range(size):
+            mask[start + i] = bits >> i & 1
+    return mask
+
+
+# Masks of the decisions that do not depend on the farm, copied for each position: by the resources
+# held (pay) or the tracks with room (gain), by whether the answer yes is worth it (cask, shop).
+_NUM_RESOURCES = len(C.RESOURCES)
+_PAY_MASKS = tuple(_mask_of((A.PAY, _NUM_RESOURCES), bits=b) for b in range(1 << _NUM_RESOURCES))
+_GAIN_MASKS = tuple(_mask_of((A.GAIN, _NUM_RESOURCES), bits=b) for b in range(1 << _NUM_RESOURCES))
+_REROLL_MASK = _mask_of((A.REROLL, len(A.REROLL_CHOICES)))
+_VIRTUAL_MASK = _mask_of((A.VIRTUAL, len(A.VIRTUAL_CHOICES)))
+_CASK_MASKS = (_mask_of((A.CASK + A.NO, 1)), _mask_of((A.CASK, 2)))
+_SHOP_MASKS = (_mask_of((A.SHOP + A.NO, 1)), _mask_of((A.SHOP, 2)))
+_END_MASK = _mask_of((A.END, 1))
+_NO_ACTION = _mask_of()
+#: ``_PLACEMENTS_OF_KINDS[kinds]``: the placements of the building kinds whose bits are set.
+_PLACEMENTS_OF_KINDS = (np.left_shift(1, F.PLACEMENT_KIND) & np.arange(1 << len(C.BUILDINGS))[:, None]) != 0
+_SPACE_BITS = np.left_shift(np.uint64(1), np.arange(F.SPACES, dtype=np.uint64))
+_ROW2 = C.MARKET_REQUIREMENT_ROW * C.MARKET_COLUMNS  # the first space of the requirement row
+
+
+def _market_requirements(green: bool) -> tuple[tuple[int, int], ...]:
+    """The standing requirement of each market column: (building kind, how many), green's discounted."""
+    discount = C.GREEN_MARKET_DISCOUNT if green else 0
+    return tuple((C.BUILDINGS.index(kind), max(0, amount - discount)) for kind, amount in C.MARKET_REQUIREMENTS)
+
+
+_MARKET_REQUIREMENTS = (_market_requirements(False), _market_requirements(True))
+_FENCES = slice(A.FENCE, A.FENCE + F.NUM_SEGMENTS)
+_PLACEMENTS = slice(A.BUILD, A.BUILD + F.NUM_PLACEMENTS)
+_FREE_ROADS = slice(A.FREE_ROAD, A.FREE_ROAD + F.SPACES)
 
 
 def _check_jimador_order(value: Any) -> str | None:
@@ -127,7 +180,6 @@ class Tequila(Game):
     # ------------------------------------------------------------------ setup
     def _new_game(self) -> None:
         n = self.num_players
-        self.sheets = [Sheet() for _ in range(n)]
         choice = self.config["jimadores"]
         if choice == "A":
             self.jimadores: list[str | None] = [None] * n
@@ -137,6 +189,8 @@ class Tequila(Game):
         else:  # dealt
             dealt = self.rng.permutation(len(C.JIMADORES))
             self.jimadores = [C.JIMADORES[int(i)] for i in dealt[:n]]
+        self.sheets = [Sheet(j) for j in self.jimadores]
+        self._attach_observation_buffers([new_table(self.config["cask_tile"] == "B") for _ in range(n)])
         self.round = 0
         self.start_player = 0
         self.turn = 0  # how many players have finished their turn this round
@@ -159,8 +213,13 @@ class Tequila(Game):
         return self.num_players >= 5
 
     def _begin_round(self) -> None:
-        self.dice = [int(d) for d in self.rng.integers(1, 7, size=2)]
+        # two draws of one die: the same numbers as ``integers(1, 7, size=2)``, in less time (tested)
+        self.dice = [int(self.rng.integers(1, 7)), int(self.rng.integers(1, 7))]
         self.turn = 0
+        for player, table in enumerate(self._tables):
+            show_round(table, self.round)
+            show_dice(table, self.dice)
+            show_seat(table, player, self.start_player, self.num_players)
         if self.many_players:
             self._start_turn()
         else:
@@ -168,10 +227,7 @@ class Tequila(Game):
 
     def _start_turn(self) -> None:
         sheet = self.sheets[self.current_player]
-        sheet.virtual = -1
-        sheet.fences_left = sheet.builds_left = sheet.credits = 0
-        sheet.free_road = False
-        sheet.gears_left = C.GEARS_PER_ROUND[self.round]
+        sheet.start_turn(C.GEARS_PER_ROUND[self.round])
         # each die gives the resource its value shows on the cask tile (a double gives it twice)
         tile = C.CASK_TILE_RESOURCES[self.config["cask_tile"]]
         for die in self.dice:
@@ -204,78 +260,78 @@ class Tequila(Game):
 
     # ------------------------------------------------------------------ legality
     def _compute_mask(self) -> np.ndarray:
-        mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+        """Table-driven: a copy of a precomputed mask, and in the main phase the farm's parts kept on
+        the sheet (fences) or cached by what they read (see ``_main_mask``)."""
         decision = self.decision
         if decision == OVER:
-            return mask
-        sheet = self.sheets[self.current_player]
+            return _NO_ACTION.copy()
+        player = self.current_player
+        sheet = self.sheets[player]
+        if decision == MAIN:
+            return self._main_mask(player, sheet)
         if decision == PAY:
-            for r in range(len(C.RESOURCES)):
-                mask[A.PAY + r] = sheet.held(r) > 0
-        elif decision == GAIN:
-            for r in range(len(C.RESOURCES)):
-                mask[A.GAIN + r] = sheet.marked[r] < C.RESOURCE_TRACK_LENGTH
-        elif decision == REROLL:
-            mask[A.REROLL : A.REROLL + len(A.REROLL_CHOICES)] = 1
-        elif decision == VIRTUAL:
-            mask[A.VIRTUAL : A.VIRTUAL + len(A.VIRTUAL_CHOICES)] = 1
-        elif decision == CASK:
-            mask[A.CASK + A.YES] = self._cask_worthwhile(sheet)
-            mask[A.CASK + A.NO] = 1
-        elif decision == SHOP:
-            mask[A.SHOP + A.YES] = self._shop_worthwhile(sheet)
-            mask[A.SHOP + A.NO] = 1
-        else:
-            self._main_mask(self.current_player, sheet, mask)
+            return _PAY_MASKS[affordable(tuple(sheet.hand)).held].copy()
+        if decision == GAIN:
+            room = 0
+            for r, marked in enumerate(sheet.marked):
+                if marked < C.RESOURCE_TRACK_LENGTH:
+                    room |= 1 << r
+            return _GAIN_MASKS[room].copy()
+        if decision == REROLL:
+            return _REROLL_MASK.copy()
+        if decision == VIRTUAL:
+            return _VIRTUAL_MASK.copy()
+        if decision == CASK:
+            return _CASK_MASKS[self._cask_worthwhile(sheet)].copy()
+        return _SHOP_MASKS[self._shop_worthwhile(sheet)].copy()
+
+    def _main_mask(self, player: int, sheet: Sheet) -> np.ndarray:
+        """The main phase: its parts come from what the hand can pay for (``affordable``, cached by
+        hand) and from facts the sheet keeps (legal fences, tequilas ready, open market spaces) or
+        caches until its next building (placements, free roads, market requirements met)."""
+        mask = _END_MASK.copy()
+        can = affordable(tuple(sheet.hand))
+        if sheet.fences_left:
+            mask[_FENCES] = sheet.fence_mask
+        if sheet.builds_left:
+            placements = sheet.build_masks.get(can.buildings)
+            if placements is None:
+                placements = sheet.build_masks[can.buildings] = self._placements(sheet, can.buildings)
+            mask[_PLACEMENTS] = placements
+        if sheet.free_road:
+            if sheet.road_mask is None:
+                sheet.road_mask = (_SPACE_BITS & np.uint64(sheet.occupied)) == 0  # free spaces
+            mask[_FREE_ROADS] = sheet.road_mask
+        if sheet.credits + sheet.gears_left:  # a free action is left (sheet.free_actions())
+            for t in F.spaces_of(can.tequilas & sheet.tequilas_ready):
+                mask[A.PRODUCE + t] = 1
+            if sheet.requirements_met is None:
+                sheet.requirements_met = self._requirements_met(player, sheet)
+            payable = can.green_market if self.jimadores[player] == "green" else can.market
+            for m in F.spaces_of(sheet.open_market & (payable | sheet.requirements_met)):
+                mask[A.SELL + m] = 1
+        mask[A.EXTRA] = can.extra
         return mask
 
-    def _main_mask(self, player: int, sheet: Sheet, mask: np.ndarray) -> None:
-        mask[A.END] = 1
-        if sheet.fences_left:
-            mask[A.FENCE : A.FENCE + F.NUM_SEGMENTS] = self._fence_mask(sheet)
-        if sheet.builds_left:
-            mask[A.BUILD : A.BUILD + F.NUM_PLACEMENTS] = self._build_mask(sheet)
-        if sheet.free_road:
-            for x in range(F.SPACES):
-                mask[A.FREE_ROAD + x] = not sheet.occupied >> x & 1
-        if sheet.free_actions():
-            for t in range(len(C.TEQUILAS)):
-                mask[A.PRODUCE + t] = self._can_produce(sheet, t)
-            for m in F.spaces_of(open_market_spaces(sheet.market) & ~sheet.market):
-                mask[A.SELL + m] = self._can_sell_open_space(player, sheet, m)
-        mask[A.EXTRA] = sheet.total_held() >= C.EXTRA_ACTION_COST
+    @staticmethod
+    def _placements(sheet: Sheet, kinds: int) -> np.ndarray:
+        """Placements of the building ``kinds`` (bits) on free spaces."""
+        if sheet.free_placements is None:
+            sheet.free_placements = (F.PLACEMENT_SPACES & np.uint64(sheet.occupied)) == 0
+        return sheet.free_placements & _PLACEMENTS_OF_KINDS[kinds]
 
-    def _build_mask(self, sheet: Sheet) -> np.ndarray:
-        """Placements on free spaces of affordable kinds; cached on the sheet by (occupied spaces,
-        affordable kinds), the only things it reads."""
-        affordable = tuple(self._can_pay_building(sheet, k) for k in range(len(C.BUILDINGS)))
-        key = (sheet.occupied, affordable)
-        cached = sheet.build_mask_cache
-        if cached is None or cached[0] != key:
-            free = (F.PLACEMENT_SPACES & np.uint64(sheet.occupied)) == 0
-            cached = sheet.build_mask_cache = (key, free & np.array(affordable)[F.PLACEMENT_KIND])
-        return cached[1]
-
-    def _fence_mask(self, sheet: Sheet) -> np.ndarray:
-        """Legal fence segments; cached on the sheet by its fences, the only thing they depend on."""
-        cached = sheet.fence_mask_cache
-        if cached is None or cached[0] != sheet.fences:
-            legal = np.uint64(F.legal_fence_bits(sheet.fences))
-            cached = sheet.fence_mask_cache = (sheet.fences, ((legal >> _SEGMENT_SHIFTS) & _ONE).astype(np.int8))
-        return cached[1]
+    def _requirements_met(self, player: int, sheet: Sheet) -> int:
+        """Spaces of the requirement row whose requirement ``player`` meets."""
+        met = 0
+        for col, (kind, amount) in enumerate(_MARKET_REQUIREMENTS[self.jimadores[player] == "green"]):
+            if sheet.requirement_met(kind, amount):
+                met |= 1 << (_ROW2 + col)
+        return met
 
     def _can_pay_building(self, sheet: Sheet, kind: int) -> bool:
         if kind == C.ROAD:
             return sheet.total_held() >= C.ROAD_COST_OF_CHOICE
         return sheet.can_pay(C.BUILDING_COSTS[kind])
-
-    def _can_produce(self, sheet: Sheet, tequila: int) -> bool:
-        """``_production_problem(...) is None`` without building messages (the mask's hot path)."""
-        return (
-            sheet.production[tequila] < C.PRODUCTION_TRACK_LENGTH
-            and sheet.building_linked(C.TEQUILA_BUILDING[tequila])
-            and sheet.can_pay(C.TEQUILA_COSTS[tequila])
-        )
 
     def _production_problem(self, sheet: Sheet, tequila: int) -> str | None:
         name = C.TEQUILAS[tequila]
@@ -291,25 +347,10 @@ class Tequila(Game):
 
     def market_cost(self, player: int, m: int) -> dict[int, int]:
         """What marking market space ``m`` pays (nothing on the requirement row)."""
-        row, col = divmod(m, C.MARKET_COLUMNS)
-        if row == C.MARKET_REQUIREMENT_ROW:
-            return {}
-        resource, amount = C.MARKET_PAYMENTS[row][col]
-        if self.jimadores[player] == "green":
-            amount = max(0, amount - C.GREEN_MARKET_DISCOUNT)
-        return {resource: amount} if amount else {}
+        return market_cost(m, self.jimadores[player] == "green")
 
     def _market_requirement(self, player: int, col: int) -> tuple[int, int]:
-        kind_name, amount = C.MARKET_REQUIREMENTS[col]
-        if self.jimadores[player] == "green":
-            amount = max(0, amount - C.GREEN_MARKET_DISCOUNT)
-        return C.BUILDINGS.index(kind_name), amount
-
-    def _can_sell_open_space(self, player: int, sheet: Sheet, m: int) -> bool:
-        """``_sale_problem`` for an open, unmarked space, without building messages (the mask's hot path)."""
-        if m // C.MARKET_COLUMNS == C.MARKET_REQUIREMENT_ROW:
-            return sheet.requirement_met(*self._market_requirement(player, m % C.MARKET_COLUMNS))
-        return sheet.can_pay(self.market_cost(player, m))
+        return _MARKET_REQUIREMENTS[self.jimadores[player] == "green"][col]
 
     def _sale_problem(self, player: int, m: int) -> str | None:
         sheet = self.sheets[player]
@@ -401,7 +442,9 @@ class Tequila(Game):
         player = self.current_player
         sheet = self.sheets[player]
         decision = self.decision
-        if decision == PAY:
+        if decision == MAIN:
+            self._main_action(player, sheet, action)
+        elif decision == PAY:
             self._pay_choice(sheet, action - A.PAY)
         elif decision == GAIN:
             self.gain_left -= 1
@@ -412,15 +455,13 @@ class Tequila(Game):
             self._assign_virtual(player, action - A.VIRTUAL)
         elif decision == CASK:
             if action == A.CASK + A.YES:
-                sheet.pay({C.CASK_PRODUCTION_COST[0]: C.CASK_PRODUCTION_COST[1]})
+                sheet.spend(*C.CASK_PRODUCTION_COST)
                 self.gain_left += sheet.gain(C.BARREL, sheet.cask_matching())
             self.phase = SHOP
-        elif decision == SHOP:
+        else:  # SHOP
             self.phase = NEXT
             if action == A.SHOP + A.YES:
                 self._ask_payment(1, "shop")
-        else:
-            self._main_action(player, sheet, action)
         self._advance()
 
     def _reroll(self, choice: int) -> None:
@@ -428,48 +469,51 @@ class Tequila(Game):
         for die in (0, 1):
             if choice in (1 + die, 3):
                 self.dice[die] = int(self.rng.integers(1, 7))
+        for table in self._tables:
+            show_dice(table, self.dice)
         self._start_turn()
 
     def _assign_virtual(self, player: int, choice: int) -> None:
         sheet = self.sheets[player]
-        sheet.virtual = choice
         # dice showing 1-3 go to fencing, 4-6 to building; the virtual die (no resource) joins one side
         fence_dice = sum(d in C.FENCE_DIE_VALUES for d in self.dice) + (choice == 0)
         build_dice = len(self.dice) + 1 - fence_dice  # one building action per die
         table = C.PURPLE_FENCES_BY_DICE if self.jimadores[player] == "purple" else C.FENCES_BY_DICE
-        sheet.fences_left = table[fence_dice]
-        sheet.builds_left = build_dice
+        fences = table[fence_dice]
+        builds = build_dice
+        free_road = sheet.free_road
         if self.jimadores[player] == "red":
-            sheet.builds_left += C.RED_EXTRA_BUILDS
+            builds += C.RED_EXTRA_BUILDS
         if self.config["cask_tile"] == "B":
             if choice == 0:
-                sheet.fences_left += C.CASK_B_VIRTUAL_FENCES
+                fences += C.CASK_B_VIRTUAL_FENCES
             else:
-                sheet.free_road = True
+                free_road = True
+        sheet.assign_dice(choice, fences, builds, free_road)
         self.phase = MAIN
 
     def _main_action(self, player: int, sheet: Sheet, action: int) -> None:
-        kind = A.kind_of(action)
+        kind = A.KINDS[action]
         if kind == "END":
             self._end_main_phase(player, sheet)
         elif kind == "FENCE":
             self._fence(sheet, action - A.FENCE)
         elif kind == "BUILD":
             index = action - A.BUILD
-            sheet.builds_left -= 1
+            sheet.use_building_action()
             if F.PLACEMENTS[index].kind == C.ROAD:
                 self._ask_payment(C.ROAD_COST_OF_CHOICE, "road", index)
             else:
                 sheet.pay(C.BUILDING_COSTS[F.PLACEMENTS[index].kind])
                 self._build(player, index)
         elif kind == "FREE_ROAD":
-            sheet.free_road = False
+            sheet.use_free_road()
             self._build(player, F.ROAD_AT[action - A.FREE_ROAD])
         elif kind == "PRODUCE":
-            self._use_free_action(sheet)
+            sheet.use_free_action()
             self._produce(player, action - A.PRODUCE)
         elif kind == "SELL":
-            self._use_free_action(sheet)
+            sheet.use_free_action()
             self._sell(player, action - A.SELL)
         elif kind == "EXTRA":
             self._ask_payment(C.EXTRA_ACTION_COST, "extra")
@@ -478,7 +522,7 @@ class Tequila(Game):
         self.pay_left, self.pay_purpose, self.pay_target = amount, purpose, target
 
     def _pay_choice(self, sheet: Sheet, resource: int) -> None:
-        sheet.crossed[resource] += 1
+        sheet.spend(resource)
         self.pay_left -= 1
         if self.pay_left:
             return
@@ -486,26 +530,19 @@ class Tequila(Game):
         if self.pay_purpose == "road":
             self._build(player, self.pay_target)
         elif self.pay_purpose == "extra":
-            sheet.credits += 1
-            sheet.extra_bought += 1
+            sheet.buy_extra()
         else:  # shop
             self.gain_left += sheet.gain_coins(sheet.linked_shops())
         self.pay_purpose, self.pay_target = "", -1
 
-    def _use_free_action(self, sheet: Sheet) -> None:
-        if sheet.credits:
-            sheet.credits -= 1
-        else:
-            sheet.gears_left -= 1
-
     # ------------------------------------------------------------------ the farm
     def _fence(self, sheet: Sheet, segment: int) -> None:
-        sheet.fences_left -= 1
-        sheet.fences |= 1 << segment
-        for zone in F.zones(sheet.fences):
+        sheet.draw_fence(segment)
+        fences = sheet.fences
+        for zone in sheet.zones:
             new_fields = zone & ~sheet.rewarded_fields
-            if new_fields and F.is_fenced_off(zone, sheet.fences):
-                sheet.rewarded_fields |= new_fields
+            if new_fields and F.ZONE_BORDER[zone] & ~fences == 0:  # fenced off (F.is_fenced_off)
+                sheet.reward_fields(new_fields)
                 for f in F.spaces_of(new_fields):
                     for resource in C.FIELDS[f][0]:
                         self.gain_left += sheet.gain(resource)
@@ -514,25 +551,22 @@ class Tequila(Game):
         """Draw a paid building: resources on its spaces, first connections, filled sections."""
         sheet = self.sheets[player]
         placement = F.PLACEMENTS[index]
-        before = sheet.links.linked
-        sheet.buildings.append((placement.kind, index))
-        sheet.refresh()
-        for resource in F.placement_resources(index):
+        newly_linked = sheet.add_building(placement.kind, index)
+        for resource in F.PLACEMENT_RESOURCES[index]:
             self.gain_left += sheet.gain(resource)
         orange = C.ORANGE_CONNECTION_EXTRA if self.jimadores[player] == "orange" else 0
-        for i, linked in enumerate(sheet.links.linked):
-            if linked and (i >= len(before) or not before[i]):
-                bonus = C.CONNECTION_BONUS.get(sheet.buildings[i][0])
-                if bonus is None:
-                    continue
-                what, amount = bonus
-                if what == "coin":
-                    self.gain_left += sheet.gain_coins(amount + orange)
-                else:
-                    self.gain_left += sheet.gain(C.RESOURCES.index(what), amount + orange)
-        for s in {F.SECTION_OF_SPACE[x] for x in F.spaces_of(placement.spaces)}:
-            if s >= 0 and not sheet.sections >> s & 1 and F.SECTIONS[s] & ~sheet.occupied == 0:
-                sheet.sections |= 1 << s
+        for i in newly_linked:
+            bonus = C.CONNECTION_BONUS.get(sheet.buildings[i][0])
+            if bonus is None:
+                continue
+            what, amount = bonus
+            if what == "coin":
+                self.gain_left += sheet.gain_coins(amount + orange)
+            else:
+                self.gain_left += sheet.gain(C.RESOURCES.index(what), amount + orange)
+        for s in F.PLACEMENT_SECTIONS[index]:
+            if not sheet.sections >> s & 1 and F.SECTIONS[s] & ~sheet.occupied == 0:
+                sheet.fill_section(s)
                 self.gain_left += sheet.gain_coins(C.SECTION_COINS)
                 self._claim(player, SECTION_BONUS + s)
 
@@ -543,19 +577,21 @@ class Tequila(Game):
             return False
         if first < 0:
             self.bonus_round[bonus] = self.round
-        self.sheets[player].bonuses |= 1 << bonus
+            for table in self._tables:
+                show_bonus_taken(table, bonus)
+        self.sheets[player].gain_bonus(bonus)
         return True
 
     # ------------------------------------------------------------------ free actions
     def _produce(self, player: int, tequila: int) -> None:
         sheet = self.sheets[player]
         sheet.pay(C.TEQUILA_COSTS[tequila])
-        sheet.production[tequila] += 1
+        sheet.add_production(tequila)
         if sheet.production[tequila] == C.PRODUCTION_BONUS_SQUARE + 1 and self._claim(player, TEQUILA_BONUS + tequila):
             self.gain_left += sheet.gain_coins(C.PRODUCTION_BONUS_COINS)
         collections = min(min(sheet.production), C.COLLECTION_TRACK_LENGTH)
         while sheet.collections < collections:
-            sheet.collections += 1
+            sheet.add_collection()
             if sheet.collections <= len(C.COLLECTION_PRESTIGE):
                 self.gain_left += sheet.gain_coins(C.COLLECTION_COINS)
 
@@ -569,7 +605,7 @@ class Tequila(Game):
                 gain = C.GREEN_REQUIREMENT_GAIN
         else:
             sheet.pay(self.market_cost(player, m))
-        sheet.market |= 1 << m
+        sheet.mark_market(m)
         self.gain_left += gain
         if first_in_column and col in C.MARKET_COLUMN_BONUSES:
             bonus = MARKET_BONUS + MARKET_BONUS_COLUMNS.index(col)
@@ -578,9 +614,7 @@ class Tequila(Game):
 
     # ------------------------------------------------------------------ end of a turn and round
     def _end_main_phase(self, player: int, sheet: Sheet) -> None:
-        sheet.gears_unused += sheet.gears_left
-        sheet.gears_left = sheet.credits = sheet.fences_left = sheet.builds_left = 0
-        sheet.free_road = False
+        sheet.end_main_phase()
         red = self.jimadores[player] == "red"
         fields = sheet.kind_count[C.AGAVE_FIELD]
         kilns = sheet.kind_count[C.KILN]
@@ -598,19 +632,21 @@ class Tequila(Game):
 
     def _advance(self) -> None:
         """Move on through automatic steps until somebody has a decision to make."""
-        while True:
-            if self.pay_left:
-                return
+        while not self.pay_left:
             if self.gain_left:
                 if self.sheets[self.current_player].can_gain_any():
                     return
                 self.gain_left = 0
-            sheet = self.sheets[self.current_player]
-            if self.phase == CASK and not self._cask_worthwhile(sheet):
+            phase = self.phase
+            if phase == CASK:
+                if self._cask_worthwhile(self.sheets[self.current_player]):
+                    return
                 self.phase = SHOP
-            elif self.phase == SHOP and not self._shop_worthwhile(sheet):
+            elif phase == SHOP:
+                if self._shop_worthwhile(self.sheets[self.current_player]):
+                    return
                 self.phase = NEXT
-            elif self.phase == NEXT:
+            elif phase == NEXT:
                 self.turn += 1
                 if self.turn < self.num_players:
                     self._start_turn()
@@ -618,6 +654,8 @@ class Tequila(Game):
                 self.round += 1
                 if self.round == C.ROUNDS:
                     self.phase = OVER
+                    for table in self._tables:
+                        show_round(table, self.round)
                     return
                 if not self.solo:
                     self.start_player = (self.start_player + 1) % self.num_players
@@ -665,6 +703,39 @@ class Tequila(Game):
     def observe(self, player: int) -> np.ndarray:
         return observe(self, player)
 
+    def _attach_observation_buffers(self, tables: list[np.ndarray] | None) -> None:
+        """One observation buffer per seat (``observation_buffers``), where the seat's own sheet keeps
+        its blocks 1-3 and the game block 4 as that seat sees it (``tables``, kept in ``_tables``:
+        written when the round, the dice or the bonuses taken change); ``observe`` writes the rest.
+        Without ``tables`` (a load) every kept block is rebuilt from scratch at the first ``observe``
+        (``observation_stale``); what is written into them until then does not matter."""
+        self.observation_stale = tables is None
+        self.observation_buffers: list[np.ndarray] = []
+        self._tables: list[np.ndarray] = []
+        for p, sheet in enumerate(self.sheets):
+            buffer = np.empty(self.observation_size, dtype=np.float32)
+            sheet.move_view(buffer[: L.TABLE], copy=tables is not None)
+            if tables is not None:
+                buffer[L.TABLE : L.OTHERS] = tables[p]
+            self._tables.append(buffer[L.TABLE : L.OTHERS])
+            self.observation_buffers.append(buffer)
+
+    def rebuild_observations(self) -> None:
+        """Rebuild every kept observation block from the state (after a load)."""
+        for p, sheet in enumerate(self.sheets):
+            sheet.rebuild_view()
+            self._tables[p][:] = table_from_scratch(self, p)
+        self.observation_stale = False
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copies and pickles (``copy.deepcopy``, ``pickle``) go through the state dict: a sheet's kept
+        observation entries are a view of its seat's buffer, which an attribute-wise copy would break."""
+        return (_game_from_state_dict, (type(self), self.state_dict()))
+
+    def table_view(self, player: int) -> np.ndarray:
+        """Observation block 4 as ``player`` sees it (``observe`` writes the decision entries over it)."""
+        return self._tables[player]
+
     def render_rgb(self) -> np.ndarray:
         """A picture of every farm and track (needs Pillow: ``pip install fiesta_envs[render]``)."""
         from fiesta_envs.render.tequila import draw
@@ -694,9 +765,12 @@ class Tequila(Game):
         }
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> None:
-        sheets = [Sheet.from_dict(s) for s in data["sheets"]]
-        if len(sheets) != self.num_players:
-            raise ValueError(f"{len(sheets)} sheets for {self.num_players} players")
+        jimadores = [None if j is None else str(j) for j in data["jimadores"]]
+        if len(jimadores) != self.num_players or any(j not in (None, *C.JIMADORES) for j in jimadores):
+            raise ValueError(f"bad jimadores {jimadores!r}")
+        if len(data["sheets"]) != self.num_players:
+            raise ValueError(f"{len(data['sheets'])} sheets for {self.num_players} players")
+        sheets = [Sheet.from_dict(s, j) for s, j in zip(data["sheets"], jimadores, strict=True)]
         phase = data["phase"]
         if phase not in PHASES:
             raise ValueError(f"unknown phase {phase!r}")
@@ -706,9 +780,6 @@ class Tequila(Game):
         bonus_round = [int(r) for r in data["bonus_round"]]
         if len(bonus_round) != NUM_BONUSES:
             raise ValueError("bad bonus_round")
-        jimadores = [None if j is None else str(j) for j in data["jimadores"]]
-        if len(jimadores) != self.num_players or any(j not in (None, *C.JIMADORES) for j in jimadores):
-            raise ValueError(f"bad jimadores {jimadores!r}")
         purpose = str(data["pay_purpose"])
         if purpose not in ("", *PAY_PURPOSES):
             raise ValueError(f"bad pay purpose {purpose!r}")
@@ -741,6 +812,11 @@ class Tequila(Game):
         self.bonus_round = bonus_round
         self.jimadores = jimadores
         self.sheets = sheets
+        self._attach_observation_buffers(None)
+
+
+def _game_from_state_dict(game_class: type[Tequila], data: Mapping[str, Any]) -> Tequila:
+    return game_class.from_state_dict(data)  # type: ignore[return-value]
 
 
 def _a(kind: int) -> str:

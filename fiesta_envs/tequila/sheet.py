@@ -1,7 +1,8 @@
 """One player's farm sheet: resource, coin, production and collection tracks, market, farm.
 
 The sheet knows its own bookkeeping (what is held, what a gain marks, what a building is
-connected to); the game decides when things happen and settles the "first to" bonuses.
+connected to, which fences may be drawn) and keeps its observation entries; the game decides
+when things happen and settles the "first to" bonuses.
 Gains return the number of resources of choice they earn (gems on the coin track), which the
 game then asks for one ``gain RES`` at a time.
 """
@@ -9,18 +10,33 @@ game then asks for one ``gain RES`` at a time.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
+
+import numpy as np
 
 from fiesta_envs.tequila import components as C
 from fiesta_envs.tequila import farm as F
+from fiesta_envs.tequila import layout as L
+from fiesta_envs.tequila.observation import (
+    BUILDING_ENTRIES,
+    EMPTY_OWN_VIEWS,
+    EMPTY_PUBLIC,
+    FENCED_OFF_ENTRIES,
+    LINKED_ENTRIES,
+    SECTION_ENTRIES,
+    own_view_from_scratch,
+    public_from_scratch,
+)
 
 NUM_RESOURCES = len(C.RESOURCES)
-NUM_BONUSES = len(C.SECTION_PRESTIGE) + len(C.TEQUILAS) + len(C.MARKET_COLUMN_BONUSES)
+NUM_BONUSES = L.NUM_BONUSES
 SECTION_BONUS = 0  # bonus index of section s: SECTION_BONUS + s
 TEQUILA_BONUS = len(C.SECTION_PRESTIGE)  # bonus index of tequila t: TEQUILA_BONUS + t
 MARKET_BONUS = TEQUILA_BONUS + len(C.TEQUILAS)  # then one per bonus column, in column order
 MARKET_BONUS_COLUMNS: tuple[int, ...] = tuple(sorted(C.MARKET_COLUMN_BONUSES))
-MARKET_SPACES = C.MARKET_ROWS * C.MARKET_COLUMNS
+MARKET_SPACES = L.MARKET_SPACES
 
 
 def market_space(row: int, col: int) -> int:
@@ -87,10 +103,54 @@ _RANGES: dict[str, tuple[int, int]] = {
 }
 
 
-class Sheet:
-    """The state of one player's sheet (saved) and what follows from it (cached)."""
+@dataclass(frozen=True)
+class _FenceFacts:
+    """What follows from a set of fences (see ``Sheet._refresh_fences``)."""
 
-    def __init__(self) -> None:
+    across: int
+    down: int
+    zones: tuple[int, ...]
+    zone_blocks: tuple[tuple[int, int], ...]
+    blocked: int
+    legal: int
+    mask: np.ndarray
+
+
+@lru_cache(maxsize=4096)
+def _fence_facts(fences: int) -> _FenceFacts:
+    """What follows from a set of fences (cached: every new sheet has none, loads repeat positions)."""
+    across, down = F.open_links(fences)
+    zones = F.zones(fences)
+    blocks = tuple((z, F.zone_blocked(z, across & z, down & z, F.ZONE_BORDER[z] & ~fences)) for z in zones)
+    blocked = 0
+    for _, segments in blocks:
+        blocked |= segments
+    legal = F.legal_fence_bits(fences)
+    mask = np.array([legal >> s & 1 for s in range(F.NUM_SEGMENTS)], dtype=np.int8)
+    return _FenceFacts(across, down, tuple(zones), blocks, blocked, legal, mask)
+
+
+def _lowest_field(zone: int) -> int:
+    return zone & -zone
+
+
+#: ``farm.connections``, cached (loads repeat positions); its answers are only ever read.
+_connections = lru_cache(maxsize=4096)(F.connections)
+
+
+class Sheet:
+    """The state of one player's sheet (saved), what follows from it (cached), and its observation
+    entries (kept).
+
+    Change a sheet only through its methods: they keep the cached facts (the held resources, the
+    farm's connections and zones, the legal fences) and the observation entries up to date. The
+    observation entries are the owner's blocks 1-3 (``view``) and what the others see (``public``),
+    laid out as in ``layout``; after a load the game rebuilds them (``rebuild_view``) before they are
+    read.
+    """
+
+    def __init__(self, jimador: str | None = None) -> None:
+        self.jimador = jimador  # the jimador board beside the sheet (side A: None); set by the game
         self.marked = [0] * NUM_RESOURCES  # squares marked on each resource track
         self.crossed = [0] * NUM_RESOURCES  # of those, crossed out (spent)
         self.coins = 0  # squares marked on the coin track
@@ -112,34 +172,85 @@ class Sheet:
         self.gears_left = 0
         self.credits = 0  # free actions bought with resources this round
         self.free_road = False  # cask tile B: a free road this round
-        self.farm_planes_cache: tuple[tuple[int, int, int], Any] | None = None  # for observations
-        self.public_obs_cache: tuple[tuple[Any, ...], Any] | None = None  # others' view of this sheet
-        self.build_mask_cache: tuple[tuple[Any, ...], Any] | None = None  # legal placements (game)
-        self.fence_mask_cache: tuple[int, Any] | None = None  # legal fences (game)
+        # cached facts
+        self.hand = [0] * NUM_RESOURCES  # held resources (marked - crossed)
         self.refresh()
+        self._refresh_market()
+        self._refresh_fences()
+        # observation entries (a new sheet: copies of the empty sheet's)
+        self.view: np.ndarray = EMPTY_OWN_VIEWS[jimador].copy()
+        self.public: np.ndarray = EMPTY_PUBLIC[jimador].copy()
 
     # ------------------------------------------------------------------ cached facts
+    def _empty_caches(self) -> None:
+        """Caches of facts that only change with the buildings: emptied by each new building (and a load)."""
+        self.free_placements: np.ndarray | None = None  # placements on free spaces (game)
+        self.build_masks: dict[int, np.ndarray] = {}  # of those, the ones of the affordable kinds (game)
+        self.road_mask: np.ndarray | None = None  # legal free roads (game)
+        self.requirements_met: int | None = None  # market spaces whose requirement is met (game)
+        self.matching: int | None = None  # cask_matching
+        self.shops: int | None = None  # linked_shops
+
     def refresh(self) -> None:
-        """Recompute what follows from the buildings (after a build or a load)."""
+        """Recompute what follows from the buildings (a new sheet or a load; ``add_building`` keeps it)."""
         self.occupied = 0
         self.kind_count = [0] * len(C.BUILDINGS)
         for kind, index in self.buildings:
             self.occupied |= F.PLACEMENTS[index].spaces
             self.kind_count[kind] += 1
-        self.links = F.connections(self.buildings)
+        self.links = _connections(tuple(self.buildings))
+        self._refresh_links()
+
+    def _refresh_links(self) -> None:
+        """What follows from the connections (after ``links`` changed)."""
         self.linked_kinds = {
             kind for (kind, _), linked in zip(self.buildings, self.links.linked, strict=True) if linked
         }
         self.road_spaces = F.bit_count(self.links.kind_spaces[C.ROAD])  # market row 2 counts road spaces
+        self._empty_caches()
+        self._refresh_tequilas()
+
+    def _refresh_tequilas(self) -> None:
+        """The tequilas whose building is connected to its partner and whose track has room."""
+        self.tequilas_ready = 0
+        for t, building in enumerate(C.TEQUILA_BUILDING):
+            if building in self.linked_kinds and self.production[t] < C.PRODUCTION_TRACK_LENGTH:
+                self.tequilas_ready |= 1 << t
+
+    def _refresh_market(self) -> None:
+        self.open_market = open_market_spaces(self.market) & ~self.market  # open, unmarked spaces
+
+    def _refresh_fences(self) -> None:
+        """Recompute what follows from the fences (new sheet or load); ``draw_fence`` keeps it after."""
+        facts = _fence_facts(self.fences)
+        self.across, self.down = facts.across, facts.down  # open links between fields
+        self.zones = list(facts.zones)  # in order of their lowest field
+        # segments each zone forbids (see farm.zone_blocked: they are apart), and all of them
+        self.zone_blocks = dict(facts.zone_blocks)
+        self.blocked = facts.blocked
+        self.legal_fence_bits = facts.legal  # the segments that may be drawn now
+        self.fence_mask = facts.mask.copy()  # the same, as the fence part of a legal-action mask
+
+    def rebuild_view(self) -> None:
+        """Rebuild the observation entries from scratch (after a load), where they are."""
+        self.view[:] = own_view_from_scratch(self)
+        self.public[:] = public_from_scratch(self)
+
+    def move_view(self, target: np.ndarray, copy: bool = True) -> None:
+        """Keep the owner's observation entries in ``target`` from now on (the game's buffer)."""
+        if copy:
+            target[:] = self.view
+        self.view = target
 
     def held(self, resource: int) -> int:
-        return self.marked[resource] - self.crossed[resource]
+        return self.hand[resource]
 
     def total_held(self) -> int:
-        return sum(self.marked) - sum(self.crossed)
+        return sum(self.hand)
 
     def can_pay(self, cost: Mapping[int, int]) -> bool:
-        return all(self.held(r) >= n for r, n in cost.items())
+        hand = self.hand
+        return all(hand[r] >= n for r, n in cost.items())
 
     def free_actions(self) -> int:
         return self.credits + self.gears_left
@@ -148,12 +259,15 @@ class Sheet:
     def gain(self, resource: int, amount: int = 1) -> int:
         """Mark ``amount`` squares of a resource track; returns resources of choice earned."""
         choices = 0
+        marked = self.marked
         for _ in range(amount):
-            if self.marked[resource] >= C.RESOURCE_TRACK_LENGTH:
-                return choices  # the track is full: the gain is lost
-            self.marked[resource] += 1
-            if self.marked[resource] in C.RESOURCE_TRACK_COINS:
+            if marked[resource] >= C.RESOURCE_TRACK_LENGTH:
+                break  # the track is full: the gain is lost
+            marked[resource] += 1
+            self.hand[resource] += 1
+            if marked[resource] in C.RESOURCE_TRACK_COINS:
                 choices += self.gain_coins(1)
+        self._show_resource(resource)
         return choices
 
     def gain_coins(self, amount: int) -> int:
@@ -165,16 +279,173 @@ class Sheet:
                 self.coins += 1
                 if self.coins in C.COIN_TRACK_GEMS:
                     choices += 1
+        self.view[L.COINS] = self.public[L.P_COINS] = self.coins / C.COIN_TRACK_LENGTH
         return choices
 
     def pay(self, cost: Mapping[int, int]) -> None:
         for resource, amount in cost.items():
-            if self.held(resource) < amount:
-                raise AssertionError(f"cannot pay {amount} {C.RESOURCES[resource]}")
-            self.crossed[resource] += amount
+            self.spend(resource, amount)
+
+    def spend(self, resource: int, amount: int = 1) -> None:
+        """Cross out ``amount`` held squares of a resource."""
+        if self.hand[resource] < amount:
+            raise AssertionError(f"cannot pay {amount} {C.RESOURCES[resource]}")
+        self.crossed[resource] += amount
+        self.hand[resource] -= amount
+        self._show_resource(resource)
 
     def can_gain_any(self) -> bool:
         return any(m < C.RESOURCE_TRACK_LENGTH for m in self.marked)
+
+    def _show_resource(self, resource: int) -> None:
+        self.view[L.HELD + resource] = self.public[L.P_HELD + resource] = self.hand[resource] / L.TRACK
+        self.view[L.MARKED + resource] = self.marked[resource] / L.TRACK
+
+    # ------------------------------------------------------------------ the round's actions
+    def start_turn(self, gears: int) -> None:
+        """A new turn: no virtual die, fences, building actions or bought free actions yet; ``gears``."""
+        self.virtual = -1
+        self.fences_left = self.builds_left = self.credits = 0
+        self.free_road = False
+        self.gears_left = gears
+        self._show_round_actions()
+
+    def assign_dice(self, virtual: int, fences: int, builds: int, free_road: bool) -> None:
+        """The virtual die went to fencing (0) or building (1), giving these fences and actions."""
+        self.virtual, self.fences_left, self.builds_left, self.free_road = virtual, fences, builds, free_road
+        self._show_round_actions()
+
+    def use_building_action(self) -> None:
+        self.builds_left -= 1
+        self.view[L.BUILDS_LEFT] = min(self.builds_left, L.BUILDS_LEFT_CAP) / L.BUILDS_LEFT_CAP
+
+    def use_free_road(self) -> None:
+        self.free_road = False
+        self.view[L.FREE_ROAD] = 0.0
+
+    def use_free_action(self) -> None:
+        """A produce or sell: a bought free action if any is left, else a gear."""
+        if self.credits:
+            self.credits -= 1
+        else:
+            self.gears_left -= 1
+        self._show_round_actions()
+
+    def buy_extra(self) -> None:
+        """Four resources paid: one more free action this round."""
+        self.credits += 1
+        self.extra_bought += 1
+        self.view[L.EXTRA_BOUGHT] = min(self.extra_bought, L.EXTRA_CAP) / L.EXTRA_CAP
+        self._show_round_actions()
+
+    def end_main_phase(self) -> None:
+        """Unused gears are kept for the final score; what is left of the round is lost."""
+        self.gears_unused += self.gears_left
+        self.gears_left = self.credits = self.fences_left = self.builds_left = 0
+        self.free_road = False
+        self.view[L.GEARS_UNUSED] = min(self.gears_unused, L.GEARS_UNUSED_CAP) / L.GEARS_UNUSED_CAP
+        self._show_round_actions()
+
+    def _show_round_actions(self) -> None:
+        view = self.view
+        view[L.FENCES_LEFT] = min(self.fences_left, L.FENCES_LEFT_CAP) / L.FENCES_LEFT_CAP
+        view[L.BUILDS_LEFT] = min(self.builds_left, L.BUILDS_LEFT_CAP) / L.BUILDS_LEFT_CAP
+        view[L.GEARS_LEFT] = min(self.gears_left, L.GEARS_LEFT_CAP) / L.GEARS_LEFT_CAP
+        view[L.CREDITS] = min(self.credits, L.CREDITS_CAP) / L.CREDITS_CAP
+        view[L.FREE_ROAD] = self.free_road
+        view[L.VIRTUAL] = self.virtual == 0
+        view[L.VIRTUAL + 1] = self.virtual == 1
+
+    # ------------------------------------------------------------------ tracks, market, bonuses
+    def add_production(self, tequila: int) -> None:
+        self.production[tequila] += 1
+        self._refresh_tequilas()
+        value = self.production[tequila] / C.PRODUCTION_TRACK_LENGTH
+        self.view[L.PRODUCTION + tequila] = self.public[L.P_PRODUCTION + tequila] = value
+
+    def add_collection(self) -> None:
+        self.collections += 1
+        self.view[L.COLLECTIONS] = self.public[L.P_COLLECTIONS] = self.collections / C.COLLECTION_TRACK_LENGTH
+
+    def mark_market(self, m: int) -> None:
+        self.market |= 1 << m
+        self.open_market = (self.open_market | MARKET_NEIGHBOURS[m]) & ~self.market
+        self.view[L.MARKET + m] = self.public[L.P_MARKET + m] = 1.0
+
+    def gain_bonus(self, bonus: int) -> None:
+        """Record a "first to" bonus (the game decides who may have it)."""
+        self.bonuses |= 1 << bonus
+        self.view[L.BONUSES + bonus] = self.public[L.P_BONUSES + bonus] = 1.0
+
+    # ------------------------------------------------------------------ the farm
+    def add_building(self, kind: int, index: int) -> list[int]:
+        """Draw a building; returns the buildings that it newly connected to their chain partner."""
+        before = self.links.linked
+        self.links = F.connect(self.links, self.buildings, kind, index)
+        self.buildings.append((kind, index))
+        self.occupied |= F.PLACEMENTS[index].spaces
+        self.kind_count[kind] += 1
+        self.view[BUILDING_ENTRIES[index]] = 1.0
+        self.public[L.P_KINDS + kind] = min(self.kind_count[kind], L.KIND_CAP) / L.KIND_CAP
+        newly = [i for i, linked in enumerate(self.links.linked) if linked and (i >= len(before) or not before[i])]
+        for i in newly:  # connections are never lost: the linked kinds only grow
+            linked_kind, linked_index = self.buildings[i]
+            self.linked_kinds.add(linked_kind)
+            self.view[LINKED_ENTRIES[linked_index]] = 1.0
+        if kind == C.ROAD:
+            self.road_spaces = F.bit_count(self.links.kind_spaces[C.ROAD])
+        self._empty_caches()
+        self._refresh_tequilas()
+        return newly
+
+    def fill_section(self, section: int) -> None:
+        self.sections |= 1 << section
+        self.view[SECTION_ENTRIES[section]] = 1.0
+        self.public[L.P_SECTIONS] = F.bit_count(self.sections) / len(F.SECTIONS)
+
+    def draw_fence(self, segment: int) -> None:
+        """Draw an unfenced segment: the zone it touches (perhaps split in two) and the legal fences follow."""
+        self.fences_left -= 1
+        fences = self.fences = self.fences | 1 << segment
+        view = self.view
+        view[L.FENCES + segment] = 1.0
+        view[L.FENCES_LEFT] = min(self.fences_left, L.FENCES_LEFT_CAP) / L.FENCES_LEFT_CAP
+        field, other = F.SEGMENT_FIELDS[segment]
+        for zone in self.zones:
+            if zone >> field & 1:
+                break
+        parts = [zone]
+        if other >= 0:  # an inner segment: it cuts a link and may split the zone
+            self.across, self.down = F.cut_link(segment, self.across, self.down)
+            parts = F.split_zone(zone, segment, self.across, self.down)
+            if len(parts) > 1:
+                self.zones.remove(zone)
+                self.zones += parts
+                self.zones.sort(key=_lowest_field)
+        # only this zone (or its parts) changed: so did only the segments it forbids
+        blocks = self.zone_blocks
+        blocked = self.blocked & ~blocks.pop(zone)
+        across, down = self.across, self.down
+        for part in parts:
+            segments = blocks[part] = F.zone_blocked(part, across & part, down & part, F.ZONE_BORDER[part] & ~fences)
+            blocked |= segments
+        self.blocked = blocked
+        legal = ~fences & F.ALL_SEGMENTS & ~blocked
+        changed = legal ^ self.legal_fence_bits
+        self.legal_fence_bits = legal
+        mask = self.fence_mask
+        while changed:
+            low = changed & -changed
+            s = low.bit_length() - 1
+            mask[s] = legal >> s & 1
+            changed ^= low
+
+    def reward_fields(self, fields: int) -> None:
+        """Fields newly fenced off (their resources are gained by the game)."""
+        self.rewarded_fields |= fields
+        for f in F.spaces_of(fields):
+            self.view[FENCED_OFF_ENTRIES[f]] = 1.0
+        self.public[L.P_FENCED_OFF] = F.bit_count(self.rewarded_fields) / F.NUM_FIELDS
 
     # ------------------------------------------------------------------ buildings
     def building_linked(self, kind: int) -> bool:
@@ -183,6 +454,11 @@ class Sheet:
 
     def cask_matching(self) -> int:
         """Casks connected to a different distiller each (largest matching)."""
+        if self.matching is None:
+            self.matching = self._cask_matching()
+        return self.matching
+
+    def _cask_matching(self) -> int:
         distillers = [i for i, (k, _) in enumerate(self.buildings) if k == C.DISTILLER]
         edges = [
             [d for d in distillers if self.links.reach[i] & F.PLACEMENTS[self.buildings[d][1]].spaces]
@@ -192,7 +468,9 @@ class Sheet:
         return F.max_matching(edges)
 
     def linked_shops(self) -> int:
-        return sum(1 for i, (k, _) in enumerate(self.buildings) if k == C.SHOP and self.links.linked[i])
+        if self.shops is None:
+            self.shops = sum(1 for i, (k, _) in enumerate(self.buildings) if k == C.SHOP and self.links.linked[i])
+        return self.shops
 
     def requirement_met(self, kind: int, amount: int) -> bool:
         count = self.road_spaces if kind == C.ROAD else self.kind_count[kind]
@@ -228,8 +506,10 @@ class Sheet:
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Sheet:
-        sheet = cls()
+    def from_dict(cls, data: Mapping[str, Any], jimador: str | None = None) -> Sheet:
+        """The sheet saved by ``to_dict``; its observation entries are left to ``rebuild_view``."""
+        sheet = cls.__new__(cls)
+        sheet.jimador = jimador
         for name in _INT_FIELDS:
             value = data[name]
             if isinstance(value, bool) or not isinstance(value, int):
@@ -254,7 +534,13 @@ class Sheet:
         sheet.free_road = bool(data["free_road"])
         if any(not 0 <= c <= m <= C.RESOURCE_TRACK_LENGTH for c, m in zip(sheet.crossed, sheet.marked, strict=True)):
             raise ValueError("resource tracks out of range")
+        sheet.hand = [m - c for m, c in zip(sheet.marked, sheet.crossed, strict=True)]
         sheet.refresh()
+        sheet._refresh_market()
         if sum(F.PLACEMENTS[i].spaces.bit_count() for _, i in buildings) != sheet.occupied.bit_count():
             raise ValueError("buildings overlap")
+        sheet._refresh_fences()
+        # the observation entries: written to from now on, rebuilt from scratch before they are read
+        sheet.view = np.empty(L.OWN_VIEW_SIZE, dtype=np.float32)
+        sheet.public = np.empty(L.OTHER_SIZE, dtype=np.float32)
         return sheet
