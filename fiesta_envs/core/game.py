@@ -188,6 +188,10 @@ class Game(abc.ABC):
 
     def check_action(self, action: Any) -> int:
         """Return ``action`` as an int if it is legal now, else raise ``IllegalActionError``."""
+        if type(action) is int:  # the common case, cheaply: a plain int that the cached mask allows
+            mask = self.legal_mask()  # (all zeros once the game is over)
+            if 0 <= action < len(mask) and mask[action]:
+                return action
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(
                 f"{self.name}: an action must be an integer index in [0, {self.num_actions}), "
