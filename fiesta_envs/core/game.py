@@ -112,7 +112,8 @@ class Game(abc.ABC):
         """int8 array of length ``num_actions``: 1 where the action is legal for the current player.
 
         Computed by ``_compute_mask`` once per position and cached until the next ``step``,
-        ``reset`` or ``load_state_dict``. Callers must not modify it.
+        ``reset`` or ``load_state_dict``. Callers must not modify it (games may hand out read-only,
+        shared rows of precomputed tables); copy it to keep or change it.
         """
         mask = self._mask_cache
         if mask is None:

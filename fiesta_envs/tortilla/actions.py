@@ -90,3 +90,20 @@ def action_names() -> list[str]:
 
 
 ACTION_NAMES: tuple[str, ...] = tuple(action_names())
+
+
+def _decoded(action: int) -> tuple:
+    if action < SERVE_BASE:
+        return decode_play(action)
+    if action < DRAW_DECK:
+        return decode_serve(action)
+    if STEAL_BASE <= action < START_BASE:
+        return decode_steal(action)
+    if action >= START_BASE:
+        return (action - START_BASE,)
+    return ()
+
+
+#: The arguments of every action, decoded once: (card, pan), (pan, size, diners), (theirs, pan),
+#: (card,) for ``start``, () for the draws.
+DECODED: tuple[tuple, ...] = tuple(_decoded(action) for action in range(NUM_ACTIONS))

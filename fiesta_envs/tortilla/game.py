@@ -41,6 +41,7 @@ from fiesta_envs.core.options import Option
 from fiesta_envs.tortilla import observation as encoders
 from fiesta_envs.tortilla.actions import (
     ACTION_NAMES,
+    DECODED,
     DRAW_DECK,
     DRAW_DOOR,
     NUM_ACTIONS,
@@ -50,13 +51,14 @@ from fiesta_envs.tortilla.actions import (
     decode_play,
     decode_serve,
     decode_steal,
+    play_action,
     serve_action,
+    start_action,
 )
 from fiesta_envs.tortilla.components import (
     CARD_COUNTS,
     CARD_TYPE_INDEX,
     CARD_TYPES,
-    DECK_SIZE,
     DINER_COPIES,
     DINER_VALUES,
     MENUS,
@@ -76,7 +78,7 @@ NUM_PANS = NUM_TEAMS * PANS_PER_TEAM
 NUM_CHEFS = NUM_TEAMS
 TEAM_NAMES = ("A", "B")
 _ALL_CARDS: tuple[int, ...] = tuple(card for card, count in enumerate(CARD_COUNTS) for _ in range(count))
-_ALL_CARDS_ARRAY = np.array(_ALL_CARDS, dtype=np.int64)  # for shuffling by fancy indexing
+_ALL_CARDS_ARRAY = np.array(_ALL_CARDS, dtype=np.int64)  # what ``rng.permutation`` shuffles
 MENU_TITLES = {"kids": "Kids' menu", "day": "Day's menu", "gourmet": "Gourmet menu"}
 
 
@@ -89,9 +91,11 @@ def _play_row(cards: int) -> np.ndarray:
     return row
 
 
-def _serve_row(pans: int, diners: int) -> np.ndarray:
-    """The serve actions open with the team pans holding cards (bit set ``pans``) and the diner
-    cards that may be taken (bit set ``diners``, bit k = value k + 1): every pair, both sizes."""
+def _serve_row(key: int) -> np.ndarray:
+    """The serve actions open for a serve key (see ``TortillaDePatatas._serve_key``): the team pans
+    holding cards (bit set ``key >> 3``) and the diner cards that may be taken (bit set ``key & 7``,
+    bit k = value k + 1): every pair, both sizes."""
+    pans, diners = key >> len(DINER_VALUES), key & ((1 << len(DINER_VALUES)) - 1)
     row = np.zeros(NUM_ACTIONS, dtype=np.int8)
     for pan in range(PANS_PER_TEAM):
         for k, value in enumerate(DINER_VALUES):
@@ -101,18 +105,59 @@ def _serve_row(pans: int, diners: int) -> np.ndarray:
     return row
 
 
+def _draw_row(draws: int) -> np.ndarray:
+    """The refills open: bit 0 the fridge draw pile, bit 1 its door."""
+    row = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    row[DRAW_DECK], row[DRAW_DOOR] = draws & 1, draws >> 1
+    return row
+
+
+def _start_row(cards: int) -> np.ndarray:
+    """The setup actions open with a hand holding the card types of the bit set ``cards``."""
+    row = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    for card in range(NUM_CARD_TYPES):
+        row[START_BASE + card] = cards >> card & 1
+    return row
+
+
+def _read_only(table: np.ndarray) -> np.ndarray:
+    table.flags.writeable = False
+    return table
+
+
 @lru_cache(maxsize=1024)
 def _card_bits(counts: tuple[int, ...]) -> int:
     """The bit set of the card types present in ``counts`` (bit = card type)."""
     return sum(1 << card for card, count in enumerate(counts) if count)
 
 
-# Mask pieces precomputed at import, indexed by bit sets (``_compute_mask`` adds two of them).
-_PLAY_ROWS: tuple[np.ndarray, ...] = tuple(_play_row(cards) for cards in range(1 << NUM_CARD_TYPES))
-_SERVE_ROWS: tuple[tuple[np.ndarray, ...], ...] = tuple(
-    tuple(_serve_row(pans, diners) for diners in range(1 << len(DINER_VALUES))) for pans in range(1 << PANS_PER_TEAM)
+# Every legal mask but a steal choice's, precomputed at import and indexed by bit sets: the card
+# types in hand, the serve key (``TortillaDePatatas._serve_key``), the refills open. ``legal_mask``
+# hands out rows of these tables, shared by every game: read-only (callers must not write into masks).
+assert DINER_VALUES == (1, 2, 3) and PANS_PER_TEAM == 3  # the serve key is two 3-bit sets
+_HAND_SETS = range(1 << NUM_CARD_TYPES)
+_SERVE_KEYS = range(1 << (PANS_PER_TEAM + len(DINER_VALUES)))
+_SERVE_ROWS = np.array([_serve_row(key) for key in _SERVE_KEYS])
+_PLAY_MASKS = _read_only(  # [cards in hand, serve key]: play a card or serve
+    np.array([_play_row(cards) for cards in _HAND_SETS])[:, None, :] | _SERVE_ROWS[None, :, :]
 )
-_NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=np.int8)
+_AFTER_MASKS = _read_only(  # [serve key, refills]: serve or refill
+    _SERVE_ROWS[:, None, :] | np.array([_draw_row(draws) for draws in range(4)])[None, :, :]
+)
+_START_MASKS = _read_only(np.array([_start_row(cards) for cards in _HAND_SETS]))  # [cards in hand]
+_NO_ACTIONS = _read_only(np.zeros(NUM_ACTIONS, dtype=np.int8))
+
+
+#: For each pan a card is placed on (global index), the pans it may steal from, by priority:
+#: the other team's pans, then the player's own other pans.
+_STEAL_PRIORITY: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
+    (
+        tuple(range((1 - team) * PANS_PER_TEAM, (2 - team) * PANS_PER_TEAM)),
+        tuple(pan for pan in range(team * PANS_PER_TEAM, (team + 1) * PANS_PER_TEAM) if pan != target),
+    )
+    for target in range(NUM_PANS)
+    for team in [target // PANS_PER_TEAM]
+)
 
 
 def steal_sources(piles: Sequence[Sequence[int]], target: int) -> list[int]:
@@ -125,16 +170,46 @@ def steal_sources(piles: Sequence[Sequence[int]], target: int) -> list[int]:
     card = piles[target][-1]
     if card not in PLAIN_TYPES:
         return []
-    team = target // PANS_PER_TEAM
-    for side in (1 - team, team):
-        sources = [
-            pan
-            for pan in range(side * PANS_PER_TEAM, (side + 1) * PANS_PER_TEAM)
-            if pan != target and piles[pan] and piles[pan][-1] == card
-        ]
+    for side in _STEAL_PRIORITY[target]:
+        sources = [pan for pan in side if piles[pan] and piles[pan][-1] == card]
         if sources:
             return sources
     return []
+
+
+def legal_mask_from_rules(game: TortillaDePatatas) -> np.ndarray:
+    """The legal actions worked out one by one from the rules: the readable definition.
+
+    ``legal_mask`` reads precomputed tables instead (``_PLAY_MASKS``...); the tests check at every
+    step of random games that both give the same mask.
+    """
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    if game.is_over:
+        return mask
+    seat = game.current_player
+    hand, team = game.hand(seat), game.team_of(seat)
+    if game.phase == "setup":  # a chef places a card from hand into the next starting pan
+        for card in range(NUM_CARD_TYPES):
+            mask[start_action(card)] = hand[card] > 0
+        return mask
+    if game.phase == "steal":  # the player chooses among the pans the steal rule allows
+        for pan in game.steal_options:
+            mask[STEAL_BASE + game._relative_pan(pan, seat)] = 1
+        return mask
+    if not game.served_this_turn:  # serve any team pan holding cards, either size, an allowed diner card
+        for pan in range(PANS_PER_TEAM):
+            for diners in DINER_VALUES:
+                if game.pans[team * PANS_PER_TEAM + pan] and game.diners_left[diners - 1]:
+                    for size in range(len(SIZE_NAMES)):
+                        mask[serve_action(pan, size, diners)] = diners <= game.diner_limit(team)
+    if game.phase == "play":  # a card from hand onto any team pan
+        for card in range(NUM_CARD_TYPES):
+            for pan in range(PANS_PER_TEAM):
+                mask[play_action(card, pan)] = hand[card] > 0
+    else:  # after playing: refill from the fridge or its door
+        mask[DRAW_DECK] = game.deck_size > 0
+        mask[DRAW_DOOR] = game.door >= 0
+    return mask
 
 
 class ServedOmelette(NamedTuple):
@@ -163,6 +238,10 @@ class TortillaDePatatas(Game):
     }
     score_scale = 10.0
     version = 0
+    # Every seat's observation vector, kept current by the methods that change the position (see
+    # ``observation.ObservationVectors``): made by the first ``_new_game``, written afresh by every
+    # ``_new_game`` (``new_game``) and ``_state_from_dict`` (``rebuild``), then updated by each change.
+    _vectors: encoders.ObservationVectors | None = None
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -176,7 +255,9 @@ class TortillaDePatatas(Game):
     # ------------------------------------------------------------------ setup
     def _new_game(self) -> None:
         self.menu: Menu = MENUS[self.config["menu"]]
-        self._deck: list[int] = _ALL_CARDS_ARRAY[self.rng.permutation(DECK_SIZE)].tolist()  # top = last
+        if self._vectors is None:
+            self._vectors = encoders.ObservationVectors(self, self.config["observation"] == "information_state")
+        self._deck: list[int] = self.rng.permutation(_ALL_CARDS_ARRAY).tolist()  # shuffled; top = last
         self._hands: list[list[int]] = [[0] * NUM_CARD_TYPES for _ in range(self.num_players)]
         self._known: list[list[int]] = [[0] * NUM_CARD_TYPES for _ in range(self.num_players)]
         for seat in range(self.num_players):
@@ -190,33 +271,22 @@ class TortillaDePatatas(Game):
         self._pans: list[list[int]] = [[] for _ in range(NUM_PANS)]
         self._pan_counts: list[list[int]] = [[0] * NUM_CARD_TYPES for _ in range(NUM_PANS)]
         self._table_counts: list[int] = [0] * NUM_CARD_TYPES
-        self._reset_observation_cache()
         self._diners: list[int] = [DINER_COPIES] * len(DINER_VALUES)
         self._served: list[ServedOmelette] = []
         self._served_this_turn = False
         self._played_pan = -1
         self._steal_options: list[int] = []
         self._turn = 0
-        if self.menu.starts_from_deck:
+        self._starts_placed = 0
+        self._phase, self._current = SETUP, 0
+        self._vectors.new_game(self)
+        if self.menu.starts_from_deck:  # Kids': the starting pans are filled from the fridge
             for team in range(NUM_TEAMS):
                 for pan in range(STARTING_PANS):
                     self._put(team * PANS_PER_TEAM + pan, self._deck.pop())
             self._starts_placed = NUM_CHEFS * STARTING_PANS
-            self._phase, self._current = PLAY, 0
-        else:
-            self._starts_placed = 0
-            self._phase, self._current = SETUP, 0
-
-    def _reset_observation_cache(self) -> None:
-        """Forget the cached observation vectors (a new game or a loaded position).
-
-        ``observe`` keeps one vector per seat and refreshes only what changed since that seat's
-        last call: the game bumps ``_pile_versions[pan]`` whenever a pile changes and
-        ``_known_versions[seat]`` whenever ``_known[seat]`` changes (see ``observation.ObservationCache``).
-        """
-        self._pile_versions: list[int] = [0] * NUM_PANS
-        self._known_versions: list[int] = [0] * self.num_players
-        self._observation_cache: encoders.ObservationCache | None = None
+            self._phase = PLAY
+            self._vectors.sync_turn(self)
 
     # ------------------------------------------------------------------ public read-only views
     @staticmethod
@@ -310,80 +380,71 @@ class TortillaDePatatas(Game):
 
     # ------------------------------------------------------------------ legal actions
     def _compute_mask(self) -> np.ndarray:
+        """The legal mask: a read-only row of the tables above (a steal choice: a new array)."""
         phase = self._phase
-        if phase == OVER:
-            return _NO_ACTIONS.copy()
-        seat = self._current
-        hand = self._hands[seat]
+        if phase == PLAY:  # a card from hand onto any team pan (covering it or starting it), or serve
+            seat = self._current
+            return _PLAY_MASKS[_card_bits(tuple(self._hands[seat])), self._serve_key(seat % NUM_TEAMS)]
+        if phase == AFTER:  # serve, or refill from the fridge or (Day's/Gourmet) its door
+            draws = (1 if self._deck else 0) | (2 if self._door >= 0 else 0)
+            return _AFTER_MASKS[self._serve_key(self._current % NUM_TEAMS), draws]
         if phase == SETUP:
-            mask = _NO_ACTIONS.copy()
-            for card in range(NUM_CARD_TYPES):
-                if hand[card]:
-                    mask[START_BASE + card] = 1
-            return mask
+            return _START_MASKS[_card_bits(tuple(self._hands[self._current]))]
         if phase == STEAL:
-            mask = _NO_ACTIONS.copy()
+            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
             for pan in self._steal_options:
-                mask[STEAL_BASE + self._relative_pan(pan, seat)] = 1
+                mask[STEAL_BASE + self._relative_pan(pan, self._current)] = 1
             return mask
-        serves = self._serve_row(seat % NUM_TEAMS)
-        if phase == PLAY:  # a card from hand onto any team pan, covering it or starting it
-            return _PLAY_ROWS[_card_bits(tuple(hand))] + serves  # a fresh array; the two rows never overlap
-        # AFTER: refill from the fridge or (Day's/Gourmet) its door
-        mask = serves.copy()
-        if self._deck:
-            mask[DRAW_DECK] = 1
-        if self._door >= 0:
-            mask[DRAW_DOOR] = 1
-        return mask
+        return _NO_ACTIONS
 
-    def _serve_row(self, team: int) -> np.ndarray:
-        """The serve actions open now (a shared precomputed row: copy before changing it).
+    def _serve_key(self, team: int) -> int:
+        """The serve actions open now, as a bit set: the team's pans holding cards (bits 3-5) and
+        the diner cards that may be taken (bits 0-2); 0 once the player has served this turn.
 
         One serve per turn, before the play or before the draw: any non-empty team pan, declared
         M or XL, with a diner card still available (Gourmet: within the team's limit).
         """
         if self._served_this_turn:
-            return _NO_ACTIONS
+            return 0
         first = team * PANS_PER_TEAM
-        pans = 0
-        for pan in range(PANS_PER_TEAM):
-            if self._pans[first + pan]:
-                pans |= 1 << pan
-        limit = self.diner_limit(team)
-        diners = 0
-        for k, value in enumerate(DINER_VALUES):
-            if value <= limit and self._diners[k]:
-                diners |= 1 << k
-        return _SERVE_ROWS[pans][diners]
+        pans = self._pans
+        pan_bits = (1 if pans[first] else 0) | (2 if pans[first + 1] else 0) | (4 if pans[first + 2] else 0)
+        left = self._diners  # diner cards left of value 1, 2, 3
+        if self.menu.gourmet_diners:  # up to as many diners as pans holding cards
+            limit = (pan_bits & 1) + (pan_bits >> 1 & 1) + (pan_bits >> 2)
+            return (
+                pan_bits << 3
+                | (1 if left[0] else 0)
+                | (2 if left[1] and limit >= 2 else 0)
+                | (4 if left[2] and limit >= 3 else 0)
+            )
+        return pan_bits << 3 | (1 if left[0] else 0) | (2 if left[1] else 0) | (4 if left[2] else 0)
 
     def _any_serve_legal(self) -> bool:
-        if self._served_this_turn:
-            return False
-        team = self._current % NUM_TEAMS
-        limit = self.diner_limit(team)
-        has_pan = any(self._pans[pan] for pan in self._team_pans(team))
-        return has_pan and any(self._diners[d - 1] for d in DINER_VALUES if d <= limit)
+        key = self._serve_key(self._current % NUM_TEAMS)
+        return key >> 3 != 0 and key & 7 != 0  # a pan to serve and a diner card to take
 
     # ------------------------------------------------------------------ applying actions
     def _apply(self, action: int) -> None:
+        args = DECODED[action]
         if action < SERVE_BASE:
-            self._play(*decode_play(action))
+            self._play(*args)
         elif action < DRAW_DECK:
-            self._serve(*decode_serve(action))
+            self._serve(*args)
         elif action == DRAW_DECK:
             self._draw(from_door=False)
         elif action == DRAW_DOOR:
             self._draw(from_door=True)
         elif action < START_BASE:
-            theirs, pan = decode_steal(action)
-            self._steal_from(self._absolute_pan(theirs, pan, self._current))
+            self._steal_from(self._absolute_pan(*args, self._current))
         else:
-            self._start(action - START_BASE)
+            self._start(*args)
+        self._vectors.sync_turn(self)  # the phase, seat to act, served flag and fridge
 
     def _start(self, card: int) -> None:
         chef = self._current
         self._hands[chef][card] -= 1
+        self._vectors.hand_changed(self, chef, card)
         self._put(chef * PANS_PER_TEAM + self._starts_placed % STARTING_PANS, card)
         self._starts_placed += 1
         if self._starts_placed == NUM_CHEFS * STARTING_PANS:
@@ -394,18 +455,20 @@ class TortillaDePatatas(Game):
     def _play(self, card: int, pan: int) -> None:
         seat = self._current
         self._hands[seat][card] -= 1
+        self._vectors.hand_changed(self, seat, card)
         # A card everyone saw taken from the fridge door is known until a card of its type is played.
         if self._known[seat][card]:
             self._known[seat][card] -= 1
-            self._known_versions[seat] += 1
+            self._vectors.known_changed(self, seat, card)
         target = (seat % NUM_TEAMS) * PANS_PER_TEAM + pan
         self._put(target, card)
         if self.menu.stealing:  # Day's and Gourmet menus; ``steal_sources`` holds the whole rule
-            options = self.steal_candidates(target)
+            options = steal_sources(self._pans, target)
             if len(options) == 1:
                 self._move_top(options[0], target)
             elif options:
                 self._phase, self._played_pan, self._steal_options = STEAL, target, options
+                self._vectors.steals_changed(self)
                 return
         self._enter_after()
 
@@ -416,23 +479,24 @@ class TortillaDePatatas(Game):
     def _steal_from(self, source: int) -> None:
         self._move_top(source, self._played_pan)
         self._played_pan, self._steal_options = -1, []
+        self._vectors.steals_changed(self)
         self._enter_after()
 
     def _move_top(self, source: int, target: int) -> None:
         """A steal: the top card of ``source`` onto ``target`` (the cards on the table stay the same)."""
         card = self._pans[source].pop()
         self._pan_counts[source][card] -= 1
-        self._pile_versions[source] += 1
+        self._vectors.pile_changed(self, source)
         self._pans[target].append(card)
         self._pan_counts[target][card] += 1
-        self._pile_versions[target] += 1
+        self._vectors.pile_changed(self, target)
 
     def _put(self, pan: int, card: int) -> None:
         """A card from a hand (or, Kids' setup, the fridge) onto the table, in ``pan``."""
         self._pans[pan].append(card)
         self._pan_counts[pan][card] += 1
-        self._pile_versions[pan] += 1
         self._table_counts[card] += 1
+        self._vectors.card_put(self, pan, card)
 
     def _enter_after(self) -> None:
         self._phase = AFTER
@@ -452,9 +516,10 @@ class TortillaDePatatas(Game):
         counts = tuple(self._pan_counts[source])
         self._pans[source] = []
         self._pan_counts[source] = [0] * NUM_CARD_TYPES
-        self._pile_versions[source] += 1
+        self._vectors.pile_changed(self, source)
         self._served.append(ServedOmelette(seat, size, diners, counts))
         self._diners[diners - 1] -= 1
+        self._vectors.dish_served(self)
         self._served_this_turn = True
         if not any(self._diners):
             self._end()
@@ -468,10 +533,10 @@ class TortillaDePatatas(Game):
             card = self._door
             self._door = self._deck.pop() if self._deck else -1
             self._known[seat][card] += 1
-            self._known_versions[seat] += 1
         else:
             card = self._deck.pop()
         self._hands[seat][card] += 1
+        self._vectors.card_drawn(self, seat, card, from_door)
         if not self._deck and self._door < 0:  # the fridge is empty: the game ends at once
             self._end()
             return
@@ -547,11 +612,7 @@ class TortillaDePatatas(Game):
 
     # ------------------------------------------------------------------ observations
     def observe(self, player: int) -> np.ndarray:
-        cache = self._observation_cache
-        if cache is None:
-            memory = self.config["observation"] == "information_state"
-            cache = self._observation_cache = encoders.ObservationCache(self, memory)
-        return cache.observe(self, player)
+        return self._vectors.views[player].copy()  # kept current by every change (``_vectors``)
 
     # ------------------------------------------------------------------ names and explanations
     def _build_action_names(self) -> list[str]:
@@ -714,6 +775,9 @@ class TortillaDePatatas(Game):
             played_pan = (current % NUM_TEAMS) * PANS_PER_TEAM + pan
             if not pans[played_pan]:
                 raise ValueError("a steal needs the pan just played on to hold that card")
+            steal_options = steal_sources(pans, played_pan)
+            if len(steal_options) < 2:
+                raise ValueError("a steal choice needs at least two candidate pans")
         elif data["played_pan"] is not None:
             raise ValueError("played_pan is only set while a steal is being chosen")
 
@@ -725,14 +789,10 @@ class TortillaDePatatas(Game):
             sum(counts[card] for counts in [*self._pan_counts, *(dish.counts for dish in served)])
             for card in range(NUM_CARD_TYPES)
         ]
-        self._reset_observation_cache()
         self._diners, self._served = diners, served
         self._played_pan = played_pan
-        if phase == STEAL:
-            steal_options = self.steal_candidates(played_pan)
-            if len(steal_options) < 2:
-                raise ValueError("a steal choice needs at least two candidate pans")
         self._steal_options = steal_options
+        self._vectors.rebuild(self)
 
     # ------------------------------------------------------------------ text
     def render_rgb(self) -> np.ndarray:
@@ -814,4 +874,4 @@ def _list(value: Any, length: int | None, what: str) -> list[Any]:
     return value
 
 
-__all__ = ["PHASE_NAMES", "ServedOmelette", "TortillaDePatatas", "steal_sources"]
+__all__ = ["PHASE_NAMES", "ServedOmelette", "TortillaDePatatas", "legal_mask_from_rules", "steal_sources"]

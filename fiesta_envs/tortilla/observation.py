@@ -38,13 +38,15 @@ Nothing hidden enters either vector: other hands appear only through cards seen 
 door, and the deck only through its size.
 
 ``encode_observation`` and ``encode_information_state`` build a vector from scratch and are the
-readable definition. ``TortillaDePatatas.observe`` uses ``ObservationCache``, which keeps one
-vector per seat and rewrites only what changed since that seat last looked; it gives the same
-vectors bit for bit (``tests/test_tortilla_observation_cache.py`` compares them).
+readable definition. ``TortillaDePatatas.observe`` copies a vector of ``ObservationVectors``,
+which keeps one vector per seat and which the game updates wherever the position changes,
+writing only the entries that changed; it gives the same vectors bit for bit
+(``tests/test_tortilla_observation_cache.py`` compares them at every step).
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -215,7 +217,7 @@ def encode_information_state(game: TortillaDePatatas, player: int) -> np.ndarray
     return np.array(obs, dtype=np.float32)
 
 
-# ---------------------------------------------------------------- the incremental encoder
+# ---------------------------------------------------------------- the incremental writer
 # Offsets of the header entries that change during a game (the menu, player count and role do not).
 _SEAT_AT = PHASES_SHOWN + len(MENU_ORDER) + 2
 _SERVED_AT = _SEAT_AT + MAX_SEATS
@@ -225,179 +227,297 @@ _DECK_AT = _DOOR_AT + NUM_CARD_TYPES
 _DINERS_AT = _DECK_AT + 1
 _STEAL_AT = _DINERS_AT + len(DINER_VALUES)
 _PHASE_INDEX = (0, 1, 2, 3, -1)  # the engine's phase numbers (setup, play, steal, after, over)
+_TURN_END = _SERVED_AT + 1  # the header up to the served flag: phase, menu, players, role, seat to act, served
 _PAN_POSITION: tuple[tuple[int, ...], ...] = tuple(
     tuple(order.index(pan) for pan in range(NUM_PANS)) for order in _PAN_ORDER
 )
 
-
-@lru_cache(maxsize=4096)
-def _scaled(counts: tuple[int, ...], scale: int) -> np.ndarray:
-    """``counts / scale`` as float32 (shared: never write into it)."""
-    return np.array([count / scale for count in counts], dtype=np.float32)
-
-
-@lru_cache(maxsize=16384)
-def _pile_block(height: int, top: tuple[int, ...], counts: tuple[int, ...], memory: bool) -> np.ndarray:
-    """``pile_entries`` as float32, cached: games see few distinct piles (shared: never write into it)."""
-    return np.array(pile_entries(height, top, counts, memory), dtype=np.float32)
+# The vectors are kept in ``array("f")`` buffers (C floats: float32, converted from Python floats
+# exactly as numpy converts them), because writing into them from Python costs a fraction of a
+# numpy item or slice write; ``observe`` copies a numpy view of the buffer. The blocks written
+# in one go (a pile, a dish, a hand...) are ``array("f")`` too, made once and shared: never
+# write into them.
+_NO_STEALS = array("f", [0.0] * NUM_PANS)
 
 
 @lru_cache(maxsize=4096)
-def _dish_block(dish: ServedOmelette, team: int, memory: bool) -> np.ndarray:
-    """``dish_entries`` as float32, cached (shared: never write into it)."""
-    return np.array(dish_entries(dish, team, memory), dtype=np.float32)
+def _scaled(counts: tuple[int, ...], scale: int) -> array:
+    """``counts / scale`` as a float32 block."""
+    return array("f", [count / scale for count in counts])
 
 
-class ObservationCache:
-    """The observation vectors of one game, one per seat, refreshed incrementally.
+#: ``pile_entries`` as float32 blocks by what a pile shows (see ``ObservationVectors.pile_changed``),
+#: one table per mode: games see few distinct piles. Emptied when full.
+_PILE_BLOCKS: dict[bool, dict[tuple, array]] = {True: {}, False: {}}
+_PILE_BLOCKS_LIMIT = 1 << 15
 
-    Numpy item writes are the cost of an observation, so each call writes only what changed since
-    that seat's previous call:
 
-    - header entries whose source value changed (``shown`` remembers what each vector holds);
-    - pans whose ``game._pile_versions`` entry moved (the game bumps it on every pile change;
-      pile blocks come from a cache keyed by what they show: few distinct piles occur);
-    - dishes served since (the served list only grows);
-    - (memory) the known cards when the other seats' ``game._known_versions`` moved, and the
-      unseen counts when the door, those known cards, the table size or the hand changed.
+def _new_pile_block(key: tuple, pile: Sequence[int], counts: Sequence[int], memory: bool) -> array:
+    blocks = _PILE_BLOCKS[memory]
+    if len(blocks) >= _PILE_BLOCKS_LIMIT:
+        blocks.clear()
+    block = blocks[key] = array("f", pile_entries(len(pile), pile, counts, memory))
+    return block
 
-    The game drops the cache on a new game and on a loaded position (the versions restart
-    there), so a cache lives for one game. It reads the game's private lists directly: property
-    calls would cost as much as the work saved.
+
+@lru_cache(maxsize=4096)
+def _dish_blocks(dish: ServedOmelette, memory: bool) -> tuple[array, ...]:
+    """``dish_entries`` as a float32 block for each team."""
+    return tuple(array("f", dish_entries(dish, team, memory)) for team in range(NUM_TEAMS))
+
+
+@lru_cache(maxsize=4096)
+def _unseen_at_deal(hand: tuple[int, ...], door: int) -> array:
+    """The unseen counts of a seat holding ``hand`` when nothing is on the table or known yet, as
+    the vectors show them (a float32 block)."""
+    counts = [total - held - (card == door) for card, (total, held) in enumerate(zip(CARD_COUNTS, hand, strict=True))]
+    return array("f", [count * inverse for count, inverse in zip(counts, _INVERSE_TOTALS, strict=True)])
+
+
+def _turn_blocks(row: array, player: int, num_players: int) -> list[array | None]:
+    """The entries ``[0, _TURN_END)`` of ``player``'s vector (constant ones from ``row``) for every
+    turn key ``(engine phase * MAX_SEATS + seat to act) * 2 + served flag`` (None: no such seat)."""
+    blocks: list[array | None] = []
+    for phase_at in _PHASE_INDEX:  # in the order of the engine phase numbers
+        for current in range(MAX_SEATS):
+            for served in (False, True):
+                if current >= num_players:
+                    blocks.append(None)
+                    continue
+                block = array("f", row[:_TURN_END])
+                if phase_at >= 0:  # while the game is on: the phase and the seat to act
+                    block[phase_at] = 1.0
+                    block[_SEAT_AT + (current - player) % num_players] = 1.0
+                block[_SERVED_AT] = served
+                blocks.append(block)
+    return blocks
+
+
+class ObservationVectors:
+    """The observation vectors of one game, one per seat, kept current as the game changes.
+
+    Writing entries is the cost of an observation, so instead of encoding a position when asked,
+    the game calls the methods below wherever it changes something the vectors show, and each
+    writes only the entries that changed, in every seat's vector; ``observe`` copies the seat's
+    vector. ``sync_turn`` (called after every action) compares the few turn-level values (phase,
+    seat to act, served flag, fridge) with what the vectors show; ``rebuild`` writes a whole
+    position from the template of constant entries (a loaded position) and ``new_game`` a game
+    just dealt.
+
+    The methods read the game's private lists directly: property calls would cost as much as the
+    writes. The vectors equal the from-scratch encoders bit for bit
+    (``tests/test_tortilla_observation_cache.py`` checks every seat at every step).
     """
 
     def __init__(self, game: TortillaDePatatas, memory: bool) -> None:
+        num_players = game.num_players
         self.memory = memory
-        self.size = INFORMATION_STATE_SIZE if memory else OBSERVATION_SIZE
+        self.num_players = num_players
+        self.size = size = INFORMATION_STATE_SIZE if memory else OBSERVATION_SIZE
         self.pan_size = MEMORY_PAN_SIZE if memory else TABLE_PAN_SIZE
         self.dish_size = MEMORY_DISH_SIZE if memory else TABLE_DISH_SIZE
         self.dishes_at = HEADER_SIZE + NUM_PANS * self.pan_size
-        self.tail_at = self.dishes_at + NUM_DINER_CARDS * self.dish_size  # memory: known cards, unseen
-        num_players = game.num_players
-        self.vectors: list[np.ndarray] = []
+        self.known_at = self.dishes_at + NUM_DINER_CARDS * self.dish_size  # memory only
+        self.unseen_at = size - NUM_CARD_TYPES  # memory only
+        # per seat: the entries that never change during a game, and those plus a new game's diner cards
+        self.template: list[array] = []
         for player in range(num_players):
-            vector = np.zeros(self.size, dtype=np.float32)
-            vector[PHASES_SHOWN + MENU_ORDER.index(game.menu.name)] = 1.0
-            vector[_SEAT_AT - 2] = float(num_players == 4)
-            vector[_SEAT_AT - 1] = float(game.is_chef(player))
-            self.vectors.append(vector)
-        # per seat, what its vector shows now: the positions of the phase, seat-to-act and door
-        # ones (-1: none), served flag, hand, deck size, diner cards, steal positions, unseen counts
-        self.shown: list[list] = [[-1, -1, False, None, -1, -1, None, (), None] for _ in range(num_players)]
-        # per seat, the version of each pile its vector shows (-1: not written yet), and their sum
-        self.piles_shown = [[-1] * NUM_PANS for _ in range(num_players)]
-        self.piles_shown_total = [-1] * num_players
-        self.dishes_shown = [0] * num_players
-        self.known_shown = [-1] * num_players
-        self.known_to_others: list[list[int]] = [[0] * NUM_CARD_TYPES for _ in range(num_players)]  # memory
+            row = array("f", bytes(4 * size))
+            row[PHASES_SHOWN + MENU_ORDER.index(game.menu.name)] = 1.0
+            row[_SEAT_AT - 2] = float(num_players == 4)
+            row[_SEAT_AT - 1] = float(game.is_chef(player))
+            self.template.append(row)
+        self.fresh = [array("f", row) for row in self.template]
+        for row in self.fresh:
+            row[_DINERS_AT:_STEAL_AT] = _scaled((DINER_COPIES,) * len(DINER_VALUES), DINER_COPIES)
+        self.vectors = [array("f", row) for row in self.template]  # what observe copies, per seat
+        self.views = [np.frombuffer(vector, dtype=np.float32) for vector in self.vectors]
+        # per global pan, where its block goes in each seat's vector (its team's pans first)
+        self.pan_slots: list[list[tuple[array, slice]]] = [
+            [
+                (vector, slice(at, at + self.pan_size))
+                for player, vector in enumerate(self.vectors)
+                for at in [HEADER_SIZE + _PAN_POSITION[player % NUM_TEAMS][pan] * self.pan_size]
+            ]
+            for pan in range(NUM_PANS)
+        ]
+        self.pile_blocks = _PILE_BLOCKS[memory]
+        # per dish slot (serving order), where it goes in each seat's vector and that seat's team
+        self.dish_slots: list[list[tuple[array, slice, int]]] = [
+            [
+                (vector, slice(at, at + self.dish_size), player % NUM_TEAMS)
+                for player, vector in enumerate(self.vectors)
+                for at in [self.dishes_at + index * self.dish_size]
+            ]
+            for index in range(NUM_DINER_CARDS)
+        ]
+        # per seat, its vector and the first entries of it for every turn key (see ``sync_turn``)
+        self.turn_slots = [
+            (vector, _turn_blocks(row, player, num_players))
+            for player, (vector, row) in enumerate(zip(self.vectors, self.template, strict=True))
+        ]
+        # the door one-hot: per card type, its entry in every vector; the extra last list is -1 (none)
+        self.door_slots = [[(vector, _DOOR_AT + card) for vector in self.vectors] for card in range(NUM_CARD_TYPES)]
+        self.door_slots.append([])
+        # what every vector shows of the turn-level values (-1: not written yet)
+        self.turn_shown = self.door_shown = self.deck_shown = -1
 
-    def observe(self, game: TortillaDePatatas, player: int) -> np.ndarray:
-        """``player``'s vector for ``game`` (the game this cache was made for), as a fresh array."""
-        vector = self.vectors[player]
-        team = player % NUM_TEAMS
-        self._header(game, player, vector, self.shown[player])
-        versions, shown = game._pile_versions, self.piles_shown[player]
-        if sum(versions) != self.piles_shown_total[player]:  # versions only grow: same sum, same piles
-            for pan, position in enumerate(_PAN_POSITION[team]):
-                version = versions[pan]
-                if shown[pan] != version:
-                    pile = game._pans[pan]
-                    if self.memory:  # the block depends on the top cards and the counts (their sum: the height)
-                        block = _pile_block(
-                            len(pile), tuple(pile[-TOP_CARDS_REMEMBERED:]), tuple(game._pan_counts[pan]), True
-                        )
-                    else:
-                        block = _pile_block(min(len(pile), HEIGHT_SCALE), tuple(pile[-1:]), (), False)
-                    at = HEADER_SIZE + position * self.pan_size
-                    vector[at : at + self.pan_size] = block
-                    shown[pan] = version
-            self.piles_shown_total[player] = sum(versions)
-        served = game._served
-        if self.dishes_shown[player] < len(served):
-            self._dishes(served, team, vector, self.dishes_shown[player])
-            self.dishes_shown[player] = len(served)
+    def observe(self, player: int) -> np.ndarray:
+        """A fresh float32 copy of ``player``'s vector (callers may write into it)."""
+        return self.views[player].copy()
+
+    # A copy (``copy.deepcopy``, pickle) must look at its own buffers: make its views afresh.
+    def __getstate__(self) -> dict:
+        return {name: value for name, value in self.__dict__.items() if name != "views"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.views = [np.frombuffer(vector, dtype=np.float32) for vector in self.vectors]
+
+    # ------------------------------------------------------------------ a whole position
+    def new_game(self, game: TortillaDePatatas) -> None:
+        """A game just dealt (nothing on the table, served or known yet): the cheap ``rebuild``."""
+        self._restart(self.fresh, game)
         if self.memory:
-            self._memory_tail(game, player, vector, self.shown[player])
-        return vector.copy()
+            for hand, vector in zip(game._hands, self.vectors, strict=True):
+                vector[self.unseen_at :] = _unseen_at_deal(tuple(hand), game._door)
 
-    @staticmethod
-    def _header(game: TortillaDePatatas, player: int, vector: np.ndarray, shown: list) -> None:
-        phase = _PHASE_INDEX[game._phase]
-        _move_flag(vector, shown, 0, phase)
-        seat = _SEAT_AT + (game._current - player) % game.num_players if phase >= 0 else -1
-        _move_flag(vector, shown, 1, seat)
-        if game._served_this_turn != shown[2]:
-            vector[_SERVED_AT] = shown[2] = game._served_this_turn
-        hand = tuple(game._hands[player])
-        if hand != shown[3]:
-            vector[_HAND_AT:_DOOR_AT] = _scaled(hand, MAX_HAND)
-            shown[3] = hand
-        door = _DOOR_AT + game._door if game._door >= 0 else -1
-        _move_flag(vector, shown, 4, door)
-        if len(game._deck) != shown[5]:
-            shown[5] = len(game._deck)
-            vector[_DECK_AT] = shown[5] / DECK_SIZE
-        diners = tuple(game._diners)
-        if diners != shown[6]:
-            vector[_DINERS_AT:_STEAL_AT] = _scaled(diners, DINER_COPIES)
-            shown[6] = diners
-        if game._steal_options or shown[7]:  # steal choices are rare
-            position = _PAN_POSITION[player % NUM_TEAMS]
-            steals = tuple(_STEAL_AT + position[pan] for pan in game._steal_options)
-        else:
-            steals = ()
-        if steals != shown[7]:
-            for at in shown[7]:
-                vector[at] = 0.0
-            for at in steals:
-                vector[at] = 1.0
-            shown[7] = steals
+    def rebuild(self, game: TortillaDePatatas) -> None:
+        """Write ``game``'s position from scratch (a loaded position): the template, then every part."""
+        self._restart(self.template, game)
+        diners = _scaled(tuple(game._diners), DINER_COPIES)
+        for vector in self.vectors:
+            vector[_DINERS_AT:_STEAL_AT] = diners
+        if game._steal_options:
+            self.steals_changed(game)
+        for pan in range(NUM_PANS):
+            if game._pans[pan]:
+                self.pile_changed(game, pan)
+        for index, dish in enumerate(game._served):
+            self._write_dish(dish, index)
+        for seat, known in enumerate(game._known):
+            for card, count in enumerate(known):
+                if count:
+                    self.known_changed(game, seat, card)
+        for card in range(NUM_CARD_TYPES):
+            self.unseen_changed(game, card)
 
-    def _dishes(self, served: list[ServedOmelette], team: int, vector: np.ndarray, first: int) -> None:
-        for k in range(first, len(served)):
-            at = self.dishes_at + k * self.dish_size
-            vector[at : at + self.dish_size] = _dish_block(served[k], team, self.memory)
+    def _restart(self, rows: list[array], game: TortillaDePatatas) -> None:
+        """Start again from ``rows`` (a template), then write the turn-level values and the hands."""
+        for vector, row in zip(self.vectors, rows, strict=True):
+            vector[:] = row  # same length: the buffers never move (``views`` stay valid)
+        self.turn_shown = self.door_shown = self.deck_shown = -1
+        self.sync_turn(game)
+        for hand, vector in zip(game._hands, self.vectors, strict=True):
+            vector[_HAND_AT:_DOOR_AT] = _scaled(tuple(hand), MAX_HAND)
 
-    def _memory_tail(self, game: TortillaDePatatas, player: int, vector: np.ndarray, shown: list) -> None:
-        num_players = game.num_players
-        known = game._known
-        versions = game._known_versions
-        others_version = sum(versions) - versions[player]  # versions only grow: same sum, same cards
-        if self.known_shown[player] != others_version:
-            others = [known[(player + 1 + k) % num_players] for k in range(num_players - 1)]
-            entries = [0.0] * ((MAX_SEATS - 1) * NUM_CARD_TYPES)
-            for k, counts in enumerate(others):
-                for card, count in enumerate(counts):
-                    if count:
-                        entries[k * NUM_CARD_TYPES + card] = min(count / HAND_SIZE, 1.0)
-            vector[self.tail_at : self.tail_at + len(entries)] = entries
-            self.known_to_others[player] = [sum(column) for column in zip(*others, strict=True)]
-            self.known_shown[player] = others_version
-        # unseen = all cards - own hand - the table - the door - what the others are known to hold.
-        # The table only grows, so its size tells whether it changed: same hand, door, table size
-        # and known cards, same unseen counts.
-        key = (game._door, others_version, sum(game._table_counts), shown[3])
-        if key == shown[8]:
+    # ------------------------------------------------------------------ what changes during a game
+    def sync_turn(self, game: TortillaDePatatas) -> None:
+        """The phase, seat to act, served flag, fridge size and door: rewrite whichever changed."""
+        turn = (game._phase * MAX_SEATS + game._current) * 2 + game._served_this_turn
+        if turn != self.turn_shown:  # phase, seat to act and served flag in one block per vector
+            for vector, blocks in self.turn_slots:
+                vector[:_TURN_END] = blocks[turn]
+            self.turn_shown = turn
+        door = game._door
+        if door != self.door_shown:
+            _move_flag(self.door_slots[self.door_shown], self.door_slots[door])
+            self.door_shown = door
+        deck = len(game._deck)
+        if deck != self.deck_shown:
+            value = deck / DECK_SIZE
+            for vector in self.vectors:
+                vector[_DECK_AT] = value
+            self.deck_shown = deck
+
+    def hand_changed(self, game: TortillaDePatatas, seat: int, card: int) -> None:
+        """``seat`` holds a different number of ``card`` (only its own vector shows its hand)."""
+        self.vectors[seat][_HAND_AT + card] = game._hands[seat][card] / MAX_HAND
+
+    def card_put(self, game: TortillaDePatatas, pan: int, card: int) -> None:
+        """A ``card`` from a hand or the fridge was put into pan ``pan``: now seen by all."""
+        self.pile_changed(game, pan)
+        self.unseen_changed(game, card)
+
+    def card_drawn(self, game: TortillaDePatatas, seat: int, card: int, from_door: bool) -> None:
+        """``seat`` refilled its hand with ``card`` from the fridge or (everyone saw it) its door."""
+        self.vectors[seat][_HAND_AT + card] = game._hands[seat][card] / MAX_HAND
+        if not from_door:
+            self.unseen_changed(game, card, seat)  # seen by the drawer only
             return
-        shown[8] = key
-        unseen = [
-            total - held - placed - known_elsewhere
-            for total, held, placed, known_elsewhere in zip(
-                CARD_COUNTS, game._hands[player], game._table_counts, self.known_to_others[player], strict=True
-            )
-        ]
+        self.known_changed(game, seat, card)
+        self.unseen_changed(game, card)  # the door card went into a hand everyone knows of
         if game._door >= 0:
-            unseen[game._door] -= 1
-        vector[self.size - NUM_CARD_TYPES :] = [
-            count * inverse for count, inverse in zip(unseen, _INVERSE_TOTALS, strict=True)
-        ]
+            self.unseen_changed(game, game._door)  # the new door card, seen by all
+
+    def pile_changed(self, game: TortillaDePatatas, pan: int) -> None:
+        """Pan ``pan`` (global index) gained or lost cards."""
+        pile, counts = game._pans[pan], game._pan_counts[pan]
+        if self.memory:  # the counts (their sum: the height) and the top cards
+            key = (tuple(counts), tuple(pile[-TOP_CARDS_REMEMBERED:]))
+        else:  # the height as shown (capped) and the top card
+            key = (min(len(pile), HEIGHT_SCALE), tuple(pile[-1:]))
+        block = self.pile_blocks.get(key)
+        if block is None:
+            block = _new_pile_block(key, pile, counts, self.memory)
+        for vector, slot in self.pan_slots[pan]:
+            vector[slot] = block
+
+    def dish_served(self, game: TortillaDePatatas) -> None:
+        """An omelette was served: its dish slot and the diner cards left."""
+        dish = game._served[-1]
+        self._write_dish(dish, len(game._served) - 1)
+        index = dish.diners - 1
+        value = game._diners[index] / DINER_COPIES
+        for vector in self.vectors:
+            vector[_DINERS_AT + index] = value
+
+    def _write_dish(self, dish: ServedOmelette, index: int) -> None:
+        blocks = _dish_blocks(dish, self.memory)
+        for vector, slot, team in self.dish_slots[index]:
+            vector[slot] = blocks[team]
+
+    def steals_changed(self, game: TortillaDePatatas) -> None:
+        """The steal choices open now (set when a steal must be chosen, cleared once it is)."""
+        for player, vector in enumerate(self.vectors):
+            vector[_STEAL_AT : _STEAL_AT + NUM_PANS] = _NO_STEALS
+            position = _PAN_POSITION[player % NUM_TEAMS]
+            for pan in game._steal_options:
+                vector[_STEAL_AT + position[pan]] = 1.0
+
+    def known_changed(self, game: TortillaDePatatas, seat: int, card: int) -> None:
+        """Everyone knows ``seat`` holds a different number of ``card`` (memory: the others' vectors)."""
+        if not self.memory:
+            return
+        value = min(game._known[seat][card] / HAND_SIZE, 1.0)
+        n = self.num_players
+        for player, vector in enumerate(self.vectors):
+            if player != seat:
+                vector[self.known_at + (seat - player - 1) % n * NUM_CARD_TYPES + card] = value
+
+    def unseen_changed(self, game: TortillaDePatatas, card: int, seat: int = -1) -> None:
+        """Recount the unseen cards of type ``card`` for ``seat`` (-1: every seat; memory only).
+
+        A seat has not seen a card that is in no pan or dish, not in its hand, not the door and
+        not known to be in another hand: call this whenever one of those changes for ``card``.
+        """
+        if not self.memory:
+            return
+        known, hands = game._known, game._hands
+        outside = CARD_COUNTS[card] - game._table_counts[card] - (game._door == card)  # not on the table or the door
+        for counts in known:
+            outside -= counts[card]  # nor known to be in a hand
+        inverse, at = _INVERSE_TOTALS[card], self.unseen_at + card
+        if seat >= 0:
+            self.vectors[seat][at] = (outside - hands[seat][card] + known[seat][card]) * inverse
+            return
+        for player, vector in enumerate(self.vectors):
+            vector[at] = (outside - hands[player][card] + known[player][card]) * inverse
 
 
-def _move_flag(vector: np.ndarray, shown: list, slot: int, position: int) -> None:
-    """Move a one-hot flag: clear the entry ``shown[slot]`` last set (-1: none), set ``position`` (-1: none)."""
-    if position != shown[slot]:
-        if shown[slot] >= 0:
-            vector[shown[slot]] = 0.0
-        if position >= 0:
-            vector[position] = 1.0
-        shown[slot] = position
+def _move_flag(before: list[tuple[array, int]], after: list[tuple[array, int]]) -> None:
+    """Move a one-hot flag in every vector: clear the entries ``before``, set the entries ``after``."""
+    for vector, at in before:
+        vector[at] = 0.0
+    for vector, at in after:
+        vector[at] = 1.0
