@@ -215,3 +215,15 @@ def test_an_equal_option_value_is_stored_as_the_declared_choice():
     game = Nim(max_take=2.0)
     assert game.config["max_take"] == 2 and type(game.config["max_take"]) is int
     assert type(Nim(max_take=np.int64(3)).config["max_take"]) is int
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.bool_, np.int64, np.float32])
+def test_legal_actions_are_the_nonzero_entries_of_any_mask(dtype):
+    from fiesta_envs.core.policy import first_legal, legal_actions
+
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        mask = (rng.random(50) < 0.3).astype(dtype)
+        mask[rng.integers(50)] = 1
+        assert legal_actions(mask).tolist() == np.flatnonzero(mask).tolist()
+        assert first_legal(mask) == int(np.flatnonzero(mask)[0])

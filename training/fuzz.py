@@ -66,7 +66,7 @@ import numpy as np
 
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.core.game import Game
-from fiesta_envs.core.policy import Policy
+from fiesta_envs.core.policy import Policy, legal_actions
 from training.invariants import (
     GameInvariants,
     invariants_for,
@@ -333,7 +333,7 @@ class _Fuzzer:
         player = game.current_player
         policy = seats[player]
         if policy is None:
-            legal = np.flatnonzero(mask)
+            legal = legal_actions(mask)
             return int(legal[rng.integers(len(legal))])
         try:
             action = policy.act(obs, mask.copy(), game, player)
@@ -427,7 +427,7 @@ class _Fuzzer:
                 problems.append("a loaded copy gives a different observation")
             self.check("roundtrip", problems)
         if self.on("legal") and copy is not None:
-            legal = np.flatnonzero(mask)
+            legal = legal_actions(mask)
             for action in rng.choice(legal, size=min(self.samples, len(legal)), replace=False):
                 copy.load_state_dict(data)
                 try:
