@@ -3,6 +3,9 @@
 * Observations are kept per seat and only their changed blocks are rewritten
   (``ObservationEncoder.refresh``): at every step, every seat's kept vector must equal one
   encoded from scratch, also after a state dict round trip and across La Catrina's rounds.
+  The memory and guess blocks look only at the writing steps and matches made since a seat's
+  last look, and the header only at phase changes: seats are therefore also looked at after
+  irregular gaps (several steps, a whole phase, a round), in every player count.
 * Legal masks are shared between positions (``round.legal_mask``): each must equal a mask
   built afresh from the rules (``allowed_words`` for the writing), and be read-only.
   (Draw and spend masks are built afresh for every position.)
@@ -10,7 +13,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 
 import numpy as np
 import pytest
@@ -81,6 +86,85 @@ def test_kept_observations_and_shared_masks_equal_fresh_ones(game_class, players
             step += 1
         for seat in range(players):
             assert np.array_equal(game.observe(seat), fresh_observation(game, seat))
+
+
+def play_smart(game, rng: np.random.Generator) -> None:
+    """One step: a random legal action, except that skulls are mostly matched right in the deduction
+    (so that La Catrina's campaign goes on to later rounds, with their constraints and bonus flowers)."""
+    game_round = game.round
+    if game_round.phase == Phase.DEDUCE and rng.random() < 0.9:
+        slot = game_round.answer(game_round.numbers[game_round.number])
+        game.step(LAYOUT.match_action(game_round.number, slot))
+        return
+    legal = np.flatnonzero(game.legal_mask())
+    game.step(int(legal[rng.integers(len(legal))]))
+
+
+@pytest.mark.parametrize(
+    ("game_class", "players", "options"),
+    [
+        (FiestaDeLosMuertos, 6, {}),
+        (FiestaDeLosMuertos, 7, {"constraints": 1, "cortege": True}),
+        (LaCatrina, 4, {}),
+        (LaCatrina, 6, {"draw_choice": True}),
+        (LaCatrina, 8, {}),
+    ],
+)
+def test_seats_looked_at_after_irregular_gaps_see_what_a_fresh_encoding_shows(game_class, players, options) -> None:
+    game = game_class(num_players=players, **options)
+    rng = np.random.default_rng(100 + players)
+    rounds_reached = set()
+    for seed in range(4):
+        game.reset(seed)
+        while not game.is_over:
+            rounds_reached.add(game.round_index)
+            looked_at = np.flatnonzero(rng.random(players) < 0.25)  # each seat now and then, never in step
+            for seat in looked_at.tolist():
+                assert np.array_equal(game.observe(seat), fresh_observation(game, seat))
+            np.testing.assert_array_equal(game.legal_mask(), fresh_mask(game))
+            play_smart(game, rng)
+        for seat in range(players):
+            assert np.array_equal(game.observe(seat), fresh_observation(game, seat))
+    if game_class is LaCatrina:
+        assert len(rounds_reached) > 1  # the campaign went past its first round
+
+
+def test_a_loaded_game_continues_with_the_same_observations_as_the_original() -> None:
+    game = LaCatrina(num_players=5, seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        play_smart(game, rng)
+    for seat in range(5):
+        game.observe(seat)  # the original's views are now kept and partly up to date
+    copy = LaCatrina.from_state_dict(json.loads(json.dumps(game.state_dict())))
+    copy_rng = np.random.default_rng(9)
+    game_rng = np.random.default_rng(9)
+    while not game.is_over:
+        for seat in range(5):
+            assert np.array_equal(copy.observe(seat), game.observe(seat))
+        np.testing.assert_array_equal(copy.legal_mask(), game.legal_mask())
+        play_smart(game, game_rng)
+        play_smart(copy, copy_rng)
+    assert copy.is_over and copy.state_dict() == game.state_dict()
+
+
+def test_a_game_deep_copied_or_pickled_mid_game_goes_on_with_its_own_kept_views() -> None:
+    game = LaCatrina(num_players=4, seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(9):
+        game.observe(game.current_player)
+        play_smart(game, rng)
+    copies = [copy.deepcopy(game), pickle.loads(pickle.dumps(game))]
+    while not game.is_over:
+        action = int(np.flatnonzero(game.legal_mask())[-1])
+        for other in copies:
+            for seat in range(4):
+                assert np.array_equal(other.observe(seat), game.observe(seat))
+            other.step(action)
+        game.step(action)
+    assert all(other.state_dict() == game.state_dict() for other in copies)
+    # the copies write into vectors of their own, never into the original's
+    assert copies[0]._views[0].cells.obj is copies[0]._views[0].vector is not game._views[0].vector
 
 
 def test_observe_returns_a_fresh_vector() -> None:

@@ -21,7 +21,7 @@ from fiesta_envs.core.options import Option
 from fiesta_envs.muertos.actions import ActionLayout
 from fiesta_envs.muertos.lexicon import LEXICON_VERSION, load_lexicon
 from fiesta_envs.muertos.observation import ObservationEncoder, PlayerView
-from fiesta_envs.muertos.round import LIMBO_BONES, MEMORY_BONES, Phase, Round, RoundRules, Team
+from fiesta_envs.muertos.round import DONE, LIMBO_BONES, MEMORY_BONES, Round, RoundRules, Team
 
 LEXICON = load_lexicon()
 LAYOUT = ActionLayout(LEXICON)
@@ -124,7 +124,7 @@ class MuertosGame(Game):
 
     def _apply(self, action: int) -> None:
         self.round.apply(action)
-        if self.round.phase == Phase.DONE or self._stops_at_once():
+        if self.round.phase == DONE or self._stops_at_once():
             self._round_finished()
 
     def _stops_at_once(self) -> bool:
@@ -150,8 +150,9 @@ class MuertosGame(Game):
     # ------------------------------------------------------------------ views
     def observe(self, player: int) -> np.ndarray:
         # Each seat's vector is kept in a PlayerView and only its changed blocks are rewritten
-        # (see ObservationEncoder.refresh); a new Round object (reset, next round, loaded state)
-        # clears the view, so nothing else needs to invalidate it.
+        # (see ObservationEncoder.refresh); a new Round object (reset, next round, loaded state,
+        # clone) clears the view, and a Round changes only by its actions (Round.apply), so nothing
+        # else needs to invalidate it. The caller gets a copy: it may change it freely.
         if not 0 <= player < self.num_players:  # not a seat: no view is kept for it
             return ENCODER.encode(self.round, player, self.round_index, self.memory_cap, self.over)
         view = self._views[player]

@@ -35,22 +35,20 @@ A player never sees the other players' words in between, nor their guesses befor
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 import numpy as np
 
 from fiesta_envs.muertos.actions import MAX_SKULLS, TABLE_SIZE
 from fiesta_envs.muertos.constraints import CONSTRAINTS
 from fiesta_envs.muertos.lexicon import THEMES, Lexicon
-from fiesta_envs.muertos.round import BLANK, NOT_WRITTEN, STEPS, Phase, Round
+from fiesta_envs.muertos.round import BLANK, DEDUCE, DONE, NOT_WRITTEN, STEPS, WRITE, YELLOW, Phase, Round
 
 PLAYER_COUNTS = (4, 5, 6, 7, 8)
 HANDS = 2
 ROUNDS = 4
 MAX_FLOWERS = 13
 MAX_LIMBO = 4
-
-#: (memory slot, skull, tooth, handed steps needed to see it), see ``memory_plan``.
-MemoryPlan = tuple[tuple[int, int, int, int], ...]
 
 
 class ObservationEncoder:
@@ -129,18 +127,20 @@ class ObservationEncoder:
         prompts[n_words:-1, 3:] = self.character_rows[n_characters - 1 :: -1]
         prompts[-1, 2] = 1.0
         self.prompt_rows = prompts
+        # The same rows as memoryviews, for the blocks rewritten at almost every step: they are written
+        # through ``PlayerView.cells``, a memoryview of the vector, whose slice assignment costs about
+        # a third of numpy's (the values are the same float32 bits).
+        self.word_cells = _row_views(words)
+        self.character_cells = _row_views(characters)
+        self.position_cells = _row_views(self.position_rows)
+        self.prompt_cells = _row_views(prompts)
+        self.no_task = memoryview(np.zeros(HANDS + STEPS + 3 + t, np.float32))
 
-    def _words(self, out: np.ndarray, start: int, width: int, words: list[int]) -> None:
-        """Word slots ``[present, blank, tags]`` every ``width`` entries from ``start``."""
-        rows, w = self.word_slots, self.word_width
-        for i, word in enumerate(words):
-            out[start + i * width : start + i * width + w] = rows[word]
-
-    def _characters(self, out: np.ndarray, start: int, width: int, characters: list[int]) -> None:
-        """Character slots ``[present, tags]`` every ``width`` entries from ``start`` (-1: empty)."""
-        rows, w = self.character_slots, self.character_width
+    def _characters(self, cells: memoryview, start: int, characters: list[int]) -> None:
+        """Adjacent character slots ``[present, tags]`` from ``start`` (-1: empty)."""
+        rows, width = self.character_cells, self.character_width
         for i, character in enumerate(characters):
-            out[start + i * width : start + i * width + w] = rows[character]
+            cells[start + i * width : start + (i + 1) * width] = rows[character]
 
     def encode(self, game: Round, player: int, round_index: int, memory_cap: int, over: bool = False) -> np.ndarray:
         """``player``'s view of ``game`` (round ``round_index`` 0..3 of the campaign), a fresh vector."""
@@ -153,81 +153,102 @@ class ObservationEncoder:
 
         Each block remembers (in ``view``) the state it shows and is rewritten when that state
         differs. A new ``Round`` object (new round, reset, loaded state) clears the whole view.
+        Between two calls a ``Round`` only moves forward by its actions (``Round.apply``), which
+        lets the memory and guess blocks look at the writing steps and matches made since.
         """
-        out = view.vector
         player = view.player
         if view.round is not game:  # constant for the round: player count, cards in play, decider, offers
             rules = game.rules
             n = rules.num_players
             my_skulls = [hand * n + player for hand in range(rules.hands)]
             view.clear(game, my_skulls, memory_plan(n, rules.hands, player))
-            out[self.players + PLAYER_COUNTS.index(n)] = 1.0
+            cells = view.cells
+            cells[self.players + PLAYER_COUNTS.index(n)] = 1.0
             for c in game.constraints:
-                out[self.constraints + c] = 1.0
+                cells[self.constraints + c] = 1.0
             for theme in game.themes:
-                out[self.themes + theme] = 1.0
-            out[self.team + 3] = float(player == game.decider)
+                cells[self.themes + theme] = 1.0
+            cells[self.team + 3] = float(player == game.decider)
             if game.offers:
-                self._characters(out, self.offers, self.character_width, game.offers[player])
+                self._characters(cells, self.offers, game.offers[player])
 
-        phase = int(Phase.DONE if over else game.phase)
-        team = game.team
-        header = (phase, round_index, team.memory, team.limbo, team.flowers)
-        if header != view.header:
-            if view.header is not None:  # take back the old one-hots
-                out[self.phase + view.header[0]] = 0.0
-                out[self.round + view.header[1]] = 0.0
-            view.header = header
-            out[self.phase + phase] = 1.0
-            out[self.round + round_index] = 1.0
-            out[self.team] = min(team.memory / memory_cap, 1.0) if memory_cap else 0.0
-            out[self.team + 1] = team.limbo / MAX_LIMBO
-            out[self.team + 2] = min(team.flowers / MAX_FLOWERS, 1.0)
+        phase = DONE if over else game.phase
+        # The team's bones and flowers move only in the yellow and spend phases, at the reveal (which
+        # changes the phase) and between rounds (a new Round): else the header follows the phase.
+        if phase != view.phase or phase >= YELLOW:
+            view.phase = phase
+            team = game.team
+            header = (int(phase), round_index, team.memory, team.limbo, team.flowers)
+            if header != view.header:
+                cells = view.cells
+                if view.header is not None:  # take back the old one-hots
+                    cells[self.phase + view.header[0]] = 0.0
+                    cells[self.round + view.header[1]] = 0.0
+                view.header = header
+                cells[self.phase + phase] = 1.0
+                cells[self.round + round_index] = 1.0
+                cells[self.team] = min(team.memory / memory_cap, 1.0) if memory_cap else 0.0
+                cells[self.team + 1] = team.limbo / MAX_LIMBO
+                cells[self.team + 2] = min(team.flowers / MAX_FLOWERS, 1.0)
 
         if view.mine is None or -1 in view.mine:  # a character, once kept, stays for the round
             mine = [game.characters[j] for j in view.my_skulls]
             if mine != view.mine:
                 view.mine = mine
-                self._characters(out, self.mine, self.character_width, mine)
+                self._characters(view.cells, self.mine, mine)
 
         # Words handed to me and words I wrote, by hand and step: slot (hand, step, received|wrote).
-        writing = phase == Phase.WRITE
-        handed_steps = game.step if writing else (STEPS if phase > Phase.WRITE else 0)
+        writing = phase == WRITE
+        handed_steps = game.step if writing else (STEPS if phase > WRITE else 0)
         if handed_steps != view.handed_steps or game.written != view.written:
-            view.handed_steps, view.written = handed_steps, game.written
             self._refresh_memory(view, game.words, handed_steps)
+            view.handed_steps, view.written = handed_steps, game.written
 
         task = None
         if writing and game.seat == player:
             task = (game.hand * STEPS + game.step, game.prompt_key())
         if task != view.task:
             view.task = task
-            self._write_task(out, task)
+            self._write_task(view.cells, task)
 
-        if phase >= Phase.DEDUCE:
+        if phase >= DEDUCE:
             self._refresh_deduction(view, game)
 
     def _refresh_memory(self, view: PlayerView, words: list[list[int]], handed_steps: int) -> None:
-        """Rewrite the memory slots whose word changed."""
-        codes = view.memory
-        width = self.word_width
-        for index, skull, tooth, handed_at in view.memory_plan:
-            code = words[skull][tooth] if handed_steps >= handed_at else NOT_WRITTEN
-            if codes[index] != code:
-                codes[index] = code
-                start = self.memory + index * width
-                view.vector[start : start + width] = self.word_slots[code]
+        """Rewrite the memory slots whose word changed since the view last showed ``view.handed_steps``.
 
-    def _write_task(self, out: np.ndarray, task: tuple[int, int] | None) -> None:
+        A tooth is written only during its own step, and the next holder sees it once the step after
+        is handed over; so since then only my teeth of steps ``view.handed_steps .. handed_steps`` and
+        the words handed to me at steps after ``view.handed_steps`` can have changed (every slot is
+        checked after ``PlayerView.clear``, which sets ``handed_steps`` to -1).
+        """
+        plan = view.memory_plan
+        last = min(handed_steps, STEPS - 1)
+        if view.handed_steps < 0:
+            wrote, received = range(STEPS), range(1, last + 1)
+        else:
+            wrote, received = range(view.handed_steps, last + 1), range(view.handed_steps + 1, last + 1)
+        shown, cells, rows, width = view.memory, view.cells, self.word_cells, self.word_width
+        for sources, steps in ((plan.wrote, wrote), (plan.received, received)):
+            for step in steps:
+                for index, skull, tooth in sources[step]:
+                    code = words[skull][tooth]
+                    if shown[index] != code:
+                        shown[index] = code
+                        start = self.memory + index * width
+                        cells[start : start + width] = rows[code]
+
+    def _write_task(self, cells: memoryview, task: tuple[int, int] | None) -> None:
         """The writing task: hand and step one-hots, then the prompt ``[character, word, blank, tags]``."""
         start = self.task
         middle = start + HANDS + STEPS
+        end = middle + 3 + self.tags
         if task is None:
-            out[start : middle + 3 + self.tags] = 0.0
+            cells[start:end] = self.no_task
             return
         position, prompt = task
-        out[start:middle] = self.position_rows[position]
-        out[middle : middle + 3 + self.tags] = self.prompt_rows[prompt]
+        cells[start:middle] = self.position_cells[position]
+        cells[middle:end] = self.prompt_cells[prompt]
 
     def _refresh_deduction(self, view: PlayerView, game: Round) -> None:
         out = view.vector
@@ -248,29 +269,39 @@ class ObservationEncoder:
                     if finals[d] == word:
                         out[self.finals + d * self.final_width + self.word_width + hand] = 1.0
 
-        guessed = view.guesses
-        for d, skull in enumerate(game.numbers):
-            guess = game.guesses[skull][player]
-            if guess != guessed[d]:
-                row = self.guesses + d * TABLE_SIZE
-                if guessed[d] >= 0:
-                    out[row + guessed[d]] = 0.0
-                if guess >= 0:
-                    out[row + guess] = 1.0
-                guessed[d] = guess
+        # My guesses change only by my own matches: seat by seat, number by number, so the matches
+        # made since the last call are ``view.matched .. matched`` (all of them after ``clear``).
+        skulls = rules.skulls
+        phase = game.phase
+        matched = game.seat * skulls + game.number if phase == DEDUCE else rules.num_players * skulls
+        mine_from = player * skulls
+        first = 0 if view.matched < 0 else max(view.matched - mine_from, 0)
+        last = skulls if view.matched < 0 else min(matched - mine_from, skulls)
+        if first < last:
+            cells, guessed, numbers, guesses = view.cells, view.guesses, game.numbers, game.guesses
+            for d in range(first, last):
+                guess = guesses[numbers[d]][player]
+                if guess != guessed[d]:
+                    row = self.guesses + d * TABLE_SIZE
+                    if guessed[d] >= 0:
+                        cells[row + guessed[d]] = 0.0
+                    if guess >= 0:
+                        cells[row + guess] = 1.0
+                    guessed[d] = guess
+        view.matched = matched
 
-        if game.phase >= Phase.YELLOW:
-            reveal = (game.phase, tuple(game.whites), tuple(game.bones), tuple(game.limbo), tuple(game.pending))
+        if phase >= YELLOW:
+            reveal = (phase, tuple(game.whites), tuple(game.bones), tuple(game.limbo), tuple(game.pending))
             if reveal != view.reveal:
                 view.reveal = reveal
                 self._write_reveal(out, game)
 
-        to_match = game.number if game.phase == Phase.DEDUCE and game.seat == player else None
+        to_match = game.number if phase == DEDUCE and game.seat == player else None
         if to_match != view.to_match:
             if view.to_match is not None:
-                out[self.to_match + view.to_match] = 0.0
+                view.cells[self.to_match + view.to_match] = 0.0
             if to_match is not None:
-                out[self.to_match + to_match] = 1.0
+                view.cells[self.to_match + to_match] = 1.0
             view.to_match = to_match
 
     def _public_deduction(self, game: Round) -> tuple[np.ndarray, list[int]]:
@@ -279,9 +310,11 @@ class ObservationEncoder:
         cached = self._public
         if cached is None or cached[0] is not game:
             block = np.zeros(self.to_match - self.table, np.float32)
-            self._characters(block, 0, self.table_width, game.table)
+            table = block[: self.finals - self.table].reshape(TABLE_SIZE, self.table_width)
+            table[:, : self.character_width] = self.character_slots[game.table]
             finals = [game.words[skull][STEPS - 1] for skull in game.numbers]
-            self._words(block, self.finals - self.table, self.final_width, finals)
+            words = block[self.finals - self.table :].reshape(MAX_SKULLS, self.final_width)
+            words[: len(finals), : self.word_width] = self.word_slots[finals]
             cached = self._public = (game, block, finals)
         return cached[1], cached[2]
 
@@ -301,41 +334,65 @@ class ObservationEncoder:
             out[start + TABLE_SIZE + 6] = float(d in game.pending)
 
 
+def _row_views(rows: np.ndarray) -> list[memoryview]:
+    """Each row of a C-contiguous 2-D array as a memoryview (same memory, indexable like the rows)."""
+    return [memoryview(row) for row in rows]
+
+
+class MemoryPlan(NamedTuple):
+    """Where each memory slot's word comes from, by writing step k: ``(memory slot, skull, tooth)``
+    for each of my hands. ``wrote[k]``: the tooth I write at step k (shown once written);
+    ``received[k]``: the tooth written before it, on the skull handed to me (shown once step k begins)."""
+
+    wrote: tuple[tuple[tuple[int, int, int], ...], ...]
+    received: tuple[tuple[tuple[int, int, int], ...], ...]
+
+
 @functools.cache
 def memory_plan(num_players: int, hands: int, player: int) -> MemoryPlan:
-    """(memory slot, skull, tooth, handed steps needed to see it) for every slot that can fill.
-
-    At step k I hold the skull of seat ``player - k``: I received it with tooth k - 1 written
-    (seen once step k is handed over) and write its tooth k.
-    """
-    plan = []
+    """The ``MemoryPlan`` of ``player``: at step k I hold the skull of seat ``player - k``."""
+    wrote: list[list[tuple[int, int, int]]] = [[] for _ in range(STEPS)]
+    received: list[list[tuple[int, int, int]]] = [[] for _ in range(STEPS)]
     for hand in range(hands):
         for step in range(STEPS):
             skull = hand * num_players + (player - step) % num_players
             slot = (hand * STEPS + step) * 2
             if step > 0:
-                plan.append((slot, skull, step - 1, step))
-            plan.append((slot + 1, skull, step, 0))
-    return tuple(plan)
+                received[step].append((slot, skull, step - 1))
+            wrote[step].append((slot + 1, skull, step))
+    return MemoryPlan(tuple(map(tuple, wrote)), tuple(map(tuple, received)))
 
 
 class PlayerView:
     """One seat's observation vector, kept between calls, and what each of its blocks shows.
 
     ``ObservationEncoder.refresh`` compares these records with the game and rewrites only the
-    blocks that differ; ``clear`` (called for every new ``Round`` object) starts from zeros.
+    blocks that differ (mostly through ``cells``); ``clear`` (called for every new ``Round``
+    object) starts from zeros.
     """
 
     def __init__(self, size: int, player: int) -> None:
         self.vector = np.zeros(size, dtype=np.float32)
+        self.cells = memoryview(self.vector)  # the same memory, for cheap slice and entry writes
         self.player = player
         self.round: Round | None = None
-        self.clear(None, [], ())
+        self.clear(None, [], None)
 
-    def clear(self, game: Round | None, my_skulls: list[int], memory_plan: MemoryPlan) -> None:
+    def __getstate__(self) -> dict[str, object]:
+        """Pickling and ``copy.deepcopy`` (of a whole game): a memoryview cannot be pickled, so it is remade."""
+        state = dict(self.__dict__)
+        del state["cells"]
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self.cells = memoryview(self.vector)
+
+    def clear(self, game: Round | None, my_skulls: list[int], memory_plan: MemoryPlan | None) -> None:
         self.vector.fill(0.0)
         self.round = game
         self.my_skulls = my_skulls
+        self.phase: Phase | None = None  # the phase the header was last checked in
         self.header: tuple[int, ...] | None = None
         self.mine: list[int] | None = None
         self.handed_steps = -1  # the writing progress the memory block shows: steps handed over,
@@ -345,5 +402,6 @@ class PlayerView:
         self.task: tuple[int, int] | None = None  # (hand * STEPS + step, prompt key)
         self.deduction_shown = False
         self.guesses = [-1] * MAX_SKULLS  # the table slot shown for each skull number
+        self.matched = -1  # the matches made (seat * skulls + number) when the guesses were last checked
         self.reveal: tuple[object, ...] | None = None
         self.to_match: int | None = None

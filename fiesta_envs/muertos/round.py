@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from fiesta_envs.muertos.actions import TABLE_SIZE, ActionLayout, Kind
+from fiesta_envs.muertos.actions import MAX_SKULLS, TABLE_SIZE, ActionLayout, Kind
 from fiesta_envs.muertos.constraints import CONSTRAINTS, allowed_after, check_word
 from fiesta_envs.muertos.lexicon import THEMES, Lexicon
 
@@ -64,6 +64,11 @@ class Phase(enum.IntEnum):
     YELLOW = 3  # La Catrina: memory or flower for each checked yellow box
     SPEND = 4  # the decider spends bones, then ``done``
     DONE = 5  # the round is over
+
+
+# The phases as plain module names: the step path compares phases several times per action, and
+# a global lookup is ten times cheaper than an enum attribute lookup (``Phase.WRITE``).
+DRAW, WRITE, DEDUCE, YELLOW, SPEND, DONE = Phase
 
 
 @dataclass
@@ -135,7 +140,7 @@ class Round:
         self.limbo: list[bool] = [False] * s
         self.rewards: list[str] = [""] * s  # "memory" or "flower" chosen for a yellow box
         self.pending: list[int] = []  # skull numbers whose yellow-box reward is still to choose
-        self.phase = Phase.DRAW
+        self.phase = DRAW
         self.seat = 0  # whose turn it is in the draw, the writing and the deduction
         self.step = 0  # writing step 0..3 (4 once the writing is over)
         self.hand = 0  # double challenge: which of the seat's two skulls it writes on now
@@ -144,6 +149,7 @@ class Round:
         self._table: list[int] | None = None
         self._allowed_cache: dict[int, np.ndarray] = {}
         self._write_masks: dict[int, np.ndarray] | None = None  # by prompt key, see ``_write_masks``
+        self._free_masks: np.ndarray | None = None  # ``_free_write_masks``, kept at hand for the round
 
     # ------------------------------------------------------------------ setting up
     @classmethod
@@ -181,7 +187,7 @@ class Round:
         fresh.extras = deck[dealt : dealt + extras]
         fresh.table_order = rng.permutation(TABLE_SIZE).tolist()
         fresh.numbers = rng.permutation(rules.skulls).tolist()
-        fresh.phase = Phase.DRAW if rules.draw_choice else Phase.WRITE
+        fresh.phase = DRAW if rules.draw_choice else WRITE
         return fresh
 
     def deck_pool(self) -> list[int]:
@@ -229,17 +235,17 @@ class Round:
     @property
     def current_player(self) -> int:
         phase = self.phase
-        if phase <= Phase.DEDUCE:  # draw, writing, deduction: seat by seat
+        if phase <= DEDUCE:  # draw, writing, deduction: seat by seat
             return self.seat
-        if phase <= Phase.SPEND:  # yellow-box choice and bones: the decider
+        if phase <= SPEND:  # yellow-box choice and bones: the decider
             return self.decider
         return -1
 
     def current_skull(self) -> int:
         """The skull being written on (WRITE) or matched (DEDUCE)."""
-        if self.phase == Phase.WRITE:
+        if self.phase == WRITE:
             return self._writing_skull()
-        if self.phase == Phase.DEDUCE:
+        if self.phase == DEDUCE:
             return self.numbers[self.number]
         raise ValueError(f"no skull is in hand during phase {self.phase.name}")
 
@@ -258,10 +264,11 @@ class Round:
 
     def prompt_key(self) -> int:
         """The prompt as one int: a word id (>= 0), blank (-1) or ``-2 - character id`` (<= -2)."""
-        skull = self._writing_skull()
-        if self.step == 0:
+        n, step = self.rules.num_players, self.step
+        skull = self.hand * n + (self.seat - step) % n  # ``_writing_skull()``, inlined: read every step
+        if step == 0:
             return -2 - self.characters[skull]
-        return self.words[skull][self.step - 1]  # BLANK is -1
+        return self.words[skull][step - 1]  # BLANK is -1
 
     # ------------------------------------------------------------------ legality
     def allowed_words(self) -> np.ndarray:
@@ -287,12 +294,16 @@ class Round:
         return lexicon.word_links[ident] & allowed_after(self.constraints, ident, lexicon)
 
     def legal_mask(self) -> np.ndarray:
-        """int8 (n_actions,). The writing, matching and yellow-choice masks are shared between
-        positions and read-only (see ``_SHARED_MASKS``); draw and spend masks are built afresh."""
+        """int8 (n_actions,). The writing, matching and yellow-choice masks are rows of tables shared
+        between positions and read-only (``_free_write_masks``, ``_write_masks``, ``_one_group_masks``);
+        draw and spend masks are built afresh."""
         phase = self.phase
-        if phase == Phase.WRITE:
+        if phase == WRITE:
             if not self.constraints:  # the association rule alone: one row of a table made once
-                return _free_write_masks(self.layout, self.lexicon)[self.prompt_key()]
+                free = self._free_masks
+                if free is None:
+                    free = self._free_masks = _free_write_masks(self.layout, self.lexicon)
+                return free[self.prompt_key()]
             masks = self._write_masks
             if masks is None:
                 masks = self._write_masks = _write_masks(self.layout, self.constraints)
@@ -302,16 +313,16 @@ class Round:
                 mask = masks[key] = self._write_mask()
                 mask.flags.writeable = False
             return mask
-        if phase == Phase.DEDUCE:
-            return _shared_mask((self.layout, self.number), self._match_mask)
-        if phase == Phase.YELLOW:
-            return _shared_mask((self.layout, "yellow"), self._yellow_mask)
+        if phase == DEDUCE:
+            return _one_group_masks(self.layout)[self.number]
+        if phase == YELLOW:
+            return _one_group_masks(self.layout)[YELLOW_CHOICE]
         layout = self.layout
         mask = np.zeros(layout.size, dtype=np.int8)
-        if phase == Phase.DRAW:
+        if phase == DRAW:
             for c in self.offers[self.seat]:
                 mask[layout.keep + c] = 1
-        elif phase == Phase.SPEND:
+        elif phase == SPEND:
             for d, j in enumerate(self.numbers):
                 if not self.closed(j):
                     if self.team.memory > 0:
@@ -331,36 +342,24 @@ class Round:
             mask[layout.blank] = 1
         return mask
 
-    def _match_mask(self) -> np.ndarray:
-        mask = np.zeros(self.layout.size, dtype=np.int8)
-        start = self.layout.match_action(self.number, 0)
-        mask[start : start + TABLE_SIZE] = 1
-        return mask
-
-    def _yellow_mask(self) -> np.ndarray:
-        mask = np.zeros(self.layout.size, dtype=np.int8)
-        mask[self.layout.flower] = 1
-        mask[self.layout.memory] = 1
-        return mask
-
     def explain_illegal(self, action: int) -> str:
         """The rule that forbids ``action`` now."""
         layout = self.layout
         kind, a = layout.kind[action], layout.first[action]
         phase_text = {
-            Phase.DRAW: "players are choosing which character to keep",
-            Phase.WRITE: "players are writing words on the skulls",
-            Phase.DEDUCE: "players are matching skulls to characters",
-            Phase.YELLOW: "the decider chooses memory or flower for a checked yellow box",
-            Phase.SPEND: "the decider spends bones or says done",
-            Phase.DONE: "the round is over",
+            DRAW: "players are choosing which character to keep",
+            WRITE: "players are writing words on the skulls",
+            DEDUCE: "players are matching skulls to characters",
+            YELLOW: "the decider chooses memory or flower for a checked yellow box",
+            SPEND: "the decider spends bones or says done",
+            DONE: "the round is over",
         }[self.phase]
         wanted = {
-            Phase.DRAW: Kind.KEEP,
-            Phase.WRITE: (Kind.WRITE, Kind.BLANK),
-            Phase.DEDUCE: Kind.MATCH,
-            Phase.YELLOW: (Kind.FLOWER, Kind.MEMORY),
-            Phase.SPEND: (Kind.BONE, Kind.LIMBO, Kind.DONE),
+            DRAW: Kind.KEEP,
+            WRITE: (Kind.WRITE, Kind.BLANK),
+            DEDUCE: Kind.MATCH,
+            YELLOW: (Kind.FLOWER, Kind.MEMORY),
+            SPEND: (Kind.BONE, Kind.LIMBO, Kind.DONE),
         }.get(self.phase, ())
         wanted = wanted if isinstance(wanted, tuple) else (wanted,)
         if kind == Kind.LIMBO and not self.rules.catrina:
@@ -419,47 +418,61 @@ class Round:
 
     # ------------------------------------------------------------------ playing
     def apply(self, action: int) -> None:
-        """Apply a legal action of the current player."""
-        layout = self.layout
-        kind, a = layout.kind[action], layout.first[action]
-        if kind == Kind.KEEP:
-            self.characters[self.seat] = a
-            self._table = None
-            self.seat += 1
-            if self.seat == self.rules.num_players:
-                self.seat = 0
-                self.phase = Phase.WRITE
-        elif kind in (Kind.WRITE, Kind.BLANK):
-            self.words[self._writing_skull()][self.step] = a if kind == Kind.WRITE else BLANK
-            self.written += 1
-            self._advance_writing()
-        elif kind == Kind.MATCH:
-            self.guesses[self.numbers[self.number]][self.seat] = layout.second[action]
-            self._advance_deduction()
-        elif kind in (Kind.FLOWER, Kind.MEMORY):
-            skull = self.numbers[self.pending.pop(0)]
-            if kind == Kind.FLOWER:
-                self.team.flowers += 1
-                self.rewards[skull] = "flower"
-            else:
-                self.team.memory += 1
-                self.rewards[skull] = "memory"
-            if not self.pending:
-                self._start_spending()
-        elif kind == Kind.BONE:
-            skull = self.numbers[a]
-            self.team.memory -= 1
-            self.bones[skull] += 1
-            self.whites[skull] += 1
+        """Apply a legal action of the current player: the handler of its kind (``_HANDLERS``)."""
+        _HANDLERS[self.layout.kind[action]](self, action)
+
+    def _keep(self, action: int) -> None:
+        self.characters[self.seat] = self.layout.first[action]
+        self._table = None
+        self.seat += 1
+        if self.seat == self.rules.num_players:
+            self.seat = 0
+            self.phase = WRITE
+
+    def _write(self, action: int) -> None:
+        self.words[self._writing_skull()][self.step] = self.layout.first[action]
+        self.written += 1
+        self._advance_writing()
+
+    def _blank(self, action: int) -> None:
+        self.words[self._writing_skull()][self.step] = BLANK
+        self.written += 1
+        self._advance_writing()
+
+    def _match(self, action: int) -> None:
+        self.guesses[self.numbers[self.number]][self.seat] = self.layout.second[action]
+        self._advance_deduction()
+
+    def _flower(self, action: int) -> None:
+        self._yellow_reward("flower")
+
+    def _memory(self, action: int) -> None:
+        self._yellow_reward("memory")
+
+    def _yellow_reward(self, reward: str) -> None:
+        skull = self.numbers[self.pending.pop(0)]
+        if reward == "flower":
+            self.team.flowers += 1
+        else:
+            self.team.memory += 1
+        self.rewards[skull] = reward
+        if not self.pending:
             self._start_spending()
-        elif kind == Kind.LIMBO:
-            self.team.limbo -= 1
-            self.limbo[self.numbers[a]] = True
-            self._start_spending()
-        elif kind == Kind.DONE:
-            self.phase = Phase.DONE
-        else:  # pragma: no cover - the mask never allows it
-            raise AssertionError(f"unknown action kind {kind}")
+
+    def _bone(self, action: int) -> None:
+        skull = self.numbers[self.layout.first[action]]
+        self.team.memory -= 1
+        self.bones[skull] += 1
+        self.whites[skull] += 1
+        self._start_spending()
+
+    def _limbo(self, action: int) -> None:
+        self.team.limbo -= 1
+        self.limbo[self.numbers[self.layout.first[action]]] = True
+        self._start_spending()
+
+    def _done(self, action: int) -> None:
+        self.phase = DONE
 
     def _advance_writing(self) -> None:
         self.hand += 1
@@ -472,7 +485,7 @@ class Round:
         self.seat = 0
         self.step += 1
         if self.step == STEPS:
-            self.phase = Phase.DEDUCE
+            self.phase = DEDUCE
 
     def _advance_deduction(self) -> None:
         self.number += 1
@@ -495,7 +508,7 @@ class Round:
         if self.rules.catrina:
             self.pending = [d for d, j in enumerate(self.numbers) if self.yellow[j]]
             if self.pending:
-                self.phase = Phase.YELLOW
+                self.phase = YELLOW
                 return
         else:
             for j in range(self.rules.skulls):
@@ -510,7 +523,7 @@ class Round:
         return has_bone and not self.succeeded
 
     def _start_spending(self) -> None:
-        self.phase = Phase.SPEND if self.can_spend() else Phase.DONE
+        self.phase = SPEND if self.can_spend() else DONE
 
     def correct_count(self, skull: int) -> int:
         table = self.table
@@ -551,15 +564,15 @@ class Round:
             lines.append("constraints: " + "; ".join(CONSTRAINTS[c].name for c in self.constraints))
         if self.themes:
             lines.append("cortege themes: " + ", ".join(self.theme_names()))
-        if self.phase == Phase.WRITE:
+        if self.phase == WRITE:
             lines.append(f"writing step {self.step + 1} of {STEPS}: {self.step} teeth written on each skull")
-        if self.phase >= Phase.DEDUCE:
+        if self.phase >= DEDUCE:
             for c, character in enumerate(self.table):
                 lines.append(f"  character {c + 1}: {lexicon.characters[character].name}")
             for d, j in enumerate(self.numbers):
                 text = _word_text(lexicon, self.words[j][STEPS - 1])
                 line = f"  skull {d + 1}: {text}"
-                if self.phase >= Phase.YELLOW:
+                if self.phase >= YELLOW:
                     state = "closed" if self.closed(j) else "open"
                     line += (
                         f"  (answer {self.answer(j) + 1}, whites {self.whites[j]}/{self.rules.white_boxes}, "
@@ -629,44 +642,62 @@ class Round:
         restored.step = _int(data["step"], "step", 0, STEPS)
         restored.hand = _int(data["hand"], "hand", 0, rules.hands - 1)
         restored.number = _int(data["number"], "number", 0, s - 1)
-        if restored.phase > Phase.DRAW and -1 in restored.characters:
+        if restored.phase > DRAW and -1 in restored.characters:
             raise ValueError("every skull needs its character once the draw is over")
-        if restored.phase == Phase.DRAW and not rules.draw_choice:
+        if restored.phase == DRAW and not rules.draw_choice:
             raise ValueError("there is a draw phase only under draw_choice")
-        if restored.phase <= Phase.WRITE and restored.step >= STEPS:
+        if restored.phase <= WRITE and restored.step >= STEPS:
             raise ValueError("writing step must be 0..3 until the writing is over")
-        if restored.phase >= Phase.DEDUCE and restored.step != STEPS:
+        if restored.phase >= DEDUCE and restored.step != STEPS:
             raise ValueError("the deduction comes after the 4 writing steps (step must be 4)")
-        if restored.phase == Phase.YELLOW and not restored.pending:
+        if restored.phase == YELLOW and not restored.pending:
             raise ValueError("the yellow phase needs a pending yellow box")
         for d in restored.pending:
             skull = restored.numbers[d]
             if not restored.yellow[skull] or restored.rewards[skull]:
                 raise ValueError(f"pending: skull number {d + 1} has no yellow box waiting for a reward")
-        if restored.phase > Phase.DRAW and len(set(restored.characters + restored.extras)) != TABLE_SIZE:
+        if restored.phase > DRAW and len(set(restored.characters + restored.extras)) != TABLE_SIZE:
             raise ValueError("the 8 characters on the table must differ")
         return restored
 
 
+#: ``Round.apply``'s handler of each action kind.
+_HANDLER_OF_KIND: dict[Kind, Callable[[Round, int], None]] = {
+    Kind.KEEP: Round._keep,
+    Kind.WRITE: Round._write,
+    Kind.BLANK: Round._blank,
+    Kind.MATCH: Round._match,
+    Kind.BONE: Round._bone,
+    Kind.LIMBO: Round._limbo,
+    Kind.FLOWER: Round._flower,
+    Kind.MEMORY: Round._memory,
+    Kind.DONE: Round._done,
+}
+#: The same, indexed by the kind's value (``ActionLayout.kind[action]``): a tuple index is cheaper than a hash.
+_HANDLERS = tuple(_HANDLER_OF_KIND[kind] for kind in Kind)
+
+
 # ---------------------------------------------------------------------- helpers
-#: Legal masks shared by every round (and game) in the same position, read-only: the matching
-#: masks by skull number, the yellow choice, and the writing masks (``_write_masks``). They depend
-#: only on the lexicon and these keys and never change.
-_SHARED_MASKS: dict[tuple[Any, ...], np.ndarray] = {}
 #: Writing masks by (layout, constraints in play), then by prompt key (``Round.prompt_key``).
 #: Emptied when more than ``_WRITE_MASK_SETS`` constraint sets are kept (a set holds at most
-#: one 2 KB mask per word and character).
+#: one 2 KB mask per word and character). Every mask is read-only: it is shared between positions.
 _WRITE_MASKS: dict[tuple[Any, ...], dict[int, np.ndarray]] = {}
 _WRITE_MASK_SETS = 8
+#: The row of ``_one_group_masks`` that allows the yellow-box choice (rows 0..7: matching skull number d).
+YELLOW_CHOICE = MAX_SKULLS
 
 
-def _shared_mask(key: tuple[Any, ...], build: Callable[[], np.ndarray]) -> np.ndarray:
-    mask = _SHARED_MASKS.get(key)
-    if mask is None:
-        mask = build()
-        mask.flags.writeable = False
-        _SHARED_MASKS[key] = mask
-    return mask
+@functools.cache
+def _one_group_masks(layout: ActionLayout) -> np.ndarray:
+    """Read-only int8 (MAX_SKULLS + 1, n_actions): row d allows matching skull number d to any of the
+    8 table slots; row ``YELLOW_CHOICE`` allows ``flower`` and ``memory``. Shared by every round."""
+    masks = np.zeros((MAX_SKULLS + 1, layout.size), dtype=np.int8)
+    for number in range(MAX_SKULLS):
+        start = layout.match_action(number, 0)
+        masks[number, start : start + TABLE_SIZE] = 1
+    masks[YELLOW_CHOICE, [layout.flower, layout.memory]] = 1
+    masks.flags.writeable = False
+    return masks
 
 
 @functools.cache
