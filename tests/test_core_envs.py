@@ -35,6 +35,20 @@ def test_pettingzoo_api_and_seed(num_players):
     seed_test(lambda: env(num_players=num_players), num_cycles=200)
 
 
+def test_aec_reset_without_a_seed_continues_so_one_seed_fixes_the_sequence_of_games():
+    def piles(aec) -> list[int]:
+        aec.reset(seed=3)
+        sequence = []
+        for _ in range(10):
+            aec.reset()
+            sequence.append(aec.unwrapped.game.pile)
+        return sequence
+
+    first = piles(env())
+    assert first == piles(env())
+    assert len(set(first)) > 1
+
+
 def test_mask_is_zero_for_agents_not_to_move_and_infos_carry_it():
     aec = env(num_players=3)
     aec.reset(seed=0)
