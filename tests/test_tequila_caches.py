@@ -154,6 +154,7 @@ def assert_sheet_facts_are_current(sheet: Sheet) -> None:
 def test_kept_facts_match_the_slow_paths_at_every_step(config: dict) -> None:
     game = Tequila(**config)
     for _ in random_steps(game, seed=3):
+        assert game.current_player == game._seat_to_act()  # the kept seat
         np.testing.assert_array_equal(game.legal_mask(), reference_mask(game))
         for p in range(game.num_players):
             np.testing.assert_array_equal(game.observe(p), observe_from_scratch(game, p))
@@ -218,6 +219,20 @@ def test_a_copied_game_goes_on_like_the_original(how: str) -> None:
         for p in range(3):
             np.testing.assert_array_equal(copy.observe(p), game.observe(p))
             np.testing.assert_array_equal(copy.observe(p), observe_from_scratch(copy, p))
+
+
+@pytest.mark.parametrize("config", CONFIGS[1:], ids=config_id)
+def test_observing_only_the_seat_to_act_leaves_every_buffer_right(config: dict) -> None:
+    """As in a rollout, only the seat to act is observed, its decision entries rewritten only when they
+    changed and the others' blocks copied from where each sheet keeps them; now and then every seat
+    is compared with the observation built from the state alone."""
+    game = Tequila(**config)
+    for step, _ in enumerate(random_steps(game, seed=11)):
+        player = game.current_player
+        np.testing.assert_array_equal(game.observe(player), observe_from_scratch(game, player))
+        if step % 7 == 0:
+            for p in range(game.num_players):
+                np.testing.assert_array_equal(game.observe(p), observe_from_scratch(game, p))
 
 
 def test_an_observation_is_a_new_array_each_time() -> None:

@@ -10,11 +10,13 @@ qualifies later in the same round.
 
 Speed (the rollouts of RL): nothing is recomputed that did not change. Each sheet keeps its
 observation entries, legal fences, zones and connections up to date as it changes (see ``Sheet``;
-a load rebuilds them); the game keeps observation block 4 per seat (``table_view``). Legal masks are
-copies of precomputed masks, or in the main phase assembled from the sheet's kept facts, from what
-the hand can pay for (``affordable``, cached by hand) and from caches on the sheet emptied by each
-new building (placements, free roads, market requirements met). ``tests/test_tequila_caches.py``
-compares all of it with slow paths built from the state alone, at every step of random games.
+a load rebuilds them); the game keeps observation block 4 per seat (``table_view``) and the seat to
+act (``_seat``). Legal masks are copies of precomputed masks, or in the main phase a copy of the
+seat's kept main mask (``_MainMask``), whose parts are patched only when what they are computed from
+changed: the sheet's kept facts, what the hand can pay for (``affordable``, cached by hand) and
+caches on the sheet emptied by each new building (placements, free roads, market requirements met).
+``tests/test_tequila_caches.py`` compares all of it with slow paths built from the state alone, at
+every step of random games.
 """
 
 from __future__ import annotations
@@ -110,6 +112,35 @@ _PLACEMENTS = slice(A.BUILD, A.BUILD + F.NUM_PLACEMENTS)
 _FREE_ROADS = slice(A.FREE_ROAD, A.FREE_ROAD + F.SPACES)
 
 
+def _write_bits(mask: np.ndarray, start: int, bits: int, before: int) -> None:
+    """Set ``mask[start + i]`` to bit ``i`` of ``bits`` where it differs from ``before``."""
+    changed = bits ^ before
+    while changed:
+        low = changed & -changed
+        i = low.bit_length() - 1
+        mask[start + i] = bits >> i & 1
+        changed ^= low
+
+
+class _MainMask:
+    """One seat's main-phase mask, kept between its steps (``Tequila._main_mask``) and patched part by
+    part: each part is rewritten only when its key (what it is computed from) changed. A new game or a
+    load makes new ones (all parts empty but ``end``)."""
+
+    __slots__ = ("build_occupied", "extra", "fences", "free_road", "kinds", "mask", "produce", "road_occupied", "sell")
+
+    def __init__(self) -> None:
+        self.mask = _END_MASK.copy()
+        self.fences = 0  # the legal fence segments shown (0: no fence offered)
+        self.kinds = 0  # the building kinds offered (0: no building action or none affordable)...
+        self.build_occupied = 0  # ...on the sheet's free spaces then
+        self.free_road = False  # a free road offered...
+        self.road_occupied = 0  # ...on the sheet's free spaces then
+        self.produce = 0  # the tequilas offered
+        self.sell = 0  # the market spaces offered
+        self.extra = False  # an extra free action offered
+
+
 def _check_jimador_order(value: Any) -> str | None:
     if value is None:
         return None
@@ -190,6 +221,7 @@ class Tequila(Game):
             dealt = self.rng.permutation(len(C.JIMADORES))
             self.jimadores = [C.JIMADORES[int(i)] for i in dealt[:n]]
         self.sheets = [Sheet(j) for j in self.jimadores]
+        self._main_masks = [_MainMask() for _ in range(n)]
         self._attach_observation_buffers([new_table(self.config["cask_tile"] == "B") for _ in range(n)])
         self.round = 0
         self.start_player = 0
@@ -216,6 +248,7 @@ class Tequila(Game):
         # two draws of one die: the same numbers as ``integers(1, 7, size=2)``, in less time (tested)
         self.dice = [int(self.rng.integers(1, 7)), int(self.rng.integers(1, 7))]
         self.turn = 0
+        self._seat = self.start_player  # to re-roll, then to play first
         for player, table in enumerate(self._tables):
             show_round(table, self.round)
             show_dice(table, self.dice)
@@ -239,6 +272,11 @@ class Tequila(Game):
     # ------------------------------------------------------------------ whose turn
     @property
     def current_player(self) -> int:
+        return self._seat
+
+    def _seat_to_act(self) -> int:
+        """Whose decision it is, from the phase, the starting player and the turn: kept in ``_seat``
+        (read at every step) and set anew wherever one of them changes which seat that is."""
         if self.phase == OVER:
             return -1
         if self.phase == REROLL:
@@ -286,32 +324,55 @@ class Tequila(Game):
         return _SHOP_MASKS[self._shop_worthwhile(sheet)].copy()
 
     def _main_mask(self, player: int, sheet: Sheet) -> np.ndarray:
-        """The main phase: its parts come from what the hand can pay for (``affordable``, cached by
-        hand) and from facts the sheet keeps (legal fences, tequilas ready, open market spaces) or
-        caches until its next building (placements, free roads, market requirements met)."""
-        mask = _END_MASK.copy()
+        """The main phase: a copy of the seat's kept main mask (``_MainMask``), whose parts are
+        rewritten only when what they are computed from changed. The parts come from what the hand
+        can pay for (``affordable``, cached by hand) and from facts the sheet keeps (legal fences,
+        tequilas ready, open market spaces) or caches until its next building (placements, free
+        roads, market requirements met)."""
+        kept = self._main_masks[player]
+        mask = kept.mask
         can = affordable(tuple(sheet.hand))
-        if sheet.fences_left:
-            mask[_FENCES] = sheet.fence_mask
-        if sheet.builds_left:
-            placements = sheet.build_masks.get(can.buildings)
-            if placements is None:
-                placements = sheet.build_masks[can.buildings] = self._placements(sheet, can.buildings)
-            mask[_PLACEMENTS] = placements
-        if sheet.free_road:
-            if sheet.road_mask is None:
-                sheet.road_mask = (_SPACE_BITS & np.uint64(sheet.occupied)) == 0  # free spaces
-            mask[_FREE_ROADS] = sheet.road_mask
+        fences = sheet.legal_fence_bits if sheet.fences_left else 0
+        if fences != kept.fences:
+            if fences and kept.fences:  # a fence drawn: only a few segments changed
+                _write_bits(mask, A.FENCE, fences, kept.fences)
+            else:  # fences offered from now on, or no more
+                mask[_FENCES] = sheet.fence_mask if fences else 0
+            kept.fences = fences
+        kinds = can.buildings if sheet.builds_left else 0
+        if kinds != kept.kinds or (kinds and sheet.occupied != kept.build_occupied):
+            if kinds:
+                placements = sheet.build_masks.get(kinds)
+                if placements is None:
+                    placements = sheet.build_masks[kinds] = self._placements(sheet, kinds)
+                mask[_PLACEMENTS] = placements
+            else:
+                mask[_PLACEMENTS] = 0
+            kept.kinds, kept.build_occupied = kinds, sheet.occupied
+        if sheet.free_road != kept.free_road or (sheet.free_road and sheet.occupied != kept.road_occupied):
+            if sheet.free_road:
+                if sheet.road_mask is None:
+                    sheet.road_mask = (_SPACE_BITS & np.uint64(sheet.occupied)) == 0  # free spaces
+                mask[_FREE_ROADS] = sheet.road_mask
+            else:
+                mask[_FREE_ROADS] = 0
+            kept.free_road, kept.road_occupied = sheet.free_road, sheet.occupied
+        produce = sell = 0
         if sheet.credits + sheet.gears_left:  # a free action is left (sheet.free_actions())
-            for t in F.spaces_of(can.tequilas & sheet.tequilas_ready):
-                mask[A.PRODUCE + t] = 1
+            produce = can.tequilas & sheet.tequilas_ready
             if sheet.requirements_met is None:
                 sheet.requirements_met = self._requirements_met(player, sheet)
             payable = can.green_market if self.jimadores[player] == "green" else can.market
-            for m in F.spaces_of(sheet.open_market & (payable | sheet.requirements_met)):
-                mask[A.SELL + m] = 1
-        mask[A.EXTRA] = can.extra
-        return mask
+            sell = sheet.open_market & (payable | sheet.requirements_met)
+        if produce != kept.produce:
+            _write_bits(mask, A.PRODUCE, produce, kept.produce)
+            kept.produce = produce
+        if sell != kept.sell:
+            _write_bits(mask, A.SELL, sell, kept.sell)
+            kept.sell = sell
+        if can.extra != kept.extra:
+            mask[A.EXTRA] = kept.extra = can.extra
+        return mask.copy()
 
     @staticmethod
     def _placements(sheet: Sheet, kinds: int) -> np.ndarray:
@@ -537,9 +598,9 @@ class Tequila(Game):
 
     # ------------------------------------------------------------------ the farm
     def _fence(self, sheet: Sheet, segment: int) -> None:
-        sheet.draw_fence(segment)
+        changed = sheet.draw_fence(segment)
         fences = sheet.fences
-        for zone in sheet.zones:
+        for zone in changed:  # only a zone whose border changed can become fenced off
             new_fields = zone & ~sheet.rewarded_fields
             if new_fields and F.ZONE_BORDER[zone] & ~fences == 0:  # fenced off (F.is_fenced_off)
                 sheet.reward_fields(new_fields)
@@ -648,12 +709,14 @@ class Tequila(Game):
                 self.phase = NEXT
             elif phase == NEXT:
                 self.turn += 1
+                self._seat = self._seat_to_act()
                 if self.turn < self.num_players:
                     self._start_turn()
                     continue
                 self.round += 1
                 if self.round == C.ROUNDS:
                     self.phase = OVER
+                    self._seat = -1
                     for table in self._tables:
                         show_round(table, self.round)
                     return
@@ -705,12 +768,16 @@ class Tequila(Game):
 
     def _attach_observation_buffers(self, tables: list[np.ndarray] | None) -> None:
         """One observation buffer per seat (``observation_buffers``), where the seat's own sheet keeps
-        its blocks 1-3 and the game block 4 as that seat sees it (``tables``, kept in ``_tables``:
+        its blocks 1-3, the sheet of the next seat its block 5 (what the others see of it), and the
+        game block 4 as that seat sees it (``tables``, kept in ``_tables``:
         written when the round, the dice or the bonuses taken change); ``observe`` writes the rest.
         Without ``tables`` (a load) every kept block is rebuilt from scratch at the first ``observe``
         (``observation_stale``); what is written into them until then does not matter."""
         self.observation_stale = tables is None
         self.observation_buffers: list[np.ndarray] = []
+        # the row of ``observation.DECISION_ROWS`` each buffer holds (None: not known; written by
+        # ``observe``, forgotten with the buffers and when block 4 is rebuilt)
+        self.decision_shown: list[np.ndarray | None] = [None] * len(self.sheets)
         self._tables: list[np.ndarray] = []
         for p, sheet in enumerate(self.sheets):
             buffer = np.empty(self.observation_size, dtype=np.float32)
@@ -719,12 +786,20 @@ class Tequila(Game):
                 buffer[L.TABLE : L.OTHERS] = tables[p]
             self._tables.append(buffer[L.TABLE : L.OTHERS])
             self.observation_buffers.append(buffer)
+        # what the others see of a sheet (its block 5) is kept in the buffer of the seat just before it,
+        # whose first other it is; ``observe`` copies it to the other seats' buffers
+        n = len(self.sheets)
+        if n > 1:
+            for s, sheet in enumerate(self.sheets):
+                first_other = self.observation_buffers[(s - 1) % n][L.OTHERS : L.OTHERS + L.OTHER_SIZE]
+                sheet.move_public(first_other, copy=tables is not None)
 
     def rebuild_observations(self) -> None:
         """Rebuild every kept observation block from the state (after a load)."""
         for p, sheet in enumerate(self.sheets):
             sheet.rebuild_view()
             self._tables[p][:] = table_from_scratch(self, p)
+        self.decision_shown = [None] * len(self.sheets)
         self.observation_stale = False
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -812,6 +887,8 @@ class Tequila(Game):
         self.bonus_round = bonus_round
         self.jimadores = jimadores
         self.sheets = sheets
+        self._seat = self._seat_to_act()
+        self._main_masks = [_MainMask() for _ in sheets]
         self._attach_observation_buffers(None)
 
 

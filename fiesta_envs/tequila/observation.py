@@ -25,10 +25,12 @@ in ``layout``):
    by kind (6, /10 capped), fenced-off fields (/16), jimador (5).
 
 How it is computed: each seat has an observation buffer (``Tequila.observation_buffers``). Its sheet
-keeps blocks 1-3 there (``Sheet.view``) and its block 5 for the others (``Sheet.public``) up to date
-itself, entry by entry, as it changes; the game keeps block 4 there but for the decision entries
-(``Tequila.table_view``). ``observe`` writes the decision and the others' blocks into the buffer and
-returns a copy. The ``*_from_scratch`` functions build every block from the state alone: they
+keeps blocks 1-3 there (``Sheet.view``), and its block 5 for the others (``Sheet.public``) in the
+buffer of the seat before it, whose first other it is; it keeps them up to date itself, entry by
+entry, as it changes. The game keeps block 4 there but for the decision entries
+(``Tequila.table_view``). ``observe`` writes the decision entries (unless the buffer holds them
+already: ``Tequila.decision_shown``) and the blocks of the others after the first into the buffer,
+and returns a copy. The ``*_from_scratch`` functions build every block from the state alone: they
 rebuild the blocks after a load (at the first ``observe``), and the tests compare the kept blocks
 with them at every step of random games.
 """
@@ -257,6 +259,8 @@ _DECISION_AT = L.TABLE + L.T_DECISION
 _DECISION_END = L.TABLE + L.T_STARTING
 #: The other seats in the order each seat sees them: ``_OTHERS[num_players][player]``.
 _OTHERS = {n: tuple(tuple((p + k) % n for k in range(1, n)) for p in range(n)) for n in range(1, 9)}
+#: The same but the first, whose block 5 is kept in the seat's buffer itself (``Tequila._attach_observation_buffers``).
+_LATER_OTHERS = {n: tuple(others[1:] for others in seats) for n, seats in _OTHERS.items()}
 
 
 def observe(game: Tequila, player: int) -> np.ndarray:
@@ -267,9 +271,15 @@ def observe(game: Tequila, player: int) -> np.ndarray:
     buffer = game.observation_buffers[player]  # blocks 1-4 are kept there (sheet.view, game.table_view)
     key = (game.decision, game.pay_left, game.pay_purpose, game.gain_left)
     row = DECISION_ROWS.get(key)
-    buffer[_DECISION_AT:_DECISION_END] = row if row is not None else decision_entries(*key)
-    at = L.OTHERS
-    for seat in _OTHERS[len(sheets)][player]:
+    shown = game.decision_shown  # the decision row each buffer holds (None: unknown), to skip rewriting it
+    if row is None:
+        buffer[_DECISION_AT:_DECISION_END] = decision_entries(*key)
+        shown[player] = None
+    elif row is not shown[player]:
+        buffer[_DECISION_AT:_DECISION_END] = row
+        shown[player] = row
+    at = L.OTHERS + L.OTHER_SIZE  # the first other's block is kept in place (``Sheet.public``)
+    for seat in _LATER_OTHERS[len(sheets)][player]:
         buffer[at : at + L.OTHER_SIZE] = sheets[seat].public
         at += L.OTHER_SIZE
     return buffer.copy()

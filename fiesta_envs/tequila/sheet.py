@@ -242,6 +242,12 @@ class Sheet:
             target[:] = self.view
         self.view = target
 
+    def move_public(self, target: np.ndarray, copy: bool = True) -> None:
+        """Keep what the others see in ``target`` from now on (a block 5 of another seat's buffer)."""
+        if copy:
+            target[:] = self.public
+        self.public = target
+
     def held(self, resource: int) -> int:
         return self.hand[resource]
 
@@ -292,7 +298,8 @@ class Sheet:
             raise AssertionError(f"cannot pay {amount} {C.RESOURCES[resource]}")
         self.crossed[resource] += amount
         self.hand[resource] -= amount
-        self._show_resource(resource)
+        # what is held changed (the marked squares did not: see ``_show_resource``)
+        self.view[L.HELD + resource] = self.public[L.P_HELD + resource] = self.hand[resource] / L.TRACK
 
     def can_gain_any(self) -> bool:
         return any(m < C.RESOURCE_TRACK_LENGTH for m in self.marked)
@@ -327,16 +334,17 @@ class Sheet:
         """A produce or sell: a bought free action if any is left, else a gear."""
         if self.credits:
             self.credits -= 1
+            self.view[L.CREDITS] = min(self.credits, L.CREDITS_CAP) / L.CREDITS_CAP
         else:
             self.gears_left -= 1
-        self._show_round_actions()
+            self.view[L.GEARS_LEFT] = min(self.gears_left, L.GEARS_LEFT_CAP) / L.GEARS_LEFT_CAP
 
     def buy_extra(self) -> None:
         """Four resources paid: one more free action this round."""
         self.credits += 1
         self.extra_bought += 1
         self.view[L.EXTRA_BOUGHT] = min(self.extra_bought, L.EXTRA_CAP) / L.EXTRA_CAP
-        self._show_round_actions()
+        self.view[L.CREDITS] = min(self.credits, L.CREDITS_CAP) / L.CREDITS_CAP
 
     def end_main_phase(self) -> None:
         """Unused gears are kept for the final score; what is left of the round is lost."""
@@ -403,8 +411,9 @@ class Sheet:
         self.view[SECTION_ENTRIES[section]] = 1.0
         self.public[L.P_SECTIONS] = F.bit_count(self.sections) / len(F.SECTIONS)
 
-    def draw_fence(self, segment: int) -> None:
-        """Draw an unfenced segment: the zone it touches (perhaps split in two) and the legal fences follow."""
+    def draw_fence(self, segment: int) -> list[int]:
+        """Draw an unfenced segment: the zone it touches (perhaps split in two) and the legal fences follow.
+        Returns that zone or its two parts: the only zones whose border changed."""
         self.fences_left -= 1
         fences = self.fences = self.fences | 1 << segment
         view = self.view
@@ -439,6 +448,7 @@ class Sheet:
             s = low.bit_length() - 1
             mask[s] = legal >> s & 1
             changed ^= low
+        return parts
 
     def reward_fields(self, fields: int) -> None:
         """Fields newly fenced off (their resources are gained by the game)."""
