@@ -8,7 +8,10 @@
   irregular gaps (several steps, a whole phase, a round), in every player count.
 * Legal masks are shared between positions (``round.legal_mask``): each must equal a mask
   built afresh from the rules (``allowed_words`` for the writing), and be read-only.
-  (Draw and spend masks are built afresh for every position.)
+  (Draw and spend masks are built afresh for every position.) A deep copy or pickle of a game
+  fetches those shared tables again instead of copying them, so its masks stay read-only.
+* The header rows kept by content, the memory slots rechecked per step (``MemoryPlan.since``) and
+  the deal's cheaper shuffles (the same draws as ``rng.permutation``) are checked on their own.
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ import pickle
 import numpy as np
 import pytest
 
+from fiesta_envs.muertos import observation
 from fiesta_envs.muertos.catrina import LaCatrina
 from fiesta_envs.muertos.common import ENCODER, LAYOUT
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
-from fiesta_envs.muertos.round import Phase
+from fiesta_envs.muertos.round import STEPS, Phase, _shuffled_range
 
 CASES = [
     (FiestaDeLosMuertos, 4, {}),
@@ -172,3 +176,58 @@ def test_observe_returns_a_fresh_vector() -> None:
     first = game.observe(0)
     first[:] = 7.0
     assert np.array_equal(game.observe(0), fresh_observation(game, 0))
+
+
+def test_a_deep_copied_or_pickled_game_hands_out_shared_read_only_masks() -> None:
+    """The mask tables a Round keeps at hand are not copied with it: the copy fetches the shared ones."""
+    for options in ({}, {"constraints": 1}):
+        game = FiestaDeLosMuertos(num_players=5, seed=4, **options)
+        rng = np.random.default_rng(4)
+        while not game.is_over:
+            if game.round.phase in (Phase.WRITE, Phase.DEDUCE):
+                game.legal_mask()  # the original has fetched its tables by now
+                for other in (copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
+                    mask = other.round.legal_mask()  # (the game's own cached mask is the copy's alone)
+                    assert not mask.flags.writeable
+                    np.testing.assert_array_equal(mask, fresh_mask(other))
+            play_smart(game, rng)
+
+
+def test_the_deal_draws_what_rng_permutation_draws() -> None:
+    """``Round.deal`` shuffles kept ``arange`` copies: the same draws as ``rng.permutation``, so the
+    same seeds keep giving the same games."""
+    for size in (4, 8, 217):
+        ours, numpy_own = np.random.default_rng(size), np.random.default_rng(size)
+        for _ in range(3):
+            assert _shuffled_range(ours, size).tolist() == numpy_own.permutation(size).tolist()
+        assert ours.integers(1 << 30) == numpy_own.integers(1 << 30)  # and the stream goes on alike
+
+
+def test_header_rows_are_kept_within_their_bound_and_remade_alike(monkeypatch) -> None:
+    """The header blocks come from rows kept by content (``ObservationEncoder._header_row``): with the
+    table emptied at every new row, every observation still equals a fresh encoding."""
+    monkeypatch.setattr(observation, "HEADER_ROWS_KEPT", 1)
+    monkeypatch.setattr(ENCODER, "_header_rows", {})
+    game = LaCatrina(num_players=5, seed=6)
+    rng = np.random.default_rng(6)
+    while not game.is_over:
+        for seat in range(5):
+            assert np.array_equal(game.observe(seat), fresh_observation(game, seat))
+        assert len(ENCODER._header_rows) <= 1
+        play_smart(game, rng)
+
+
+@pytest.mark.parametrize(("players", "hands"), [(4, 1), (4, 2), (5, 1), (8, 1)])
+def test_memory_plan_since_lists_the_slots_the_writing_steps_can_have_changed(players, hands) -> None:
+    """``MemoryPlan.since[shown + 1][handed]``: my teeth of steps ``shown .. handed`` (every step after
+    a clear, ``shown`` = -1) and the words handed to me at the steps after ``shown``."""
+    for player in range(players):
+        plan = observation.memory_plan(players, hands, player)
+        for shown in range(-1, STEPS + 1):
+            for handed in range(STEPS + 1):
+                last = min(handed, STEPS - 1)
+                mine = range(STEPS) if shown < 0 else range(shown, last + 1)
+                handed_to_me = range(max(shown, 0) + 1, last + 1)
+                expected = {slot for k in mine for slot in plan.wrote[k]}
+                expected |= {slot for k in handed_to_me for slot in plan.received[k]}
+                assert set(plan.since[shown + 1][handed]) == expected

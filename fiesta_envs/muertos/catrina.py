@@ -31,6 +31,7 @@ class LaCatrina(MuertosGame):
     options = {"draw_choice": DRAW_CHOICE, "double_challenge": DOUBLE_CHALLENGE, "cortege": CORTEGE}
     max_rounds = 4
     catrina = True
+    stop_flowers = MAX_FLOWERS
 
     def _new_game(self) -> None:
         self.used_constraints: list[int] = []
@@ -45,9 +46,6 @@ class LaCatrina(MuertosGame):
         drawn = [int(c) for c in draw_constraints(count, self.rng, exclude=tuple(self.used_constraints))]
         self.used_constraints += drawn
         return drawn
-
-    def _stops_at_once(self) -> bool:
-        return self.team.flowers >= MAX_FLOWERS
 
     def _round_finished(self) -> None:
         record = self._round_record()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import abc
 import functools
+import math
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -47,6 +48,9 @@ class MuertosGame(Game):
     max_rounds: ClassVar[int] = 1
     #: La Catrina's phase 4 (yellow-box choice, Limbo Bones).
     catrina: ClassVar[bool] = False
+    #: Flowers that end the game at once, even in the middle of a round (La Catrina's 13th; never in
+    #: the base game, which has no flowers).
+    stop_flowers: ClassVar[float] = math.inf
 
     def __init__(self, num_players: int | None = None, seed: int | None = None, **options: Any) -> None:
         super().__init__(num_players, seed, **options)
@@ -123,13 +127,10 @@ class MuertosGame(Game):
         return self.round.legal_mask()
 
     def _apply(self, action: int) -> None:
-        self.round.apply(action)
-        if self.round.phase == DONE or self._stops_at_once():
+        game = self.round
+        game.apply(action)
+        if game.phase == DONE or self.team.flowers >= self.stop_flowers:
             self._round_finished()
-
-    def _stops_at_once(self) -> bool:
-        """Does the game end in the middle of a round (La Catrina's 13th flower)?"""
-        return False
 
     def explain_illegal(self, action: int) -> str:
         if self.over:

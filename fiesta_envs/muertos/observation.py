@@ -49,6 +49,8 @@ HANDS = 2
 ROUNDS = 4
 MAX_FLOWERS = 13
 MAX_LIMBO = 4
+#: Distinct header rows kept (``ObservationEncoder._header_row``) before the table is emptied.
+HEADER_ROWS_KEPT = 4096
 
 
 class ObservationEncoder:
@@ -93,7 +95,11 @@ class ObservationEncoder:
         self.reveal_width = TABLE_SIZE + 7
         self.reveal = block(MAX_SKULLS * self.reveal_width)
         self.size = offset
-        self._public: tuple[Round, np.ndarray, list[int]] | None = None  # see _public_deduction
+        self._public: tuple[Round, memoryview, dict[int, list[int]]] | None = None  # see _public_deduction
+        # The header blocks (players .. team: everything before my characters) change only with the
+        # round and at phase changes; each distinct content is one row made once (``_header_row``),
+        # keyed by ``PlayerView.header_base + PlayerView.header``, and copied in by one slice write.
+        self._header_rows: dict[tuple[object, ...], memoryview] = {}
         self._slot_tables()
 
     # Slot rows with the flags baked in, so that one row copy fills a whole slot: a word slot
@@ -142,6 +148,27 @@ class ObservationEncoder:
         for i, character in enumerate(characters):
             cells[start + i * width : start + (i + 1) * width] = rows[character]
 
+    def _header_row(self, key: tuple[object, ...]) -> memoryview:
+        """The header blocks (players .. team, the start of the vector) for ``key``, made and kept."""
+        n, constraints, themes, decider, memory_cap, phase, round_index, memory, limbo, flowers = key
+        row = np.zeros(self.mine, np.float32)
+        cells = memoryview(row)
+        cells[self.players + PLAYER_COUNTS.index(n)] = 1.0
+        for c in constraints:
+            cells[self.constraints + c] = 1.0
+        for theme in themes:
+            cells[self.themes + theme] = 1.0
+        cells[self.phase + phase] = 1.0
+        cells[self.round + round_index] = 1.0
+        cells[self.team] = min(memory / memory_cap, 1.0) if memory_cap else 0.0
+        cells[self.team + 1] = limbo / MAX_LIMBO
+        cells[self.team + 2] = min(flowers / MAX_FLOWERS, 1.0)
+        cells[self.team + 3] = float(decider)
+        if len(self._header_rows) >= HEADER_ROWS_KEPT:
+            self._header_rows.clear()
+        self._header_rows[key] = cells
+        return cells
+
     def encode(self, game: Round, player: int, round_index: int, memory_cap: int, over: bool = False) -> np.ndarray:
         """``player``'s view of ``game`` (round ``round_index`` 0..3 of the campaign), a fresh vector."""
         view = PlayerView(self.size, player)
@@ -162,15 +189,9 @@ class ObservationEncoder:
             n = rules.num_players
             my_skulls = [hand * n + player for hand in range(rules.hands)]
             view.clear(game, my_skulls, memory_plan(n, rules.hands, player))
-            cells = view.cells
-            cells[self.players + PLAYER_COUNTS.index(n)] = 1.0
-            for c in game.constraints:
-                cells[self.constraints + c] = 1.0
-            for theme in game.themes:
-                cells[self.themes + theme] = 1.0
-            cells[self.team + 3] = float(player == game.decider)
+            view.header_base = (n, tuple(game.constraints), tuple(game.themes), player == game.decider, memory_cap)
             if game.offers:
-                self._characters(cells, self.offers, game.offers[player])
+                self._characters(view.cells, self.offers, game.offers[player])
 
         phase = DONE if over else game.phase
         # The team's bones and flowers move only in the yellow and spend phases, at the reveal (which
@@ -180,36 +201,35 @@ class ObservationEncoder:
             team = game.team
             header = (int(phase), round_index, team.memory, team.limbo, team.flowers)
             if header != view.header:
-                cells = view.cells
-                if view.header is not None:  # take back the old one-hots
-                    cells[self.phase + view.header[0]] = 0.0
-                    cells[self.round + view.header[1]] = 0.0
                 view.header = header
-                cells[self.phase + phase] = 1.0
-                cells[self.round + round_index] = 1.0
-                cells[self.team] = min(team.memory / memory_cap, 1.0) if memory_cap else 0.0
-                cells[self.team + 1] = team.limbo / MAX_LIMBO
-                cells[self.team + 2] = min(team.flowers / MAX_FLOWERS, 1.0)
+                key = view.header_base + header
+                row = self._header_rows.get(key)
+                if row is None:
+                    row = self._header_row(key)
+                view.cells[: self.mine] = row
 
-        if view.mine is None or -1 in view.mine:  # a character, once kept, stays for the round
+        if view.mine_open:  # a character, once kept, stays for the round
             mine = [game.characters[j] for j in view.my_skulls]
             if mine != view.mine:
                 view.mine = mine
+                view.mine_open = -1 in mine
                 self._characters(view.cells, self.mine, mine)
 
         # Words handed to me and words I wrote, by hand and step: slot (hand, step, received|wrote).
-        writing = phase == WRITE
-        handed_steps = game.step if writing else (STEPS if phase > WRITE else 0)
+        # My writing task is known by its position ``hand * STEPS + step`` (-1: none): in a Round the
+        # prompt read at a position never changes (it was written at the step before, or is a character).
+        if phase == WRITE:
+            handed_steps = game.step
+            task = game.hand * STEPS + handed_steps if game.seat == player else -1
+        else:
+            handed_steps = STEPS if phase > WRITE else 0
+            task = -1
         if handed_steps != view.handed_steps or game.written != view.written:
             self._refresh_memory(view, game.words, handed_steps)
             view.handed_steps, view.written = handed_steps, game.written
-
-        task = None
-        if writing and game.seat == player:
-            task = (game.hand * STEPS + game.step, game.prompt_key())
         if task != view.task:
             view.task = task
-            self._write_task(view.cells, task)
+            self._write_task(view.cells, task, game)
 
         if phase >= DEDUCE:
             self._refresh_deduction(view, game)
@@ -220,54 +240,44 @@ class ObservationEncoder:
         A tooth is written only during its own step, and the next holder sees it once the step after
         is handed over; so since then only my teeth of steps ``view.handed_steps .. handed_steps`` and
         the words handed to me at steps after ``view.handed_steps`` can have changed (every slot is
-        checked after ``PlayerView.clear``, which sets ``handed_steps`` to -1).
+        checked after ``PlayerView.clear``, which sets ``handed_steps`` to -1): ``MemoryPlan.since``.
         """
-        plan = view.memory_plan
-        last = min(handed_steps, STEPS - 1)
-        if view.handed_steps < 0:
-            wrote, received = range(STEPS), range(1, last + 1)
-        else:
-            wrote, received = range(view.handed_steps, last + 1), range(view.handed_steps + 1, last + 1)
-        shown, cells, rows, width = view.memory, view.cells, self.word_cells, self.word_width
-        for sources, steps in ((plan.wrote, wrote), (plan.received, received)):
-            for step in steps:
-                for index, skull, tooth in sources[step]:
-                    code = words[skull][tooth]
-                    if shown[index] != code:
-                        shown[index] = code
-                        start = self.memory + index * width
-                        cells[start : start + width] = rows[code]
+        shown, cells, rows, width, base = view.memory, view.cells, self.word_cells, self.word_width, self.memory
+        for index, skull, tooth in view.memory_plan.since[view.handed_steps + 1][handed_steps]:
+            code = words[skull][tooth]
+            if shown[index] != code:
+                shown[index] = code
+                start = base + index * width
+                cells[start : start + width] = rows[code]
 
-    def _write_task(self, cells: memoryview, task: tuple[int, int] | None) -> None:
+    def _write_task(self, cells: memoryview, position: int, game: Round) -> None:
         """The writing task: hand and step one-hots, then the prompt ``[character, word, blank, tags]``."""
         start = self.task
         middle = start + HANDS + STEPS
         end = middle + 3 + self.tags
-        if task is None:
+        if position < 0:
             cells[start:end] = self.no_task
             return
-        position, prompt = task
         cells[start:middle] = self.position_cells[position]
-        cells[middle:end] = self.prompt_cells[prompt]
+        cells[middle:end] = self.prompt_cells[game.prompt_key()]
 
     def _refresh_deduction(self, view: PlayerView, game: Round) -> None:
-        out = view.vector
         player = view.player
         rules = game.rules
         if not view.deduction_shown:  # the table and the final words do not change after the writing
             view.deduction_shown = True
-            public, finals = self._public_deduction(game)
-            out[self.table : self.table + len(public)] = public
-            table = game.table
+            public, numbers_ending_on = self._public_deduction(game)
+            cells = view.cells
+            cells[self.table : self.table + len(public)] = public
+            table, characters, words = game.table, game.characters, game.words
             for hand, skull in enumerate(view.my_skulls):
-                slot = table.index(game.characters[skull])
-                out[self.table + slot * self.table_width + self.character_width + hand] = 1.0
-            last_step = STEPS - 1
-            my_last = [game.words[game.holder_skull(player, last_step, hand)][last_step] for hand in range(rules.hands)]
-            for d in range(len(finals)):
-                for hand, word in enumerate(my_last):
-                    if finals[d] == word:
-                        out[self.finals + d * self.final_width + self.word_width + hand] = 1.0
+                slot = table.index(characters[skull])
+                cells[self.table + slot * self.table_width + self.character_width + hand] = 1.0
+            # The skulls I wrote last are those of my own plan's last step (``MemoryPlan.wrote``).
+            for _, skull, tooth in view.memory_plan.wrote[STEPS - 1]:
+                hand = skull // rules.num_players
+                for d in numbers_ending_on.get(words[skull][tooth], ()):
+                    cells[self.finals + d * self.final_width + self.word_width + hand] = 1.0
 
         # My guesses change only by my own matches: seat by seat, number by number, so the matches
         # made since the last call are ``view.matched .. matched`` (all of them after ``clear``).
@@ -294,7 +304,7 @@ class ObservationEncoder:
             reveal = (phase, tuple(game.whites), tuple(game.bones), tuple(game.limbo), tuple(game.pending))
             if reveal != view.reveal:
                 view.reveal = reveal
-                self._write_reveal(out, game)
+                self._write_reveal(view.vector, game)
 
         to_match = game.number if phase == DEDUCE and game.seat == player else None
         if to_match != view.to_match:
@@ -304,18 +314,25 @@ class ObservationEncoder:
                 view.cells[self.to_match + to_match] = 1.0
             view.to_match = to_match
 
-    def _public_deduction(self, game: Round) -> tuple[np.ndarray, list[int]]:
+    def _public_deduction(self, game: Round) -> tuple[memoryview, dict[int, list[int]]]:
         """The table and final-word blocks as every seat sees them (without its own flags), and the
-        final words. Fixed once the writing is over, so kept for the last ``Round`` object asked."""
+        skull numbers by the final word they end on. Fixed once the writing is over, so kept for the
+        last ``Round`` object asked."""
         cached = self._public
         if cached is None or cached[0] is not game:
-            block = np.zeros(self.to_match - self.table, np.float32)
-            table = block[: self.finals - self.table].reshape(TABLE_SIZE, self.table_width)
-            table[:, : self.character_width] = self.character_slots[game.table]
+            block = memoryview(np.zeros(self.to_match - self.table, np.float32))
+            rows, width = self.character_cells, self.character_width
+            for slot, character in enumerate(game.table):
+                start = slot * self.table_width
+                block[start : start + width] = rows[character]
             finals = [game.words[skull][STEPS - 1] for skull in game.numbers]
-            words = block[self.finals - self.table :].reshape(MAX_SKULLS, self.final_width)
-            words[: len(finals), : self.word_width] = self.word_slots[finals]
-            cached = self._public = (game, block, finals)
+            rows, width = self.word_cells, self.word_width
+            numbers_ending_on: dict[int, list[int]] = {}
+            for d, word in enumerate(finals):
+                start = self.finals - self.table + d * self.final_width
+                block[start : start + width] = rows[word]
+                numbers_ending_on.setdefault(word, []).append(d)
+            cached = self._public = (game, block, numbers_ending_on)
         return cached[1], cached[2]
 
     def _write_reveal(self, out: np.ndarray, game: Round) -> None:
@@ -342,10 +359,13 @@ def _row_views(rows: np.ndarray) -> list[memoryview]:
 class MemoryPlan(NamedTuple):
     """Where each memory slot's word comes from, by writing step k: ``(memory slot, skull, tooth)``
     for each of my hands. ``wrote[k]``: the tooth I write at step k (shown once written);
-    ``received[k]``: the tooth written before it, on the skull handed to me (shown once step k begins)."""
+    ``received[k]``: the tooth written before it, on the skull handed to me (shown once step k begins).
+    ``since[shown + 1][handed]``: the slots that may have changed since a view showed ``shown`` steps
+    handed over (-1: a cleared view) until ``handed`` (see ``ObservationEncoder._refresh_memory``)."""
 
     wrote: tuple[tuple[tuple[int, int, int], ...], ...]
     received: tuple[tuple[tuple[int, int, int], ...], ...]
+    since: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]
 
 
 @functools.cache
@@ -360,7 +380,18 @@ def memory_plan(num_players: int, hands: int, player: int) -> MemoryPlan:
             if step > 0:
                 received[step].append((slot, skull, step - 1))
             wrote[step].append((slot + 1, skull, step))
-    return MemoryPlan(tuple(map(tuple, wrote)), tuple(map(tuple, received)))
+
+    def changed(shown: int, handed: int) -> tuple[tuple[int, int, int], ...]:
+        # My teeth of steps shown..handed (all of them after a clear), the words handed to me after ``shown``.
+        last = min(handed, STEPS - 1)
+        my_steps = range(STEPS) if shown < 0 else range(shown, last + 1)
+        handed_steps = range(1 if shown < 0 else shown + 1, last + 1)
+        return tuple(slot for k in my_steps for slot in wrote[k]) + tuple(
+            slot for k in handed_steps for slot in received[k]
+        )
+
+    since = tuple(tuple(changed(shown, handed) for handed in range(STEPS + 1)) for shown in range(-1, STEPS + 1))
+    return MemoryPlan(tuple(map(tuple, wrote)), tuple(map(tuple, received)), since)
 
 
 class PlayerView:
@@ -393,13 +424,16 @@ class PlayerView:
         self.round = game
         self.my_skulls = my_skulls
         self.phase: Phase | None = None  # the phase the header was last checked in
-        self.header: tuple[int, ...] | None = None
+        self.header: tuple[int, ...] | None = None  # (phase, round index, memory, limbo, flowers) shown
+        # What else the header blocks show, fixed for the round: (players, constraints, themes, decider?, cap).
+        self.header_base: tuple[object, ...] = ()
         self.mine: list[int] | None = None
+        self.mine_open = True  # until every one of my skulls has its character (kept in the draw)
         self.handed_steps = -1  # the writing progress the memory block shows: steps handed over,
         self.written = -1  # teeth written (``Round.written``)
         self.memory = [NOT_WRITTEN] * (HANDS * STEPS * 2)  # the word code shown in each memory slot
         self.memory_plan = memory_plan
-        self.task: tuple[int, int] | None = None  # (hand * STEPS + step, prompt key)
+        self.task = -1  # the writing position shown (hand * STEPS + step), -1: no task (as cleared)
         self.deduction_shown = False
         self.guesses = [-1] * MAX_SKULLS  # the table slot shown for each skull number
         self.matched = -1  # the matches made (seat * skulls + number) when the guesses were last checked

@@ -149,7 +149,15 @@ class Round:
         self._table: list[int] | None = None
         self._allowed_cache: dict[int, np.ndarray] = {}
         self._write_masks: dict[int, np.ndarray] | None = None  # by prompt key, see ``_write_masks``
-        self._free_masks: np.ndarray | None = None  # ``_free_write_masks``, kept at hand for the round
+        self._free_masks: tuple[np.ndarray, ...] | None = None  # ``_free_write_masks``, kept at hand
+        self._group_masks: tuple[np.ndarray, ...] | None = None  # ``_one_group_masks``, kept at hand
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickling and ``copy.deepcopy``: the shared read-only mask tables kept at hand are left out (a
+        copy fetches them again), so that a copy's masks stay shared and read-only too."""
+        state = dict(self.__dict__)
+        state["_free_masks"] = state["_group_masks"] = state["_write_masks"] = None
+        return state
 
     # ------------------------------------------------------------------ setting up
     @classmethod
@@ -169,7 +177,7 @@ class Round:
         fresh.decider = decider
         if rules.cortege:
             fresh.themes = sorted(int(t) for t in rng.choice(len(THEMES), size=2, replace=False))
-        pool = fresh.deck_pool()
+        pool = _deck_pool(lexicon, tuple(fresh.themes))
         per_seat = 2 if rules.draw_choice else rules.hands
         dealt = rules.num_players * per_seat
         extras = TABLE_SIZE - rules.skulls
@@ -179,23 +187,21 @@ class Round:
                 f"a round needs {dealt + extras}"
             )
         # The whole pool is shuffled (that fixes the random stream); only the top cards are used.
-        deck = [pool[i] for i in rng.permutation(len(pool))[: dealt + extras].tolist()]
+        top = _shuffled_range(rng, len(pool))[: dealt + extras].tolist()
+        deck = top if not fresh.themes else [pool[i] for i in top]  # without themes the pool is 0, 1, 2...
         if rules.draw_choice:
             fresh.offers = [deck[2 * p : 2 * p + 2] for p in range(rules.num_players)]
         else:
             fresh.characters = deck[: rules.skulls]
         fresh.extras = deck[dealt : dealt + extras]
-        fresh.table_order = rng.permutation(TABLE_SIZE).tolist()
-        fresh.numbers = rng.permutation(rules.skulls).tolist()
+        fresh.table_order = _shuffled_range(rng, TABLE_SIZE).tolist()
+        fresh.numbers = _shuffled_range(rng, rules.skulls).tolist()
         fresh.phase = DRAW if rules.draw_choice else WRITE
         return fresh
 
     def deck_pool(self) -> list[int]:
         """The characters this round's deck is made of (two themes only under ``cortege``)."""
-        if not self.themes:
-            return list(range(len(self.lexicon.characters)))
-        wanted = {THEMES[t] for t in self.themes}
-        return [i for i, c in enumerate(self.lexicon.characters) if c.theme in wanted]
+        return list(_deck_pool(self.lexicon, tuple(self.themes)))
 
     def theme_names(self) -> list[str]:
         return [THEMES[t] for t in self.themes]
@@ -313,10 +319,11 @@ class Round:
                 mask = masks[key] = self._write_mask()
                 mask.flags.writeable = False
             return mask
-        if phase == DEDUCE:
-            return _one_group_masks(self.layout)[self.number]
-        if phase == YELLOW:
-            return _one_group_masks(self.layout)[YELLOW_CHOICE]
+        if DEDUCE <= phase <= YELLOW:  # matching a skull, or the yellow-box choice
+            rows = self._group_masks
+            if rows is None:
+                rows = self._group_masks = _one_group_masks(self.layout)
+            return rows[self.number if phase == DEDUCE else YELLOW_CHOICE]
         layout = self.layout
         mask = np.zeros(layout.size, dtype=np.int8)
         if phase == DRAW:
@@ -688,22 +695,23 @@ YELLOW_CHOICE = MAX_SKULLS
 
 
 @functools.cache
-def _one_group_masks(layout: ActionLayout) -> np.ndarray:
-    """Read-only int8 (MAX_SKULLS + 1, n_actions): row d allows matching skull number d to any of the
-    8 table slots; row ``YELLOW_CHOICE`` allows ``flower`` and ``memory``. Shared by every round."""
+def _one_group_masks(layout: ActionLayout) -> tuple[np.ndarray, ...]:
+    """Read-only int8 rows (MAX_SKULLS + 1 of n_actions): row d allows matching skull number d to any
+    of the 8 table slots; row ``YELLOW_CHOICE`` allows ``flower`` and ``memory``. Shared by every round.
+    (Rows of one array, kept in a tuple: indexing a tuple is cheaper than making a numpy row view.)"""
     masks = np.zeros((MAX_SKULLS + 1, layout.size), dtype=np.int8)
     for number in range(MAX_SKULLS):
         start = layout.match_action(number, 0)
         masks[number, start : start + TABLE_SIZE] = 1
     masks[YELLOW_CHOICE, [layout.flower, layout.memory]] = 1
     masks.flags.writeable = False
-    return masks
+    return tuple(masks)
 
 
 @functools.cache
-def _free_write_masks(layout: ActionLayout, lexicon: Lexicon) -> np.ndarray:
-    """Read-only int8 (words + characters + 1, n_actions): the writing masks without constraints,
-    by ``Round.prompt_key`` (words from the front, blank last, characters backwards before it)."""
+def _free_write_masks(layout: ActionLayout, lexicon: Lexicon) -> tuple[np.ndarray, ...]:
+    """Read-only int8 rows (words + characters + 1 of n_actions) in a tuple: the writing masks without
+    constraints, by ``Round.prompt_key`` (words from the front, blank last, characters backwards before it)."""
     n_words, n_characters = len(lexicon.words), len(lexicon.characters)
     allowed = np.zeros((n_words + n_characters + 1, n_words), dtype=bool)
     allowed[:n_words] = lexicon.word_links
@@ -713,7 +721,7 @@ def _free_write_masks(layout: ActionLayout, lexicon: Lexicon) -> np.ndarray:
     masks[:, layout.write : layout.blank] = allowed
     masks[:, layout.blank] = ~allowed.any(axis=1)
     masks.flags.writeable = False
-    return masks
+    return tuple(masks)
 
 
 def _write_masks(layout: ActionLayout, constraints: list[int]) -> dict[int, np.ndarray]:
@@ -724,6 +732,31 @@ def _write_masks(layout: ActionLayout, constraints: list[int]) -> dict[int, np.n
             _WRITE_MASKS.clear()
         masks = _WRITE_MASKS[key] = {}
     return masks
+
+
+@functools.cache
+def _deck_pool(lexicon: Lexicon, themes: tuple[int, ...]) -> tuple[int, ...]:
+    """The character ids a deck is made of: all of them, or those of the two cortege ``themes``."""
+    if not themes:
+        return tuple(range(len(lexicon.characters)))
+    wanted = {THEMES[t] for t in themes}
+    return tuple(i for i, c in enumerate(lexicon.characters) if c.theme in wanted)
+
+
+@functools.cache
+def _range(size: int) -> np.ndarray:
+    """A kept read-only ``np.arange(size)``, copied by ``_shuffled_range``."""
+    values = np.arange(size)
+    values.flags.writeable = False
+    return values
+
+
+def _shuffled_range(rng: np.random.Generator, size: int) -> np.ndarray:
+    """``rng.permutation(size)`` with the very same draws (numpy shuffles a fresh ``arange``), but
+    copying a kept ``arange`` instead of building one: the deal shuffles three of them."""
+    values = _range(size).copy()
+    rng.shuffle(values)
+    return values
 
 
 def _word_text(lexicon: Lexicon, word: int) -> str | None:
