@@ -15,6 +15,7 @@ from fuzz_support import TOY_NAME, missing_part, use_toy_registry
 
 from fiesta_envs.registry import GAMES
 from training import cli
+from training.atomic import write_json_atomically
 from training.bench import (
     AEC_TARGET,
     API_NAMES,
@@ -25,7 +26,6 @@ from training.bench import (
     bench,
     engine_loop,
     measure,
-    write_json_atomic,
 )
 
 
@@ -93,9 +93,9 @@ def test_ratios_divide_medians_by_the_matching_reference():
 
 def test_json_is_written_atomically(tmp_path):
     target = tmp_path / "out.json"
-    write_json_atomic(target, {"a": 1})
+    write_json_atomically(target, {"a": 1})
     with pytest.raises(TypeError):
-        write_json_atomic(target, {"a": object()})  # fails half-way: the old file stays whole
+        write_json_atomically(target, {"a": object()})  # fails half-way: the old file stays whole
     assert json.loads(target.read_text()) == {"a": 1}
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
 

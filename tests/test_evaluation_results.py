@@ -10,6 +10,7 @@ import pytest
 from evaluation_toys import register_toys
 
 from training.agents import AgentSource
+from training.atomic import write_atomically
 from training.cli import main
 from training.evaluate import (
     Evaluation,
@@ -20,7 +21,6 @@ from training.evaluate import (
     print_results_table,
     run_tournament,
     summarize,
-    write_atomically,
 )
 from training.tournament import GameResult, Table
 

@@ -27,22 +27,19 @@ connect_four, and with ``--train`` the environment under 20% of MaskablePPO's tr
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
 import sys
-import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 import gymnasium
 import numpy as np
 
 from fiesta_envs.core.policy import legal_actions
+from training.atomic import write_json_atomically
 
 AEC_TARGET = 1.0
 ENGINE_TARGET = 3.0
@@ -408,22 +405,6 @@ def profile_game(name: str, games: int, seed: int = 0, top: int = 25) -> str:
 
 
 # ---------------------------------------------------------------------------- output
-def write_json_atomic(path: str | os.PathLike[str], data: Any) -> None:
-    """Write JSON so that a reader never sees half a file: a temporary file, then a rename."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(handle, "w") as file:
-            json.dump(data, file, indent=2)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def results_table(reference: dict[str, Measurement], results: list[Measurement]) -> Any:
     from rich.table import Table
 
@@ -508,7 +489,7 @@ def run(args: argparse.Namespace) -> int:
     summary = f"targets met: {sum(met)} of {len(met)}"
     console.print(summary)
     if args.json:
-        write_json_atomic(
+        write_json_atomically(
             args.json,
             {
                 "settings": {

@@ -50,9 +50,7 @@ import argparse
 import csv
 import io
 import json
-import os
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -62,6 +60,7 @@ from typing import Any
 from fiesta_envs.core.errors import FiestaError, InvalidOptionError
 from fiesta_envs.registry import GameSpec, game_spec
 from training.agents import AgentSource, resolve_agent, resolve_agents
+from training.atomic import write_atomically
 from training.records import RecordWriter
 from training.stats import Comparison, Rating, mean_interval, rate_agents, wilson_interval
 from training.tournament import (
@@ -560,21 +559,6 @@ def print_evaluation(evaluation: Evaluation) -> None:
 
 
 # ---------------------------------------------------------------------- saving
-def write_atomically(path: Path, data: str | bytes) -> None:
-    """Write a file through a temporary file in the same directory and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
 def _csv_text(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> str:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(columns), extrasaction="ignore", lineterminator="\n")

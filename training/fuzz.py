@@ -734,9 +734,9 @@ def run(args: argparse.Namespace) -> int:
         )
     print_reports(reports)
     if args.json:
-        from training.bench import write_json_atomic
+        from training.atomic import write_json_atomically
 
-        write_json_atomic(args.json, {"fuzz": [r.to_dict() for r in reports]})
+        write_json_atomically(args.json, {"fuzz": [r.to_dict() for r in reports]})
     return 0 if all(r.ok for r in reports) else 1
 
 

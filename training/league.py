@@ -29,6 +29,7 @@ import gymnasium
 import numpy as np
 
 from fiesta_envs.core.policy import Policy
+from training.atomic import atomic_target
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
@@ -96,12 +97,10 @@ class ActorSnapshot:
         arrays: dict[str, Any] = {"activations": np.array(self.activations)}
         for i, (weight, bias) in enumerate(zip(self.weights, self.biases, strict=True)):
             arrays[f"w{i}"], arrays[f"b{i}"] = weight, bias
-        temp = path.with_name(f".tmp-{path.name}-{os.getpid()}")
-        with open(temp, "wb") as handle:
+        with atomic_target(path) as temporary, open(temporary, "wb") as handle:
             np.savez(handle, **arrays)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(temp, path)
 
     @classmethod
     def load(cls, path: Path | str) -> ActorSnapshot:

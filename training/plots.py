@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from training.atomic import atomic_target
 from training.stats import Rating
 
 
@@ -45,13 +44,6 @@ def plot_ratings(ratings: Sequence[Rating], path: str | Path, title: str, anchor
     axes.grid(axis="x", alpha=0.3)
     figure.tight_layout()
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(descriptor)
-    try:
-        figure.savefig(temp, format="png")
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    with atomic_target(path) as temporary:
+        figure.savefig(temporary, format="png")
     return path

@@ -1,0 +1,45 @@
+"""Writing files so that nothing a user wrote is ever half-written: a temporary file beside the
+target, flushed to disk, then renamed onto it (``os.replace`` is atomic on one file system).
+
+Checkpoints keep their own, stricter scheme (``training/checkpoint.py``: the directory is synced
+too and the previous checkpoint is kept until the new one is whole).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+
+@contextmanager
+def atomic_target(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """A temporary path to write to; renamed onto ``path`` if the block ends normally, else removed."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(descriptor)
+    try:
+        yield Path(temporary)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def write_atomically(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write text (UTF-8) or bytes to ``path``: a reader sees the old file or the new one, never half."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    with atomic_target(path) as temporary, open(temporary, "wb") as handle:
+        handle.write(payload)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def write_json_atomically(path: str | os.PathLike[str], data: Any) -> None:
+    """``data`` as indented JSON, written atomically; nothing is written if it cannot be encoded."""
+    write_atomically(path, json.dumps(data, indent=2) + "\n")
