@@ -182,7 +182,11 @@ class Game(abc.ABC):
 
     def step(self, action: Any) -> None:
         """Play ``action`` for the current player or raise ``IllegalActionError`` saying why."""
-        index = self.check_action(action)
+        mask = self._mask_cache
+        if type(action) is int and mask is not None and 0 <= action < len(mask) and mask[action]:
+            index = action  # the common case, checked inline: a plain int the cached mask allows
+        else:
+            index = self.check_action(action)
         self._mask_cache = None
         self._apply(index)
         self._mask_cache = None

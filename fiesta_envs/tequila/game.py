@@ -11,7 +11,7 @@ qualifies later in the same round.
 Speed (the rollouts of RL): nothing is recomputed that did not change. Each sheet keeps its
 observation entries, legal fences, zones and connections up to date as it changes (see ``Sheet``;
 a load rebuilds them); the game keeps observation block 4 per seat (``table_view``) and the seat to
-act (``_seat``). Legal masks are copies of precomputed masks, or in the main phase a copy of the
+act (``_seat``). Legal masks are shared read-only precomputed masks, or in the main phase a copy of the
 seat's kept main mask (``_MainMask``), whose parts are patched only when what they are computed from
 changed: the sheet's kept facts, what the hand can pay for (``affordable``, cached by hand) and
 caches on the sheet emptied by each new building (placements, free roads, market requirements met).
@@ -75,15 +75,17 @@ PAY_PURPOSES: tuple[str, ...] = ("road", "extra", "shop")
 
 
 def _mask_of(*ranges: tuple[int, int], bits: int = -1) -> np.ndarray:
-    """A legal-action mask with the actions of ``ranges`` (start, size) whose bit is set in ``bits``."""
+    """A read-only legal-action mask with the actions of ``ranges`` (start, size) whose bit is set in
+    ``bits`` (handed out as it is: ``legal_mask`` callers copy what they keep or change)."""
     mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
     for start, size in ranges:
         for i in range(size):
             mask[start + i] = bits >> i & 1
+    mask.flags.writeable = False
     return mask
 
 
-# Masks of the decisions that do not depend on the farm, copied for each position: by the resources
+# Masks of the decisions that do not depend on the farm, shared by every position: by the resources
 # held (pay) or the tracks with room (gain), by whether the answer yes is worth it (cask, shop).
 _NUM_RESOURCES = len(C.RESOURCES)
 _PAY_MASKS = tuple(_mask_of((A.PAY, _NUM_RESOURCES), bits=b) for b in range(1 << _NUM_RESOURCES))
@@ -107,6 +109,11 @@ def _market_requirements(green: bool) -> tuple[tuple[int, int], ...]:
 
 
 _MARKET_REQUIREMENTS = (_market_requirements(False), _market_requirements(True))
+#: The same with each column's space of the requirement row as a bit of the market.
+_REQUIREMENT_SPACES = tuple(
+    tuple((1 << (_ROW2 + col), requirement) for col, requirement in enumerate(requirements))
+    for requirements in _MARKET_REQUIREMENTS
+)
 _FENCES = slice(A.FENCE, A.FENCE + F.NUM_SEGMENTS)
 _PLACEMENTS = slice(A.BUILD, A.BUILD + F.NUM_PLACEMENTS)
 _FREE_ROADS = slice(A.FREE_ROAD, A.FREE_ROAD + F.SPACES)
@@ -298,30 +305,30 @@ class Tequila(Game):
 
     # ------------------------------------------------------------------ legality
     def _compute_mask(self) -> np.ndarray:
-        """Table-driven: a copy of a precomputed mask, and in the main phase the farm's parts kept on
-        the sheet (fences) or cached by what they read (see ``_main_mask``)."""
+        """Table-driven: a shared read-only precomputed mask, and in the main phase a copy of the seat's
+        kept mask (see ``_main_mask``)."""
         decision = self.decision
         if decision == OVER:
-            return _NO_ACTION.copy()
-        player = self.current_player
+            return _NO_ACTION
+        player = self._seat
         sheet = self.sheets[player]
         if decision == MAIN:
             return self._main_mask(player, sheet)
         if decision == PAY:
-            return _PAY_MASKS[affordable(tuple(sheet.hand)).held].copy()
+            return _PAY_MASKS[affordable(tuple(sheet.hand)).held]
         if decision == GAIN:
             room = 0
             for r, marked in enumerate(sheet.marked):
                 if marked < C.RESOURCE_TRACK_LENGTH:
                     room |= 1 << r
-            return _GAIN_MASKS[room].copy()
+            return _GAIN_MASKS[room]
         if decision == REROLL:
-            return _REROLL_MASK.copy()
+            return _REROLL_MASK
         if decision == VIRTUAL:
-            return _VIRTUAL_MASK.copy()
+            return _VIRTUAL_MASK
         if decision == CASK:
-            return _CASK_MASKS[self._cask_worthwhile(sheet)].copy()
-        return _SHOP_MASKS[self._shop_worthwhile(sheet)].copy()
+            return _CASK_MASKS[self._cask_worthwhile(sheet)]
+        return _SHOP_MASKS[self._shop_worthwhile(sheet)]
 
     def _main_mask(self, player: int, sheet: Sheet) -> np.ndarray:
         """The main phase: a copy of the seat's kept main mask (``_MainMask``), whose parts are
@@ -382,11 +389,14 @@ class Tequila(Game):
         return sheet.free_placements & _PLACEMENTS_OF_KINDS[kinds]
 
     def _requirements_met(self, player: int, sheet: Sheet) -> int:
-        """Spaces of the requirement row whose requirement ``player`` meets."""
+        """Spaces of the requirement row whose requirement ``player`` meets (``Sheet.requirement_met``
+        for every column at once: buildings of each kind drawn, road spaces for roads)."""
+        drawn = sheet.kind_count.copy()
+        drawn[C.ROAD] = sheet.road_spaces
         met = 0
-        for col, (kind, amount) in enumerate(_MARKET_REQUIREMENTS[self.jimadores[player] == "green"]):
-            if sheet.requirement_met(kind, amount):
-                met |= 1 << (_ROW2 + col)
+        for space, (kind, amount) in _REQUIREMENT_SPACES[self.jimadores[player] == "green"]:
+            if drawn[kind] >= amount:
+                met |= space
         return met
 
     def _can_pay_building(self, sheet: Sheet, kind: int) -> bool:
@@ -500,7 +510,7 @@ class Tequila(Game):
 
     # ------------------------------------------------------------------ applying actions
     def _apply(self, action: int) -> None:
-        player = self.current_player
+        player = self._seat
         sheet = self.sheets[player]
         decision = self.decision
         if decision == MAIN:
