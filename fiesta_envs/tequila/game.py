@@ -33,8 +33,9 @@ from fiesta_envs.tequila import actions as A
 from fiesta_envs.tequila import components as C
 from fiesta_envs.tequila import farm as F
 from fiesta_envs.tequila import layout as L
-from fiesta_envs.tequila.affordable import affordable, market_cost
+from fiesta_envs.tequila.affordable import market_cost
 from fiesta_envs.tequila.observation import (
+    DECISION_ROWS,
     new_table,
     observation_size,
     observe,
@@ -241,6 +242,7 @@ class Tequila(Game):
         self.pay_target = -1
         self.gain_left = 0
         self._begin_round()
+        self._settle()
 
     @property
     def solo(self) -> bool:
@@ -294,14 +296,12 @@ class Tequila(Game):
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    @property
-    def decision(self) -> str:
-        """What the current player is asked now (a phase, or the ``pay``/``gain`` sub-steps)."""
-        if self.pay_left:
-            return PAY
-        if self.gain_left:
-            return GAIN
-        return self.phase
+    def _settle(self) -> None:
+        """After every change of position (a step, a new game, a load): what the current player is asked
+        now, ``decision`` (a phase, or the ``pay``/``gain`` sub-steps: read it, do not set it), and its
+        observation entries (``decision_row``; None for counts past the table's), read at every step."""
+        self.decision = PAY if self.pay_left else GAIN if self.gain_left else self.phase
+        self.decision_row = DECISION_ROWS.get((self.decision, self.pay_left, self.pay_purpose, self.gain_left))
 
     # ------------------------------------------------------------------ legality
     def _compute_mask(self) -> np.ndarray:
@@ -315,7 +315,7 @@ class Tequila(Game):
         if decision == MAIN:
             return self._main_mask(player, sheet)
         if decision == PAY:
-            return _PAY_MASKS[affordable(tuple(sheet.hand)).held]
+            return _PAY_MASKS[sheet.affordable().held]
         if decision == GAIN:
             room = 0
             for r, marked in enumerate(sheet.marked):
@@ -338,7 +338,7 @@ class Tequila(Game):
         roads, market requirements met)."""
         kept = self._main_masks[player]
         mask = kept.mask
-        can = affordable(tuple(sheet.hand))
+        can = sheet.affordable()
         fences = sheet.legal_fence_bits if sheet.fences_left else 0
         if fences != kept.fences:
             if fences and kept.fences:  # a fence drawn: only a few segments changed
@@ -534,6 +534,7 @@ class Tequila(Game):
             if action == A.SHOP + A.YES:
                 self._ask_payment(1, "shop")
         self._advance()
+        self._settle()
 
     def _reroll(self, choice: int) -> None:
         """The starting player's one re-roll: none, the first die, the second or both."""
@@ -900,6 +901,7 @@ class Tequila(Game):
         self._seat = self._seat_to_act()
         self._main_masks = [_MainMask() for _ in sheets]
         self._attach_observation_buffers(None)
+        self._settle()
 
 
 def _game_from_state_dict(game_class: type[Tequila], data: Mapping[str, Any]) -> Tequila:

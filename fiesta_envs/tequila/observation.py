@@ -269,11 +269,11 @@ def observe(game: Tequila, player: int) -> np.ndarray:
         game.rebuild_observations()
     sheets = game.sheets
     buffer = game.observation_buffers[player]  # blocks 1-4 are kept there (sheet.view, game.table_view)
-    key = (game.decision, game.pay_left, game.pay_purpose, game.gain_left)
-    row = DECISION_ROWS.get(key)
+    row = game.decision_row  # DECISION_ROWS[(decision, payments left, purpose, gains left)], kept by the game
     shown = game.decision_shown  # the decision row each buffer holds (None: unknown), to skip rewriting it
-    if row is None:
-        buffer[_DECISION_AT:_DECISION_END] = decision_entries(*key)
+    if row is None:  # counts past the table's
+        entries = decision_entries(game.decision, game.pay_left, game.pay_purpose, game.gain_left)
+        buffer[_DECISION_AT:_DECISION_END] = entries
         shown[player] = None
     elif row is not shown[player]:
         buffer[_DECISION_AT:_DECISION_END] = row

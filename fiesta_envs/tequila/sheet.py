@@ -10,7 +10,6 @@ game then asks for one ``gain RES`` at a time.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -19,6 +18,7 @@ import numpy as np
 from fiesta_envs.tequila import components as C
 from fiesta_envs.tequila import farm as F
 from fiesta_envs.tequila import layout as L
+from fiesta_envs.tequila.affordable import Affordable, affordable
 from fiesta_envs.tequila.observation import (
     BUILDING_ENTRIES,
     EMPTY_OWN_VIEWS,
@@ -103,35 +103,32 @@ _RANGES: dict[str, tuple[int, int]] = {
 }
 
 
-@dataclass(frozen=True)
-class _FenceFacts:
-    """What follows from a set of fences (see ``Sheet._refresh_fences``)."""
-
-    across: int
-    down: int
-    zones: tuple[int, ...]
-    zone_blocks: tuple[tuple[int, int], ...]
-    blocked: int
-    legal: int
-    mask: np.ndarray
-
-
 @lru_cache(maxsize=4096)
-def _fence_facts(fences: int) -> _FenceFacts:
-    """What follows from a set of fences (cached: every new sheet has none, loads repeat positions)."""
-    across, down = F.open_links(fences)
-    zones = F.zones(fences)
-    blocks = tuple((z, F.zone_blocked(z, across & z, down & z, F.ZONE_BORDER[z] & ~fences)) for z in zones)
-    blocked = 0
-    for _, segments in blocks:
-        blocked |= segments
-    legal = F.legal_fence_bits(fences)
-    mask = np.array([legal >> s & 1 for s in range(F.NUM_SEGMENTS)], dtype=np.int8)
-    return _FenceFacts(across, down, tuple(zones), blocks, blocked, legal, mask)
+def _fence_facts(fences: int) -> tuple[F.Fencing, np.ndarray]:
+    """What follows from a set of fences, and the legal ones as the fence part of a legal-action mask
+    (cached: every new sheet has none, loads repeat positions; a sheet keeps copies)."""
+    fencing = F.Fencing(fences)
+    legal = fencing.legal
+    return fencing, np.array([legal >> s & 1 for s in range(F.NUM_SEGMENTS)], dtype=np.int8)
 
 
-def _lowest_field(zone: int) -> int:
-    return zone & -zone
+@lru_cache(maxsize=1024)
+def _round_actions_row(fences: int, builds: int, gears: int, credits: int, free_road: bool, virtual: int) -> np.ndarray:
+    """Observation entries ``L.FENCES_LEFT`` to ``L.VIRTUAL + 1`` for these counts (read-only, shared)."""
+    row = np.array(
+        [
+            min(fences, L.FENCES_LEFT_CAP) / L.FENCES_LEFT_CAP,
+            min(builds, L.BUILDS_LEFT_CAP) / L.BUILDS_LEFT_CAP,
+            min(gears, L.GEARS_LEFT_CAP) / L.GEARS_LEFT_CAP,
+            min(credits, L.CREDITS_CAP) / L.CREDITS_CAP,
+            free_road,
+            virtual == 0,
+            virtual == 1,
+        ],
+        dtype=np.float32,
+    )
+    row.flags.writeable = False
+    return row
 
 
 #: ``farm.connections``, cached (loads repeat positions); its answers are only ever read.
@@ -174,6 +171,7 @@ class Sheet:
         self.free_road = False  # cask tile B: a free road this round
         # cached facts
         self.hand = [0] * NUM_RESOURCES  # held resources (marked - crossed)
+        self.can: Affordable | None = None  # what the hand can pay for (``affordable``), until it changes
         self.refresh()
         self._refresh_market()
         self._refresh_fences()
@@ -222,14 +220,11 @@ class Sheet:
 
     def _refresh_fences(self) -> None:
         """Recompute what follows from the fences (new sheet or load); ``draw_fence`` keeps it after."""
-        facts = _fence_facts(self.fences)
-        self.across, self.down = facts.across, facts.down  # open links between fields
-        self.zones = list(facts.zones)  # in order of their lowest field
-        # segments each zone forbids (see farm.zone_blocked: they are apart), and all of them
-        self.zone_blocks = dict(facts.zone_blocks)
-        self.blocked = facts.blocked
-        self.legal_fence_bits = facts.legal  # the segments that may be drawn now
-        self.fence_mask = facts.mask.copy()  # the same, as the fence part of a legal-action mask
+        fencing, mask = _fence_facts(self.fences)
+        self.fencing = fencing.copy()  # zones, groups of joined corners, forbidden segments (farm.Fencing)
+        self.zones = self.fencing.zones  # in order of their lowest field (the same list, kept by fencing)
+        self.legal_fence_bits = fencing.legal  # the segments that may be drawn now
+        self.fence_mask = mask.copy()  # the same, as the fence part of a legal-action mask
 
     def rebuild_view(self) -> None:
         """Rebuild the observation entries from scratch (after a load), where they are."""
@@ -251,6 +246,12 @@ class Sheet:
     def held(self, resource: int) -> int:
         return self.hand[resource]
 
+    def affordable(self) -> Affordable:
+        """What the hand can pay for (kept until the hand changes: the masks ask at almost every step)."""
+        if self.can is None:
+            self.can = affordable(tuple(self.hand))
+        return self.can
+
     def total_held(self) -> int:
         return sum(self.hand)
 
@@ -264,6 +265,8 @@ class Sheet:
     # ------------------------------------------------------------------ gains and payments
     def gain(self, resource: int, amount: int = 1) -> int:
         """Mark ``amount`` squares of a resource track; returns resources of choice earned."""
+        if not amount:
+            return 0
         choices = 0
         marked = self.marked
         for _ in range(amount):
@@ -273,6 +276,7 @@ class Sheet:
             self.hand[resource] += 1
             if marked[resource] in C.RESOURCE_TRACK_COINS:
                 choices += self.gain_coins(1)
+        self.can = None
         self._show_resource(resource)
         return choices
 
@@ -298,6 +302,7 @@ class Sheet:
             raise AssertionError(f"cannot pay {amount} {C.RESOURCES[resource]}")
         self.crossed[resource] += amount
         self.hand[resource] -= amount
+        self.can = None
         # what is held changed (the marked squares did not: see ``_show_resource``)
         self.view[L.HELD + resource] = self.public[L.P_HELD + resource] = self.hand[resource] / L.TRACK
 
@@ -355,14 +360,11 @@ class Sheet:
         self._show_round_actions()
 
     def _show_round_actions(self) -> None:
-        view = self.view
-        view[L.FENCES_LEFT] = min(self.fences_left, L.FENCES_LEFT_CAP) / L.FENCES_LEFT_CAP
-        view[L.BUILDS_LEFT] = min(self.builds_left, L.BUILDS_LEFT_CAP) / L.BUILDS_LEFT_CAP
-        view[L.GEARS_LEFT] = min(self.gears_left, L.GEARS_LEFT_CAP) / L.GEARS_LEFT_CAP
-        view[L.CREDITS] = min(self.credits, L.CREDITS_CAP) / L.CREDITS_CAP
-        view[L.FREE_ROAD] = self.free_road
-        view[L.VIRTUAL] = self.virtual == 0
-        view[L.VIRTUAL + 1] = self.virtual == 1
+        """The turn's action entries (fences, building actions, gears, credits, free road, virtual die),
+        written at once from a row cached by their values (they are contiguous in the layout)."""
+        self.view[L.FENCES_LEFT : L.VIRTUAL + 2] = _round_actions_row(
+            self.fences_left, self.builds_left, self.gears_left, self.credits, self.free_road, self.virtual
+        )
 
     # ------------------------------------------------------------------ tracks, market, bonuses
     def add_production(self, tequila: int) -> None:
@@ -419,27 +421,8 @@ class Sheet:
         view = self.view
         view[L.FENCES + segment] = 1.0
         view[L.FENCES_LEFT] = min(self.fences_left, L.FENCES_LEFT_CAP) / L.FENCES_LEFT_CAP
-        field, other = F.SEGMENT_FIELDS[segment]
-        for zone in self.zones:
-            if zone >> field & 1:
-                break
-        parts = [zone]
-        if other >= 0:  # an inner segment: it cuts a link and may split the zone
-            self.across, self.down = F.cut_link(segment, self.across, self.down)
-            parts = F.split_zone(zone, segment, self.across, self.down)
-            if len(parts) > 1:
-                self.zones.remove(zone)
-                self.zones += parts
-                self.zones.sort(key=_lowest_field)
-        # only this zone (or its parts) changed: so did only the segments it forbids
-        blocks = self.zone_blocks
-        blocked = self.blocked & ~blocks.pop(zone)
-        across, down = self.across, self.down
-        for part in parts:
-            segments = blocks[part] = F.zone_blocked(part, across & part, down & part, F.ZONE_BORDER[part] & ~fences)
-            blocked |= segments
-        self.blocked = blocked
-        legal = ~fences & F.ALL_SEGMENTS & ~blocked
+        parts = self.fencing.draw(segment)
+        legal = ~fences & F.ALL_SEGMENTS & ~self.fencing.blocked  # fencing.legal
         changed = legal ^ self.legal_fence_bits
         self.legal_fence_bits = legal
         mask = self.fence_mask
@@ -545,6 +528,7 @@ class Sheet:
         if any(not 0 <= c <= m <= C.RESOURCE_TRACK_LENGTH for c, m in zip(sheet.crossed, sheet.marked, strict=True)):
             raise ValueError("resource tracks out of range")
         sheet.hand = [m - c for m, c in zip(sheet.marked, sheet.crossed, strict=True)]
+        sheet.can = None
         sheet.refresh()
         sheet._refresh_market()
         if sum(F.PLACEMENTS[i].spaces.bit_count() for _, i in buildings) != sheet.occupied.bit_count():
