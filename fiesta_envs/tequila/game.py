@@ -242,7 +242,7 @@ class Tequila(Game):
         self.pay_target = -1
         self.gain_left = 0
         self._begin_round()
-        self._settle()
+        self._settle(fresh=True)
 
     @property
     def solo(self) -> bool:
@@ -296,12 +296,15 @@ class Tequila(Game):
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    def _settle(self) -> None:
+    def _settle(self, fresh: bool = False) -> None:
         """After every change of position (a step, a new game, a load): what the current player is asked
         now, ``decision`` (a phase, or the ``pay``/``gain`` sub-steps: read it, do not set it), and its
         observation entries (``decision_row``; None for counts past the table's), read at every step."""
-        self.decision = PAY if self.pay_left else GAIN if self.gain_left else self.phase
-        self.decision_row = DECISION_ROWS.get((self.decision, self.pay_left, self.pay_purpose, self.gain_left))
+        pay, gain = self.pay_left, self.gain_left
+        decision = PAY if pay else GAIN if gain else self.phase
+        if fresh or pay or gain or decision != self.decision:  # else the same phase: the same row
+            self.decision = decision
+            self.decision_row = DECISION_ROWS.get((decision, pay, self.pay_purpose, gain))
 
     # ------------------------------------------------------------------ legality
     def _compute_mask(self) -> np.ndarray:
@@ -901,7 +904,7 @@ class Tequila(Game):
         self._seat = self._seat_to_act()
         self._main_masks = [_MainMask() for _ in sheets]
         self._attach_observation_buffers(None)
-        self._settle()
+        self._settle(fresh=True)
 
 
 def _game_from_state_dict(game_class: type[Tequila], data: Mapping[str, Any]) -> Tequila:
