@@ -12,6 +12,10 @@
   fetches those shared tables again instead of copying them, so its masks stay read-only.
 * The header rows kept by content, the memory slots rechecked per step (``MemoryPlan.since``) and
   the deal's cheaper shuffles (the same draws as ``rng.permutation``) are checked on their own.
+* Shortcuts of the step path are checked against the plain rules they stand for: the writer's
+  prompt read from its own view (a fresh encoding reads it the same way, so it is checked against
+  ``Round.prompt()`` and the lexicon's tags), ``current_player``, ``blank`` played through the
+  ``write`` handler, and ``correct_count``.
 """
 
 from __future__ import annotations
@@ -25,9 +29,9 @@ import pytest
 
 from fiesta_envs.muertos import observation
 from fiesta_envs.muertos.catrina import LaCatrina
-from fiesta_envs.muertos.common import ENCODER, LAYOUT
+from fiesta_envs.muertos.common import ENCODER, LAYOUT, LEXICON
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
-from fiesta_envs.muertos.round import STEPS, Phase, _shuffled_range
+from fiesta_envs.muertos.round import BLANK, STEPS, Phase, _shuffled_range
 
 CASES = [
     (FiestaDeLosMuertos, 4, {}),
@@ -231,3 +235,59 @@ def test_memory_plan_since_lists_the_slots_the_writing_steps_can_have_changed(pl
                 expected = {slot for k in mine for slot in plan.wrote[k]}
                 expected |= {slot for k in handed_to_me for slot in plan.received[k]}
                 assert set(plan.since[shown + 1][handed]) == expected
+
+
+def expected_task(game_round) -> np.ndarray:
+    """The writing task block of the writer, built from the rules' own ``prompt()`` and the lexicon's
+    tags (the kept views read the prompt from the memory slot or character they already show)."""
+    kind, ident = game_round.prompt()
+    tags = ENCODER.tags
+    block = np.zeros(observation.HANDS + STEPS + 3 + tags, np.float32)
+    block[game_round.hand] = block[observation.HANDS + game_round.step] = 1.0
+    prompt = block[observation.HANDS + STEPS :]
+    if kind == "character":
+        prompt[0] = 1.0
+        prompt[3:] = np.asarray(LEXICON.character_tags[ident], dtype=np.float32)
+    elif kind == "word":
+        prompt[1] = 1.0
+        prompt[3:] = np.asarray(LEXICON.word_tags[ident], dtype=np.float32)
+    else:
+        prompt[2] = 1.0
+    return block
+
+
+@pytest.mark.parametrize(
+    ("game_class", "players", "options"), [*CASES, (FiestaDeLosMuertos, 8, {"constraints": 3, "cortege": True})]
+)
+def test_the_shortcuts_of_the_step_path_agree_with_the_rules_they_stand_for(game_class, players, options) -> None:
+    """Inlined or table-driven code on the step path against the plain rules it replaces: the writer's
+    task (prompt read from the view), ``current_player`` (the seat read without ``Round.current_player``),
+    the ``blank`` action writing BLANK through the ``write`` handler, and ``correct_count`` (a count of
+    the answer slot) against matching characters."""
+    game = game_class(num_players=players, **options)
+    rng = np.random.default_rng(7 + players)
+    task = slice(ENCODER.task, ENCODER.task + observation.HANDS + STEPS + 3 + ENCODER.tags)
+    blanks = 0
+    for seed in range(5):
+        game.reset(seed)
+        while not game.is_over:
+            game_round = game.round
+            assert game.current_player == game_round.current_player
+            if game_round.phase == Phase.WRITE:
+                np.testing.assert_array_equal(game.observe(game.current_player)[task], expected_task(game_round))
+                skull, step = game_round.current_skull(), game_round.step
+                if game.legal_mask()[LAYOUT.blank]:
+                    game.play("blank")
+                    assert game_round.words[skull][step] == BLANK
+                    blanks += 1
+                    continue
+            play_smart(game, rng)
+        assert game.current_player == -1
+        game_round = game.round
+        table = game_round.table
+        for skull in range(game_round.rules.skulls):
+            character = game_round.characters[skull]
+            expected = sum(slot >= 0 and table[slot] == character for slot in game_round.guesses[skull])
+            assert game_round.correct_count(skull) == expected
+    if options.get("constraints") == 3:
+        assert blanks > 0  # the blank path was taken (three constraints leave some prompts without a word)

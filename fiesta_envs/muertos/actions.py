@@ -25,6 +25,9 @@ from fiesta_envs.muertos.lexicon import Lexicon
 MAX_SKULLS = 8
 #: Characters face up during the deduction.
 TABLE_SIZE = 8
+#: A tooth left blank (``round.BLANK``): the ``first`` of the ``blank`` action, which the writing step
+#: writes on the tooth as it writes a ``write W`` action's word id.
+BLANK_TOOTH = -1
 
 
 class Kind(enum.IntEnum):
@@ -69,7 +72,7 @@ class ActionLayout:
             add(Kind.KEEP, c)
         for w in range(self.num_words):
             add(Kind.WRITE, w)
-        add(Kind.BLANK)
+        add(Kind.BLANK, BLANK_TOOTH)  # ``first`` is what the action writes on the tooth, as for ``write W``
         for number in range(MAX_SKULLS):
             for slot in range(TABLE_SIZE):
                 add(Kind.MATCH, number, slot)

@@ -187,7 +187,7 @@ class ObservationEncoder:
         if view.round is not game:  # constant for the round: player count, cards in play, decider, offers
             rules = game.rules
             n = rules.num_players
-            my_skulls = [hand * n + player for hand in range(rules.hands)]
+            my_skulls = [player, n + player][: rules.hands]  # skull index ``hand * n + player`` of my hands
             view.clear(game, my_skulls, memory_plan(n, rules.hands, player))
             view.header_base = (n, tuple(game.constraints), tuple(game.themes), player == game.decider, memory_cap)
             if game.offers:
@@ -215,6 +215,12 @@ class ObservationEncoder:
                 view.mine_open = -1 in mine
                 self._characters(view.cells, self.mine, mine)
 
+        if phase >= DEDUCE and view.handed_steps == STEPS:
+            # The writing is over and the view already shows all of it (the memory complete, no task,
+            # both set by one earlier call after the writing): only the deduction blocks can change.
+            self._refresh_deduction(view, game)
+            return
+
         # Words handed to me and words I wrote, by hand and step: slot (hand, step, received|wrote).
         # My writing task is known by its position ``hand * STEPS + step`` (-1: none): in a Round the
         # prompt read at a position never changes (it was written at the step before, or is a character).
@@ -229,7 +235,7 @@ class ObservationEncoder:
             view.handed_steps, view.written = handed_steps, game.written
         if task != view.task:
             view.task = task
-            self._write_task(view.cells, task, game)
+            self._write_task(view, task)
 
         if phase >= DEDUCE:
             self._refresh_deduction(view, game)
@@ -250,16 +256,23 @@ class ObservationEncoder:
                 start = base + index * width
                 cells[start : start + width] = rows[code]
 
-    def _write_task(self, cells: memoryview, position: int, game: Round) -> None:
-        """The writing task: hand and step one-hots, then the prompt ``[character, word, blank, tags]``."""
-        start = self.task
+    def _write_task(self, view: PlayerView, position: int) -> None:
+        """The writing task: hand and step one-hots, then the prompt ``[character, word, blank, tags]``.
+
+        The prompt (``Round.prompt_key``) is read from what the view already shows, brought up to date
+        just before: at step 0 my own character (``view.mine``), later the word handed to me at this
+        step (the memory slot ``position * 2``, ``MemoryPlan.received``)."""
+        cells, start = view.cells, self.task
         middle = start + HANDS + STEPS
         end = middle + 3 + self.tags
         if position < 0:
             cells[start:end] = self.no_task
             return
         cells[start:middle] = self.position_cells[position]
-        cells[middle:end] = self.prompt_cells[game.prompt_key()]
+        # step > 0: the word handed over (a word id, or BLANK = -1); step 0: the character, coded as
+        # ``prompt_key`` codes it.
+        key = view.memory[position * 2] if position % STEPS else -2 - view.mine[position // STEPS]
+        cells[middle:end] = self.prompt_cells[key]
 
     def _refresh_deduction(self, view: PlayerView, game: Round) -> None:
         player = view.player
@@ -279,26 +292,22 @@ class ObservationEncoder:
                 for d in numbers_ending_on.get(words[skull][tooth], ()):
                     cells[self.finals + d * self.final_width + self.word_width + hand] = 1.0
 
-        # My guesses change only by my own matches: seat by seat, number by number, so the matches
-        # made since the last call are ``view.matched .. matched`` (all of them after ``clear``).
-        skulls = rules.skulls
-        phase = game.phase
-        matched = game.seat * skulls + game.number if phase == DEDUCE else rules.num_players * skulls
-        mine_from = player * skulls
-        first = 0 if view.matched < 0 else max(view.matched - mine_from, 0)
-        last = skulls if view.matched < 0 else min(matched - mine_from, skulls)
-        if first < last:
-            cells, guessed, numbers, guesses = view.cells, view.guesses, game.numbers, game.guesses
-            for d in range(first, last):
+        # My guesses change only by my own matches, made in number order during my turn of the deduction
+        # (seat by seat): I have made ``game.number`` of them during my turn, all of them after it, none
+        # before. The view shows the first ``view.guessed`` of them (none after ``clear``).
+        phase, seat = game.phase, game.seat
+        if phase == DEDUCE and seat == player:
+            guessed = to_match = game.number
+        else:
+            guessed = rules.skulls if phase > DEDUCE or seat > player else 0
+            to_match = None
+        if guessed > view.guessed:
+            cells, numbers, guesses = view.cells, game.numbers, game.guesses
+            for d in range(view.guessed, guessed):
                 guess = guesses[numbers[d]][player]
-                if guess != guessed[d]:
-                    row = self.guesses + d * TABLE_SIZE
-                    if guessed[d] >= 0:
-                        cells[row + guessed[d]] = 0.0
-                    if guess >= 0:
-                        cells[row + guess] = 1.0
-                    guessed[d] = guess
-        view.matched = matched
+                if guess >= 0:  # (always, but for a loaded state dict that skipped some)
+                    cells[self.guesses + d * TABLE_SIZE + guess] = 1.0
+            view.guessed = guessed
 
         if phase >= YELLOW:
             reveal = (phase, tuple(game.whites), tuple(game.bones), tuple(game.limbo), tuple(game.pending))
@@ -306,8 +315,7 @@ class ObservationEncoder:
                 view.reveal = reveal
                 self._write_reveal(view.vector, game)
 
-        to_match = game.number if phase == DEDUCE and game.seat == player else None
-        if to_match != view.to_match:
+        if to_match != view.to_match:  # the skull number I am matching now
             if view.to_match is not None:
                 view.cells[self.to_match + view.to_match] = 0.0
             if to_match is not None:
@@ -435,7 +443,6 @@ class PlayerView:
         self.memory_plan = memory_plan
         self.task = -1  # the writing position shown (hand * STEPS + step), -1: no task (as cleared)
         self.deduction_shown = False
-        self.guesses = [-1] * MAX_SKULLS  # the table slot shown for each skull number
-        self.matched = -1  # the matches made (seat * skulls + number) when the guesses were last checked
+        self.guessed = 0  # my guesses shown: those of skull numbers 0 .. guessed - 1
         self.reveal: tuple[object, ...] | None = None
         self.to_match: int | None = None

@@ -33,12 +33,12 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from fiesta_envs.muertos.actions import MAX_SKULLS, TABLE_SIZE, ActionLayout, Kind
+from fiesta_envs.muertos.actions import BLANK_TOOTH, MAX_SKULLS, TABLE_SIZE, ActionLayout, Kind
 from fiesta_envs.muertos.constraints import CONSTRAINTS, allowed_after, check_word
 from fiesta_envs.muertos.lexicon import THEMES, Lexicon
 
@@ -46,7 +46,7 @@ from fiesta_envs.muertos.lexicon import THEMES, Lexicon
 STEPS = 4
 #: A tooth not written yet, and a tooth left blank.
 NOT_WRITTEN = -2
-BLANK = -1
+BLANK = BLANK_TOOTH  # -1
 #: Yellow Memory Bones at the start, by player count (published).
 MEMORY_BONES = {4: 0, 5: 1, 6: 2, 7: 3, 8: 4}
 #: Red Limbo Bones of La Catrina, by player count (rulebook).
@@ -92,27 +92,26 @@ class Team:
 
 @dataclass(frozen=True)
 class RoundRules:
-    """The fixed shape of every round of a game: player count and options."""
+    """The fixed shape of every round of a game: player count and options, and the sizes they give
+    (plain attributes, set once: the step path reads them at every action)."""
 
     num_players: int
     double_challenge: bool = False
     draw_choice: bool = False
     cortege: bool = False
     catrina: bool = False  # La Catrina's phase 4: yellow-box choice and Limbo Bones
+    #: Skulls each player fills.
+    hands: int = field(init=False)
+    skulls: int = field(init=False)
+    #: White boxes per skull: one less than the number of guessers.
+    white_boxes: int = field(init=False)
 
-    @functools.cached_property
-    def hands(self) -> int:
-        """Skulls each player fills."""
-        return 2 if self.double_challenge else 1
-
-    @functools.cached_property
-    def skulls(self) -> int:
-        return self.num_players * self.hands
-
-    @functools.cached_property
-    def white_boxes(self) -> int:
-        """White boxes per skull: one less than the number of guessers."""
-        return self.num_players - 1
+    def __post_init__(self) -> None:
+        hands = 2 if self.double_challenge else 1
+        # (a frozen dataclass: its derived fields are set here, once, through ``object.__setattr__``)
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "skulls", self.num_players * hands)
+        object.__setattr__(self, "white_boxes", self.num_players - 1)
 
 
 class Round:
@@ -231,7 +230,9 @@ class Round:
         return self.limbo[skull] or self.whites[skull] >= self.rules.white_boxes
 
     def appeased_count(self) -> int:
-        return sum(self.closed(j) for j in range(self.rules.skulls))
+        """Closed skulls: ``closed(j)`` counted over every skull, without a call per skull."""
+        needed = self.rules.white_boxes
+        return sum(limbo or whites >= needed for limbo, whites in zip(self.limbo, self.whites, strict=True))
 
     @property
     def succeeded(self) -> bool:
@@ -305,15 +306,18 @@ class Round:
         draw and spend masks are built afresh."""
         phase = self.phase
         if phase == WRITE:
+            # The writing mask depends on the prompt alone: ``prompt_key()``, inlined (every writing step).
+            n, step = self.rules.num_players, self.step
+            skull = self.hand * n + (self.seat - step) % n
+            key = self.words[skull][step - 1] if step else -2 - self.characters[skull]
             if not self.constraints:  # the association rule alone: one row of a table made once
                 free = self._free_masks
                 if free is None:
                     free = self._free_masks = _free_write_masks(self.layout, self.lexicon)
-                return free[self.prompt_key()]
+                return free[key]
             masks = self._write_masks
             if masks is None:
                 masks = self._write_masks = _write_masks(self.layout, self.constraints)
-            key = self.prompt_key()
             mask = masks.get(key)
             if mask is None:
                 mask = masks[key] = self._write_mask()
@@ -425,8 +429,8 @@ class Round:
 
     # ------------------------------------------------------------------ playing
     def apply(self, action: int) -> None:
-        """Apply a legal action of the current player: the handler of its kind (``_HANDLERS``)."""
-        _HANDLERS[self.layout.kind[action]](self, action)
+        """Apply a legal action of the current player: the handler of its kind (``HANDLERS``)."""
+        HANDLERS[self.layout.kind[action]](self, action)
 
     def _keep(self, action: int) -> None:
         self.characters[self.seat] = self.layout.first[action]
@@ -437,18 +441,35 @@ class Round:
             self.phase = WRITE
 
     def _write(self, action: int) -> None:
-        self.words[self._writing_skull()][self.step] = self.layout.first[action]
+        """``write W`` or ``blank`` (whose ``first`` is BLANK, see ``ActionLayout``): the tooth of this step
+        on the skull in hand, then the turn passes: next hand, next seat, next step, the deduction after
+        step 4. (``_writing_skull`` inlined: this runs at every writing step.)"""
+        n, step = self.rules.num_players, self.step
+        self.words[self.hand * n + (self.seat - step) % n][step] = self.layout.first[action]
         self.written += 1
-        self._advance_writing()
-
-    def _blank(self, action: int) -> None:
-        self.words[self._writing_skull()][self.step] = BLANK
-        self.written += 1
-        self._advance_writing()
+        self.hand += 1
+        if self.hand < self.rules.hands:
+            return
+        self.hand = 0
+        self.seat += 1
+        if self.seat < n:
+            return
+        self.seat = 0
+        self.step = step + 1
+        if self.step == STEPS:
+            self.phase = DEDUCE
 
     def _match(self, action: int) -> None:
+        """``match D to C`` for the skull number in turn, then the next number, the next seat, the reveal."""
         self.guesses[self.numbers[self.number]][self.seat] = self.layout.second[action]
-        self._advance_deduction()
+        self.number += 1
+        if self.number < self.rules.skulls:
+            return
+        self.number = 0
+        self.seat += 1
+        if self.seat == self.rules.num_players:
+            self.seat = 0
+            self._reveal()
 
     def _flower(self, action: int) -> None:
         self._yellow_reward("flower")
@@ -481,29 +502,6 @@ class Round:
     def _done(self, action: int) -> None:
         self.phase = DONE
 
-    def _advance_writing(self) -> None:
-        self.hand += 1
-        if self.hand < self.rules.hands:
-            return
-        self.hand = 0
-        self.seat += 1
-        if self.seat < self.rules.num_players:
-            return
-        self.seat = 0
-        self.step += 1
-        if self.step == STEPS:
-            self.phase = DEDUCE
-
-    def _advance_deduction(self) -> None:
-        self.number += 1
-        if self.number < self.rules.skulls:
-            return
-        self.number = 0
-        self.seat += 1
-        if self.seat == self.rules.num_players:
-            self.seat = 0
-            self._reveal()
-
     def _reveal(self) -> None:
         """Open the skulls: check boxes, then yellow-box rewards, then bone spending."""
         n = self.rules.num_players
@@ -533,8 +531,9 @@ class Round:
         self.phase = SPEND if self.can_spend() else DONE
 
     def correct_count(self, skull: int) -> int:
-        table = self.table
-        return sum(table[slot] == self.characters[skull] for slot in self.guesses[skull] if slot >= 0)
+        """Players who matched ``skull`` to its character's slot (the 8 characters on the table differ,
+        so a guess is right exactly when it names the answer slot; -1, no guess, never does)."""
+        return self.guesses[skull].count(self.answer(skull))
 
     # ------------------------------------------------------------------ reports
     def skull_reports(self) -> list[dict[str, Any]]:
@@ -672,7 +671,7 @@ class Round:
 _HANDLER_OF_KIND: dict[Kind, Callable[[Round, int], None]] = {
     Kind.KEEP: Round._keep,
     Kind.WRITE: Round._write,
-    Kind.BLANK: Round._blank,
+    Kind.BLANK: Round._write,  # the tooth written is the action's ``first``: BLANK
     Kind.MATCH: Round._match,
     Kind.BONE: Round._bone,
     Kind.LIMBO: Round._limbo,
@@ -681,7 +680,7 @@ _HANDLER_OF_KIND: dict[Kind, Callable[[Round, int], None]] = {
     Kind.DONE: Round._done,
 }
 #: The same, indexed by the kind's value (``ActionLayout.kind[action]``): a tuple index is cheaper than a hash.
-_HANDLERS = tuple(_HANDLER_OF_KIND[kind] for kind in Kind)
+HANDLERS = tuple(_HANDLER_OF_KIND[kind] for kind in Kind)
 
 
 # ---------------------------------------------------------------------- helpers
