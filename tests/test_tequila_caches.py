@@ -245,6 +245,54 @@ def test_an_observation_is_a_new_array_each_time() -> None:
     assert (game.observe(1) >= 0).all()
 
 
+def assert_items_write_into_the_arrays(game: Tequila) -> None:
+    """Single entries are written through memoryviews: each must be one of the array it stands for."""
+    for sheet in game.sheets:
+        assert sheet._view_items.obj is sheet.view and sheet._public_items.obj is sheet.public
+        assert sheet._fence_mask_items.obj is sheet.fence_mask
+    for kept in game._main_masks:
+        assert kept.items.obj is kept.mask
+
+
+@pytest.mark.parametrize("config", CONFIGS[:3], ids=config_id)
+def test_single_entries_are_written_into_the_kept_arrays(config: dict) -> None:
+    """The memoryviews that single entries go through follow the arrays: on a new game, as the game
+    goes (buffers attached, a load), and a memoryview write stores numpy's float32 bit for bit."""
+    game = Tequila(**config)
+    for step, _ in enumerate(random_steps(game, seed=5)):
+        if step % 40 == 0:
+            assert_items_write_into_the_arrays(game)
+            loaded = Tequila.from_state_dict(game.state_dict())
+            assert_items_write_into_the_arrays(loaded)
+    values = [n / d for d in (3, 7, 9, 10, 12, 15, 20, 25, 30, 40) for n in range(d + 1)]
+    through_numpy = np.zeros(len(values), dtype=np.float32)
+    through_memoryview = np.zeros(len(values), dtype=np.float32)
+    items = memoryview(through_memoryview)
+    for i, value in enumerate(values):
+        through_numpy[i] = value
+        items[i] = value
+    assert through_numpy.tobytes() == through_memoryview.tobytes()
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_the_seat_to_act_and_the_end_are_kept_with_the_phase(config: dict) -> None:
+    """``current_player`` and ``is_over`` read what the game keeps (``_seat``, ``_over``): at every
+    step and after a load they say what the phase says, and they cannot be set."""
+    game = Tequila(**config)
+    for _ in random_steps(game, seed=2):
+        assert game.current_player == game._seat_to_act() and game.is_over is (game.phase == "over") is False
+        assert game.sheets[game.current_player] is not None
+    assert game.is_over and game.phase == "over" and game.current_player == -1
+    loaded = Tequila.from_state_dict(game.state_dict())
+    assert loaded.is_over and loaded.current_player == -1
+    game.reset(3)
+    assert not game.is_over and game.current_player == game._seat_to_act()
+    with pytest.raises(AttributeError):
+        game.current_player = 1  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        game.is_over = True  # type: ignore[misc]
+
+
 @pytest.mark.parametrize("jimador", [None, *C.JIMADORES])
 def test_a_new_sheet_starts_from_the_templates_and_facts_of_an_empty_sheet(jimador) -> None:
     sheet = Sheet(jimador)
