@@ -249,7 +249,6 @@ def assert_items_write_into_the_arrays(game: Tequila) -> None:
     """Single entries are written through memoryviews: each must be one of the array it stands for."""
     for sheet in game.sheets:
         assert sheet._view_items.obj is sheet.view and sheet._public_items.obj is sheet.public
-        assert sheet._fence_mask_items.obj is sheet.fence_mask
     for kept in game._main_masks:
         assert kept.items.obj is kept.mask
 

@@ -182,21 +182,17 @@ class Game(abc.ABC):
 
     def step(self, action: Any) -> None:
         """Play ``action`` for the current player or raise ``IllegalActionError`` saying why."""
-        mask = self._mask_cache
-        if type(action) is int and mask is not None and 0 <= action < len(mask) and mask[action]:
-            index = action  # the common case, checked inline: a plain int the cached mask allows
+        mask = self.legal_mask()  # (cached; all zeros once the game is over)
+        if type(action) is int and 0 <= action < len(mask) and mask[action]:
+            index = action  # the common case, checked inline: a plain int the mask allows
         else:
-            index = self.check_action(action)
+            index = self.check_action(action)  # anything else: converted, or refused with the reason
         self._mask_cache = None
         self._apply(index)
         self._mask_cache = None
 
     def check_action(self, action: Any) -> int:
         """Return ``action`` as an int if it is legal now, else raise ``IllegalActionError``."""
-        if type(action) is int:  # the common case, cheaply: a plain int that the cached mask allows
-            mask = self.legal_mask()  # (all zeros once the game is over)
-            if 0 <= action < len(mask) and mask[action]:
-                return action
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(
                 f"{self.name}: an action must be an integer index in [0, {self.num_actions}), "

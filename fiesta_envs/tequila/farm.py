@@ -424,6 +424,14 @@ def fence_problem(segment: int, fences: int) -> str | None:
 
 
 ALL_SEGMENTS = (1 << NUM_SEGMENTS) - 1
+#: ``_BYTE_BITS[b]``: the 8 bits of byte ``b``, lowest first, as 0/1 entries of a legal-action mask.
+_BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.int8)
+
+
+def segment_mask(segments: int) -> np.ndarray:
+    """A set of segments as an int8 0/1 array of ``NUM_SEGMENTS`` entries (segment ``s`` at index ``s``)."""
+    as_bytes = np.frombuffer(segments.to_bytes((NUM_SEGMENTS + 7) // 8, "little"), dtype=np.uint8)
+    return _BYTE_BITS[as_bytes].ravel()[:NUM_SEGMENTS]
 
 
 def legal_fences(fences: int) -> list[bool]:

@@ -103,13 +103,9 @@ _RANGES: dict[str, tuple[int, int]] = {
 }
 
 
-@lru_cache(maxsize=4096)
-def _fence_facts(fences: int) -> tuple[F.Fencing, np.ndarray]:
-    """What follows from a set of fences, and the legal ones as the fence part of a legal-action mask
-    (cached: every new sheet has none, loads repeat positions; a sheet keeps copies)."""
-    fencing = F.Fencing(fences)
-    legal = fencing.legal
-    return fencing, np.array([legal >> s & 1 for s in range(F.NUM_SEGMENTS)], dtype=np.int8)
+#: What follows from a set of fences (cached: every new sheet has none, loads repeat positions; a sheet
+#: keeps a copy).
+_fence_facts = lru_cache(maxsize=4096)(F.Fencing)
 
 
 @lru_cache(maxsize=1024)
@@ -220,12 +216,15 @@ class Sheet:
 
     def _refresh_fences(self) -> None:
         """Recompute what follows from the fences (new sheet or load); ``draw_fence`` keeps it after."""
-        fencing, mask = _fence_facts(self.fences)
-        self.fencing = fencing.copy()  # zones, groups of joined corners, forbidden segments (farm.Fencing)
+        self.fencing = _fence_facts(self.fences).copy()  # zones, joined corners, forbidden segments
         self.zones = self.fencing.zones  # in order of their lowest field (the same list, kept by fencing)
-        self.legal_fence_bits = fencing.legal  # the segments that may be drawn now
-        self.fence_mask = mask.copy()  # the same, as the fence part of a legal-action mask...
-        self._fence_mask_items = memoryview(self.fence_mask)  # ...whose entries are written through this
+        self.legal_fence_bits = self.fencing.legal  # the segments that may be drawn now
+
+    @property
+    def fence_mask(self) -> np.ndarray:
+        """The legal fences as the fence part of a legal-action mask (made when asked: the game patches
+        its kept main-phase mask from ``legal_fence_bits`` itself)."""
+        return F.segment_mask(self.legal_fence_bits)
 
     def rebuild_view(self) -> None:
         """Rebuild the observation entries from scratch (after a load), where they are."""
@@ -430,15 +429,7 @@ class Sheet:
         view[L.FENCES + segment] = 1.0
         view[L.FENCES_LEFT] = min(self.fences_left, L.FENCES_LEFT_CAP) / L.FENCES_LEFT_CAP
         parts = self.fencing.draw(segment)
-        legal = ~fences & F.ALL_SEGMENTS & ~self.fencing.blocked  # fencing.legal
-        changed = legal ^ self.legal_fence_bits
-        self.legal_fence_bits = legal
-        mask = self._fence_mask_items
-        while changed:
-            low = changed & -changed
-            s = low.bit_length() - 1
-            mask[s] = legal >> s & 1
-            changed ^= low
+        self.legal_fence_bits = ~fences & F.ALL_SEGMENTS & ~self.fencing.blocked  # fencing.legal
         return parts
 
     def reward_fields(self, fields: int) -> None:
