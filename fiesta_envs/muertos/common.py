@@ -22,12 +22,11 @@ from fiesta_envs.core.options import Option
 from fiesta_envs.muertos.actions import ActionLayout
 from fiesta_envs.muertos.lexicon import LEXICON_VERSION, load_lexicon
 from fiesta_envs.muertos.observation import ObservationEncoder, PlayerView
-from fiesta_envs.muertos.round import DEDUCE, DONE, HANDLERS, LIMBO_BONES, MEMORY_BONES, Round, RoundRules, Team
+from fiesta_envs.muertos.round import DONE, LIMBO_BONES, MEMORY_BONES, Round, RoundRules, Team
 
 LEXICON = load_lexicon()
 LAYOUT = ActionLayout(LEXICON)
 ENCODER = ObservationEncoder(LEXICON)
-KIND = LAYOUT.kind  # the kind of each action: indexes ``round.HANDLERS``
 
 FLAG = (False, True)
 DRAW_CHOICE = Option(False, choices=FLAG, doc="each player is dealt two characters and keeps one")
@@ -116,12 +115,7 @@ class MuertosGame(Game):
 
     @property
     def current_player(self) -> int:
-        if self.over:
-            return -1
-        game = self.round
-        # Draw, writing and deduction (most steps): the seat in turn, read here without a second property
-        # call; else ``Round.current_player`` (the decider, or -1).
-        return game.seat if game.phase <= DEDUCE else game.current_player
+        return -1 if self.over else self.round.current_player
 
     @property
     def is_over(self) -> bool:
@@ -134,7 +128,7 @@ class MuertosGame(Game):
 
     def _apply(self, action: int) -> None:
         game = self.round
-        HANDLERS[KIND[action]](game, action)  # ``game.apply(action)``, one call fewer on every step
+        game.apply(action)
         if game.phase == DONE or self.team.flowers >= self.stop_flowers:
             self._round_finished()
 

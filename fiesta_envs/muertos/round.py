@@ -429,8 +429,8 @@ class Round:
 
     # ------------------------------------------------------------------ playing
     def apply(self, action: int) -> None:
-        """Apply a legal action of the current player: the handler of its kind (``HANDLERS``)."""
-        HANDLERS[self.layout.kind[action]](self, action)
+        """Apply a legal action of the current player: the handler of its kind (``_HANDLERS``)."""
+        _HANDLERS[self.layout.kind[action]](self, action)
 
     def _keep(self, action: int) -> None:
         self.characters[self.seat] = self.layout.first[action]
@@ -680,7 +680,7 @@ _HANDLER_OF_KIND: dict[Kind, Callable[[Round, int], None]] = {
     Kind.DONE: Round._done,
 }
 #: The same, indexed by the kind's value (``ActionLayout.kind[action]``): a tuple index is cheaper than a hash.
-HANDLERS = tuple(_HANDLER_OF_KIND[kind] for kind in Kind)
+_HANDLERS = tuple(_HANDLER_OF_KIND[kind] for kind in Kind)
 
 
 # ---------------------------------------------------------------------- helpers
