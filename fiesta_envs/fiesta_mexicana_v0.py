@@ -69,6 +69,21 @@ Seats are relative (block k is seat ``(me + k) % n``: me first, then clockwise).
 Other players' objectives (and which one a reserve gave up) are hidden; they are revealed in ``infos``
 at the end. Not encoded: objective hands shown and replaced at setup (public, in ``shown_objectives``).
 
+Action features (option ``action_features=True``)
+-------------------------------------------------
+92 more entries after the plain observation (which stays exactly as above), every one in [0, 1]:
+what each action would bring the observer now, computed from public tables and its own objectives.
+Per ``bid N``: the best points the dish on offer brings on the space reading N (over its four turns,
+after the score floor), the same plus the change in the estimated worth of its objectives, whether
+that space is free, and the share of the other players who could still outbid N; per ``place R``
+(while placing): the points and value of that turn; per objective slot: its estimated worth (what
+``reserve N drop K`` gives up) and whether it is held; per other player: the best points the dish
+would bring them and their highest free number; per ``rotate`` choice: the three highest free
+numbers after the turn; free spaces per table. Exact layout and scales:
+``fiesta_envs/fiesta_mexicana/features.py``; the estimates are those of the ``greedy`` player
+(``fiesta_mexicana/valuation.py``). The trained ``ppo`` agents read them; without the option an
+agent has to learn the placement arithmetic from the tables itself.
+
 Rewards
 -------
 Zero until the end. Option ``reward="rank"`` (default): 2 players win +1 / loss -1 / tie 0; 3-4
@@ -81,6 +96,7 @@ in the variant), never below 0. At the end every agent's ``infos`` hold ``scores
 Options
 -------
 - ``reward``: ``"rank"`` | ``"margin"``.
+- ``action_features``: ``False`` (default) | ``True``: append the 92 action features above.
 - ``variant``: ``"standard"`` (start cards on the piñata spaces) | ``"confirmed_waiters"`` (back of
   the tables: no start cards, all 66 dishes in the deck, score 0 at the start; the spaces reading
   6, 11 and 16 at the start cost 5, 5 and 3 points if still uncovered at the end).

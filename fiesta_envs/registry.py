@@ -112,16 +112,29 @@ def game_spec(name: str) -> GameSpec:
 
 
 def make_policy(game: str, policy: Any, seed: int | None = None) -> Policy:
-    """A policy from a baseline name (``"random"``, ``"greedy"``...), a Policy or a function."""
+    """A policy from a baseline name (``"random"``, ``"greedy"``...), a Policy or a function.
+
+    ``"ppo"`` is the trained agent shipped in the package (``fiesta_envs.agents``), for games that
+    ship one; it picks its weights for the player count and options at its first move.
+    """
     from fiesta_envs.core.policy import CallablePolicy, Policy, RandomPolicy
 
     if isinstance(policy, Policy):
         return policy
     if isinstance(policy, str):
         baselines = {"random": RandomPolicy, **game_spec(game).baseline_classes()}
-        if policy not in baselines:
-            raise InvalidOptionError(f"{game}: unknown opponent {policy!r}; baselines: {', '.join(sorted(baselines))}")
-        return baselines[policy](seed=seed)
+        if policy in baselines:
+            return baselines[policy](seed=seed)
+        from fiesta_envs.agents.shipped import SHIPPED_NAMES, ShippedPolicy, has_shipped
+
+        name = game_spec(game).name
+        shipped = [n for n in SHIPPED_NAMES if has_shipped(name, n)]
+        if policy in shipped:
+            return ShippedPolicy(name, policy, seed=seed)
+        known = ", ".join(sorted([*baselines, *shipped]))
+        if policy in SHIPPED_NAMES:
+            raise InvalidOptionError(f"{game}: no shipped {policy!r} agent for this game yet; baselines: {known}")
+        raise InvalidOptionError(f"{game}: unknown opponent {policy!r}; baselines: {known}")
     if hasattr(policy, "act"):
         return policy
     if callable(policy):

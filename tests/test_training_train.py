@@ -119,10 +119,20 @@ def test_the_seed_makes_a_run_repeatable(toy, tmp_path):
 def test_cooperative_games_train_with_their_latest_self_as_team_mates(toy, tmp_path):
     run = tmp_path / "coop"
     args = ["--set", "game=toy_coop_nim", "--set", "opponents.baselines={}", "--set", "num_players=3"]
-    args += ["--set", "reward_shaping=0.5"]  # the shaping wrapper sits in the env stack too
+    args += ["--set", "reward_shaping=0.5", "--set", "team_play=frozen"]  # shaping sits in the env stack too
     assert train("--config", toy, "--run-dir", run, *args, "--set", "final_eval.games=0") == 0
     meta = read_meta(run)
     assert meta["game"] == "toy_coop_nim" and meta["league"] == ["snapshot_000000512.npz"]  # the latest only
+
+
+def test_cooperative_games_train_one_shared_policy_on_every_seat_by_default(toy, tmp_path):
+    run = tmp_path / "coop"
+    args = ["--set", "game=toy_coop_nim", "--set", "opponents.baselines={}", "--set", "num_players=3"]
+    args += ["--set", "reward_shaping=0.5"]
+    assert train("--config", toy, "--run-dir", run, *args, "--set", "final_eval.games=0") == 0
+    meta = read_meta(run)
+    assert meta["config"]["team_play"] == "shared" and meta["league"] == []  # no frozen team-mates
+    assert not (run / "league").exists() or not list((run / "league").iterdir())
 
 
 def test_schedules_are_rounded_up_to_whole_rollouts(toy, tmp_path):

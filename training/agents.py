@@ -3,6 +3,9 @@
 An agent spec on the command line is one of
 
 * a baseline name: ``random`` or one of the game's scripted players (``greedy``...);
+* ``ppo``: the trained agent shipped inside the package (``fiesta_envs.agents``), for games
+  that ship one; no torch needed. Its weights are checked here (player count, options, engine
+  version, observation size, SHA-256), so a missing or outdated agent is refused up front;
 * a checkpoint: its directory (``runs/fm/checkpoints/step_000020480``), its ``model.zip``, or a
   run directory (its latest checkpoint);
 * ``LABEL=PATH`` to give a checkpoint a short name in tables (``ppo=runs/fm``).
@@ -34,16 +37,20 @@ class AgentError(InvalidOptionError):
 
 @dataclass(frozen=True)
 class AgentSource:
-    """Where an agent comes from: ``kind`` is "baseline", "checkpoint" or "policy"."""
+    """Where an agent comes from: ``kind`` is "baseline", "shipped", "checkpoint" or "policy"."""
 
     label: str
     kind: str
-    target: Any  # baseline name, checkpoint path (str) or a Policy object
+    target: Any  # baseline name, shipped agent name, checkpoint path (str) or a Policy object
 
     def make(self, spec: GameSpec, num_players: int, seed: int | None = None) -> Policy:
         """A fresh policy for one seat."""
         if self.kind == "baseline":
             return baseline_classes(spec)[self.target](seed=seed)
+        if self.kind == "shipped":
+            from fiesta_envs.agents.shipped import ShippedPolicy
+
+            return ShippedPolicy(spec.name, self.target, seed=seed)
         if self.kind == "checkpoint":
             from training.checkpoint import CheckpointPolicy
 
@@ -57,12 +64,35 @@ def baseline_classes(spec: GameSpec) -> dict[str, type[Policy]]:
     return {"random": RandomPolicy, **spec.baseline_classes()}
 
 
+def shipped_names(spec: GameSpec) -> list[str]:
+    """The shipped agents (``ppo``) this game has files for, at any player count."""
+    from fiesta_envs.agents.shipped import SHIPPED_NAMES, has_shipped
+
+    return [name for name in SHIPPED_NAMES if has_shipped(spec.name, name)]
+
+
+def agent_names(spec: GameSpec) -> list[str]:
+    """Every agent that can be named without a path: baselines and shipped agents."""
+    return sorted([*baseline_classes(spec), *shipped_names(spec)])
+
+
 def _unknown_agent_message(spec: GameSpec, text: str) -> str:
-    names = ", ".join(sorted(baseline_classes(spec)))
+    names = ", ".join(agent_names(spec))
     return (
         f"{spec.name}: unknown agent {text!r}: not a baseline and no such checkpoint file or run directory. "
         f"Baselines: {names}; or give a checkpoint path (LABEL=PATH to name it)"
     )
+
+
+def _shipped_source(spec: GameSpec, num_players: int, name: str, options: Mapping[str, Any]) -> AgentSource:
+    """The shipped agent ``name``, checked for this player count and these options (``AgentError``)."""
+    from fiesta_envs.agents.shipped import check_shipped
+
+    try:
+        check_shipped(spec.name, num_players, options, name)
+    except InvalidOptionError as error:
+        raise AgentError(str(error)) from error
+    return AgentSource(name, "shipped", name)
 
 
 def resolve_agent(
@@ -79,9 +109,13 @@ def resolve_agent(
         raise AgentError(f"{spec.name}: an agent must be a baseline name, a checkpoint path or a Policy; got {agent!r}")
     text = str(agent).strip()
     if not text:
-        raise AgentError(f"{spec.name}: empty agent name; baselines: {', '.join(sorted(baseline_classes(spec)))}")
+        raise AgentError(f"{spec.name}: empty agent name; baselines: {', '.join(agent_names(spec))}")
     if text in baseline_classes(spec):
         return AgentSource(text, "baseline", text)
+    from fiesta_envs.agents.shipped import SHIPPED_NAMES
+
+    if text in SHIPPED_NAMES and (text in shipped_names(spec) or not Path(text).exists()):
+        return _shipped_source(spec, num_players, text, options or {})
     label, path_text = text, text
     head, sep, tail = text.partition("=")
     if sep and head and "/" not in head and not Path(text).exists():

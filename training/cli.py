@@ -17,6 +17,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fuzz": ("training.fuzz", "play random legal games and check every invariant after every step"),
     "play": ("training.play", "play a game in the terminal against baselines or checkpoints"),
     "replay": ("training.replay", "replay a saved game record as text, an animated GIF or PNG frames"),
+    "tune": ("training.tune", "hyper-parameter search on a training config with Optuna (resumable)"),
+    "export": ("training.export", "turn a training checkpoint into an agent shipped in the package (ppo)"),
 }
 
 

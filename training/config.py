@@ -15,6 +15,7 @@ A config names the game and everything the run needs (see ``configs/fiesta_mexic
       baselines: {random: 0.4, greedy: 0.2}      # scripted opponents and their weights
       self_play: {weight: 0.4, snapshot_every: 20480, pool_size: 8}
     checkpoint_every: 102400
+    pretrain: {teacher: greedy, games: 2000, epochs: 10}   # optional: see training/pretrain.py
     eval: {every: 102400, games: 40, baselines: [random, greedy]}
     final_eval: {games: 200, baselines: [random, greedy], workers: 2}
 
@@ -32,6 +33,7 @@ from __future__ import annotations
 import copy
 import difflib
 import re
+import typing
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -106,6 +108,20 @@ class FinalEvalConfig(_Strict):
     workers: PositiveInt = 1  # processes playing the games
 
 
+class PretrainConfig(_Strict):
+    """Behaviour cloning of a scripted player before PPO (see training/pretrain.py)."""
+
+    teacher: str  # a baseline of the game, e.g. greedy
+    games: PositiveInt = 1000  # games in which the teacher plays the learner's seat
+    opponents: dict[str, Annotated[float, Field(ge=0.0)]] = {}  # other seats by weight; empty: the teacher
+    epochs: PositiveInt = 10
+    batch_size: PositiveInt = 512
+    learning_rate: Annotated[float, Field(gt=0.0, le=1.0)] = 1e-3
+    value_coef: Annotated[float, Field(ge=0.0)] = 0.5
+    validation: Annotated[float, Field(ge=0.0, lt=1.0)] = 0.1  # share of games held out
+    workers: Annotated[int, Field(ge=1, le=64)] = 1
+
+
 class TrainConfig(_Strict):
     game: str
     num_players: int | None = None  # None: the game's default player count
@@ -122,6 +138,10 @@ class TrainConfig(_Strict):
     # it leaves the best policy unchanged and speeds up learning, see training/shaping.py
     reward_shaping: Annotated[float, Field(ge=0.0, le=10.0)] = 0.0
     opponents: OpponentsConfig = OpponentsConfig()
+    # cooperative games: "shared" -- the learner plays every seat (every decision trains it); "frozen" -- it
+    # plays one seat and its latest frozen snapshot plays the others
+    team_play: Literal["shared", "frozen"] = "shared"
+    pretrain: PretrainConfig | None = None  # behaviour cloning before PPO (None: start from scratch)
     checkpoint_every: PositiveInt = 50000
     eval: EvalConfig = EvalConfig()
     final_eval: FinalEvalConfig = FinalEvalConfig()
@@ -158,7 +178,13 @@ class TrainConfig(_Strict):
         except InvalidOptionError as exc:
             raise _FieldError("options", str(exc)) from exc
         known = ["random", *sorted(spec.baseline_classes())]
+        pretrain_names = (
+            [("pretrain.teacher", [self.pretrain.teacher]), ("pretrain.opponents", list(self.pretrain.opponents))]
+            if self.pretrain is not None
+            else []
+        )
         for field, names in (
+            *pretrain_names,
             ("opponents.baselines", list(self.opponents.baselines)),
             ("eval.baselines", self.eval.baselines),
             ("final_eval.baselines", self.final_eval.baselines),
@@ -193,6 +219,13 @@ class TrainConfig(_Strict):
         return self
 
     # -- derived ---------------------------------------------------------------------
+    @property
+    def pretrain_opponents(self) -> dict[str, float]:
+        """Who sits in the other seats while the teacher's games are collected."""
+        if self.pretrain is None:
+            return {}
+        return dict(self.pretrain.opponents) or {self.pretrain.teacher: 1.0}
+
     @property
     def rollout_size(self) -> int:
         """Steps gathered between two PPO updates; every schedule is rounded up to a multiple of it."""
@@ -333,10 +366,11 @@ def _model_at(location: Sequence[Any]) -> type[BaseModel] | None:
     for part in location:
         field = model.model_fields.get(str(part))
         annotation = getattr(field, "annotation", None)
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            model = annotation
-        else:
+        candidates = [annotation, *typing.get_args(annotation)]  # a section or an optional section
+        sections = [c for c in candidates if isinstance(c, type) and issubclass(c, BaseModel)]
+        if not sections:
             return None
+        model = sections[0]
     return model
 
 

@@ -19,7 +19,6 @@ the live network on several seats of one trajectory:
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -28,8 +27,9 @@ from typing import TYPE_CHECKING, Any
 import gymnasium
 import numpy as np
 
+from fiesta_envs.core.mlp import ACTIVATIONS as _ACTIVATIONS
+from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
 from fiesta_envs.core.policy import Policy
-from training.atomic import atomic_target
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
@@ -37,89 +37,12 @@ if TYPE_CHECKING:
 LEAGUE_DIR = "league"
 _SNAPSHOT = re.compile(r"^snapshot_(\d{9})\.npz$")
 
-
-def _relu(x: np.ndarray) -> np.ndarray:
-    return np.maximum(x, 0.0)
-
-
-def _identity(x: np.ndarray) -> np.ndarray:
-    return x
-
-
-#: module-level functions, so that frozen policies pickle (evaluation sends them to worker processes)
-_ACTIVATIONS = {"tanh": np.tanh, "relu": _relu, "identity": _identity}
+# ``ActorSnapshot`` (the actor as numpy arrays, torch-free) and ``masked_choice`` live in
+# ``fiesta_envs.core.mlp``, shared with the agents shipped in the package; importable from here too.
+__all__ = ["_ACTIVATIONS", "ActorSnapshot", "FrozenPolicy", "League", "LeagueEnv", "OpponentMix", "masked_choice"]
 
 
 # ---------------------------------------------------------------------------------- frozen actor
-class ActorSnapshot:
-    """The actor half of a MaskablePPO MLP policy as numpy arrays: observation -> action logits."""
-
-    def __init__(self, weights: Sequence[np.ndarray], biases: Sequence[np.ndarray], activations: Sequence[str]):
-        if not len(weights) == len(biases) == len(activations):
-            raise ValueError("one weight, bias and activation per layer")
-        unknown = set(activations) - set(_ACTIVATIONS)
-        if unknown:
-            raise ValueError(f"unsupported activations {sorted(unknown)}; supported: {sorted(_ACTIVATIONS)}")
-        self.weights = [np.ascontiguousarray(w, dtype=np.float32) for w in weights]
-        self.biases = [np.ascontiguousarray(b, dtype=np.float32) for b in biases]
-        self.activations = list(activations)
-        self._functions = [_ACTIVATIONS[name] for name in self.activations]
-
-    @classmethod
-    def from_model(cls, model: Any) -> ActorSnapshot:
-        """Copy the actor of a MaskablePPO ``MlpPolicy`` (flatten features -> policy MLP -> action head)."""
-        import torch.nn as nn
-        from stable_baselines3.common.torch_layers import FlattenExtractor
-
-        policy = model.policy
-        if not isinstance(policy.pi_features_extractor, FlattenExtractor):
-            raise ValueError("only MLP policies on flat observations can be frozen into the league")
-        weights, biases, activations = [], [], []
-        for module in [*policy.mlp_extractor.policy_net, policy.action_net]:
-            if isinstance(module, nn.Linear):
-                weights.append(module.weight.detach().cpu().numpy().T.copy())
-                biases.append(module.bias.detach().cpu().numpy().copy())
-                activations.append("identity")
-            elif isinstance(module, (nn.Tanh, nn.ReLU)) and activations:
-                activations[-1] = "tanh" if isinstance(module, nn.Tanh) else "relu"
-            else:
-                raise ValueError(f"cannot freeze a policy layer of type {type(module).__name__}")
-        return cls(weights, biases, activations)
-
-    def logits(self, observation: np.ndarray) -> np.ndarray:
-        x = np.asarray(observation, dtype=np.float32)
-        for weight, bias, function in zip(self.weights, self.biases, self._functions, strict=True):
-            x = function(x @ weight + bias)
-        return x
-
-    def save(self, path: Path) -> None:
-        """Write atomically (temp file, then rename): a worker never reads half a snapshot."""
-        arrays: dict[str, Any] = {"activations": np.array(self.activations)}
-        for i, (weight, bias) in enumerate(zip(self.weights, self.biases, strict=True)):
-            arrays[f"w{i}"], arrays[f"b{i}"] = weight, bias
-        with atomic_target(path) as temporary, open(temporary, "wb") as handle:
-            np.savez(handle, **arrays)
-            handle.flush()
-            os.fsync(handle.fileno())
-
-    @classmethod
-    def load(cls, path: Path | str) -> ActorSnapshot:
-        with np.load(path, allow_pickle=False) as data:
-            activations = [str(a) for a in data["activations"]]
-            count = len(activations)
-            return cls([data[f"w{i}"] for i in range(count)], [data[f"b{i}"] for i in range(count)], activations)
-
-
-def masked_choice(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None) -> int:
-    """The best legal action (``rng=None``) or one sampled from the masked softmax."""
-    legal = np.flatnonzero(mask)
-    values = logits[legal].astype(np.float64)
-    if rng is None:
-        return int(legal[int(np.argmax(values))])
-    values = np.exp(values - values.max())
-    return int(legal[int(rng.choice(len(legal), p=values / values.sum()))])
-
-
 class FrozenPolicy(Policy):
     """A frozen actor as a ``Policy``: argmax when ``deterministic``, else samples with ``self.rng``."""
 

@@ -47,3 +47,41 @@ def plot_ratings(ratings: Sequence[Rating], path: str | Path, title: str, anchor
     with atomic_target(path) as temporary:
         figure.savefig(temporary, format="png")
     return path
+
+
+def read_learning_curve(eval_log: str | Path) -> dict[str, list[tuple[int, float]]]:
+    """``{baseline: [(step, win rate), ...]}`` from a run's ``eval.jsonl``."""
+    import json
+
+    curves: dict[str, list[tuple[int, float]]] = {}
+    for line in Path(eval_log).read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            entry = json.loads(line)
+            for name, rate in entry["win_rate"].items():
+                curves.setdefault(name, []).append((int(entry["step"]), float(rate)))
+    return curves
+
+
+def plot_learning_curve(eval_log: str | Path, path: str | Path, title: str) -> Path:
+    """Win rate against each baseline over training steps (from ``eval.jsonl``), saved as PNG atomically."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(7.0, 4.0), dpi=120)
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    for name, points in read_learning_curve(eval_log).items():
+        steps, rates = zip(*sorted(points), strict=True)
+        axes.plot(steps, rates, marker="o", label=f"vs {name}")
+    axes.axhline(0.5, color="black", linewidth=0.8, linestyle=":")
+    axes.set_ylim(-0.02, 1.02)
+    axes.set_xlabel("training steps (learner decisions)")
+    axes.set_ylabel("win rate (periodic evaluation)")
+    axes.set_title(title, fontsize=10)
+    axes.grid(alpha=0.3)
+    axes.legend(loc="lower right")
+    figure.tight_layout()
+    path = Path(path)
+    with atomic_target(path) as temporary:
+        figure.savefig(temporary, format="png")
+    return path

@@ -14,8 +14,10 @@ What a run does, top to bottom (``Trainer.run``):
    environments and no inter-process traffic). Every other seat holds an ``OpponentMix``
    (``training/league.py``) that picks, per episode, a scripted baseline or a frozen past
    self according to the config's weights. Cooperative games: every other seat is the
-   learner's latest frozen snapshot. ``reward_shaping`` adds potential-based shaping by the
-   running score margin (``training/shaping.py``).
+   learner's latest frozen snapshot (``team_play: frozen``), or, with ``team_play: shared``, one
+   ``TeamEnv`` per environment in which the learner plays every seat (parameter sharing: every
+   decision is a training sample; ``fiesta_envs/core/team_env.py``). ``reward_shaping`` adds
+   potential-based shaping by the running score margin (``training/shaping.py``).
 3. Train in chunks that end at the next event; every schedule (``snapshot_every``,
    ``eval.every``, ``checkpoint_every``, ``total_timesteps``) is rounded up to a multiple of the
    rollout size ``ppo.n_steps x n_envs``, so events fall between PPO updates. At each event:
@@ -48,7 +50,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +81,7 @@ from training.league import ActorSnapshot, FrozenPolicy, League, LeagueEnv, Oppo
 RUN_CONFIG = "config.yaml"
 EVAL_LOG = "eval.jsonl"
 FINAL_EVAL = "final_eval.json"
+LEARNING_CURVE = "learning_curve.png"
 #: config fields whose change on ``--resume`` keeps the run identical to an uninterrupted one
 RESUME_SAFE_FIELDS = {"total_timesteps", "eval", "final_eval", "progress_bar", "run_dir", "tensorboard"}
 
@@ -188,7 +191,7 @@ def resume_config(run_dir: Path, overrides: Sequence[str], new_run_dir: Path | N
 
 
 # ---------------------------------------------------------------------------------- seeds
-_PURPOSES = {"global": 1, "envs": 2, "model": 3, "eval": 4, "final_eval": 5}
+_PURPOSES = {"global": 1, "envs": 2, "model": 3, "eval": 4, "final_eval": 5, "pretrain": 6}
 
 
 def derive_seed(seed: int, step: int, purpose: str) -> int:
@@ -216,14 +219,24 @@ def _build_env(
     members: list[str],
     reward_shaping: float = 0.0,
     gamma: float = 0.99,
+    team_play: str = "frozen",
 ) -> Any:
     """One training environment (module level so that worker processes can build it)."""
     if "torch" in sys.modules:  # one thread per worker: n_envs workers share the machine's cores
         sys.modules["torch"].set_num_threads(1)
     from stable_baselines3.common.monitor import Monitor
 
-    from fiesta_envs.registry import make_gym_env, make_policy
+    from fiesta_envs.registry import game_spec, make_gym_env, make_policy
 
+    if cooperative and team_play == "shared":  # one policy plays every seat: every decision trains it
+        from fiesta_envs.core.team_env import TeamEnv
+
+        env: Any = TeamEnv(game_spec(game).game_class(), num_players=num_players, **options)
+        if reward_shaping > 0:
+            from training.shaping import ScoreShaping
+
+            env = ScoreShaping(env, reward_shaping, gamma)
+        return Monitor(env)
     opponents = [
         OpponentMix(
             {name: (make_policy(game, name), weight) for name, weight in baselines.items()},
@@ -242,22 +255,29 @@ def _build_env(
     return Monitor(env)
 
 
-def make_vec_env(config: TrainConfig, members: list[str]) -> Any:
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
-
-    factory = functools.partial(
+def env_factory(config: TrainConfig, members: list[str], pretraining: bool = False) -> Any:
+    """A picklable function that builds one training environment; with ``pretraining``, the one the
+    teacher's games are collected in (its opponents are ``pretrain.opponents``, no league)."""
+    return functools.partial(
         _build_env,
         config.game,
         config.num_players,
         dict(config.options),
-        dict(config.opponents.baselines),
-        config.opponents.self_play.weight,
+        config.pretrain_opponents if pretraining else dict(config.opponents.baselines),
+        0.0 if pretraining else config.opponents.self_play.weight,
         config.opponents.self_play.deterministic,
-        config.cooperative(),
-        list(members),
+        False if pretraining else config.cooperative(),
+        [] if pretraining else list(members),
         config.reward_shaping,
         config.ppo.gamma,
+        config.team_play,
     )
+
+
+def make_vec_env(config: TrainConfig, members: list[str]) -> Any:
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    factory = env_factory(config, members)
     if config.n_envs == 1 or config.vec_env == "dummy":
         return DummyVecEnv([factory] * config.n_envs)
     return SubprocVecEnv([factory] * config.n_envs, start_method="forkserver")
@@ -292,8 +312,17 @@ def _round_up(value: int, unit: int) -> int:
 class Trainer:
     """One training run (see the module docstring for the order of events)."""
 
-    def __init__(self, config: TrainConfig, run_dir: Path, resume: bool = False, progress: bool = True) -> None:
+    def __init__(
+        self,
+        config: TrainConfig,
+        run_dir: Path,
+        resume: bool = False,
+        progress: bool = True,
+        on_evaluation: Callable[[int, dict[str, float]], None] | None = None,
+    ) -> None:
         self.config = config
+        #: called after every periodic evaluation with (step, {baseline: win rate}); may raise to stop
+        self.on_evaluation = on_evaluation
         self.run_dir = Path(run_dir)
         self.resume = resume
         self.show_progress = progress and config.progress_bar
@@ -303,7 +332,8 @@ class Trainer:
         self.snapshot_every = _round_up(config.opponents.self_play.snapshot_every, unit)
         self.eval_every = _round_up(config.eval.every, unit) if config.eval.every else 0
         self.cooperative = config.cooperative()
-        self.uses_league = self.cooperative or config.opponents.self_play.weight > 0
+        shared_team = self.cooperative and config.team_play == "shared"
+        self.uses_league = not shared_team and (self.cooperative or config.opponents.self_play.weight > 0)
         self.league = League(self.run_dir, 1 if self.cooperative else config.opponents.self_play.pool_size)
         self.model: Any = None
         self.vec_env: Any = None
@@ -351,15 +381,36 @@ class Trainer:
             (self.run_dir / EVAL_LOG).unlink(missing_ok=True)
             self.vec_env = make_vec_env(config, [])
             self.model = self._new_model(self.vec_env)
-            if self.uses_league:  # the first member of the league: the untrained network
+            self._configure_logger(step)
+            if config.pretrain is not None:
+                self._pretrain()
+            if self.uses_league:  # the first member of the league: the network as PPO starts
                 self.league.add(self.model, 0)
                 self.vec_env.env_method("set_league", self.league.members(0))
+            if config.pretrain is not None:  # a resumable starting point: the cloned network
+                save_checkpoint(self.model, self.run_dir, 0, self._meta(0))
             self._note(
                 f"training {config.game} ({config.num_players} players) for {self.total:,} steps "
                 f"with {config.n_envs} env(s); run directory {self.run_dir}"
             )
+            return step
         self._configure_logger(step)
         return step
+
+    def _pretrain(self) -> None:
+        """Behaviour cloning of ``pretrain.teacher`` before the first PPO step (training/pretrain.py)."""
+        from training.pretrain import pretrain
+
+        config = self.config
+        seed_everything(derive_seed(config.seed, 0, "pretrain"))
+        pretrain(
+            self.model,
+            config,
+            self.run_dir,
+            env_factory(config, [], pretraining=True),
+            derive_seed(config.seed, 0, "pretrain"),
+            self._note,
+        )
 
     def _forget_evaluations_after(self, step: int) -> None:
         """Drop evaluations logged after the checkpoint we resume from (they will be redone)."""
@@ -486,9 +537,18 @@ class Trainer:
         self.model.logger.dump(step)
         with open(self.run_dir / EVAL_LOG, "a", encoding="utf-8") as handle:
             handle.write(json.dumps({"step": step, "win_rate": rates}) + "\n")
+        from training.plots import plot_learning_curve
+
+        plot_learning_curve(
+            self.run_dir / EVAL_LOG,
+            self.run_dir / LEARNING_CURVE,
+            f"{config.game}, {config.num_players} players: {self.run_dir.name}",
+        )
         text = " ".join(f"{name} {rate:.0%}" for name, rate in rates.items())
         self.bar.show(eval=text)
         self.bar.note(f"step {step:,}: win rate vs {text} ({time.perf_counter() - started:.1f}s)")
+        if self.on_evaluation is not None:
+            self.on_evaluation(step, rates)
 
     def _final_evaluation(self) -> Any:
         config = self.config

@@ -43,6 +43,16 @@ REWARD_OPTION = Option(
 )
 
 
+#: The option of games that can append action-aligned features to their observation (see
+#: ``Game.action_features``). Off by default: the plain observation is the documented layout.
+ACTION_FEATURES_OPTION = Option(
+    False,
+    choices=(False, True),
+    doc="append action-aligned features to the observation: for each action, numbers that say what it "
+    "would bring now (points of a placement, a serve...); see the game's page",
+)
+
+
 class Game(abc.ABC):
     """Base class of every rules engine.
 
@@ -151,6 +161,20 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def render_text(self) -> str:
         """A text picture of the whole table (public information, at most 100 columns wide)."""
+
+    @property
+    def action_features_size(self) -> int:
+        """Length of ``action_features`` (0 for games without the ``action_features`` option)."""
+        return 0
+
+    def action_features(self, player: int) -> np.ndarray:
+        """Action-aligned numbers for ``player`` now, in [0, 1]: what each action would bring.
+
+        Only what ``player`` may know goes in. With the option ``action_features=True``,
+        ``observe`` appends exactly this vector to the plain observation, so the plain part is
+        always ``observe(player)[: observation_size - action_features_size]``.
+        """
+        raise NotImplementedError(f"{self.name} has no action features")
 
     def explain_illegal(self, action: int) -> str:
         """Why ``action`` is not legal now; games override this with the rule that forbids it."""

@@ -10,7 +10,8 @@ This is what ``gymnasium.make("fiesta_envs/FiestaMexicana-v0", ...)`` returns::
 * ``seat``: the learner's seat, or ``None`` for a random seat each episode.
 * ``opponents``: one policy for every other seat, or a list with one per other seat (in seat
   order, skipping the learner's). A policy is a baseline name (``"random"``, or the game's
-  scripted players such as ``"greedy"``), a ``Policy`` object, or a function
+  scripted players such as ``"greedy"``), ``"ppo"`` (the trained agent shipped with the
+  package, for games that ship one: ``fiesta_envs.agents``), a ``Policy`` object, or a function
   ``fn(observation, action_mask) -> action``. ``set_opponents`` swaps them between episodes.
 * Cooperative games: the opponents are the learner's team-mates.
 * The learner only sees its own turns. Its reward is 0 until the game ends, then its entry
@@ -89,7 +90,12 @@ class SingleSeatEnv(gymnasium.Env):
                     f"{self.game.name}: {len(specs)} opponents given for {others} other seats "
                     f"({self.game.num_players} players); give one spec or a list of {others}"
                 )
-        self.opponents = [self._policy_factory(spec, None) for spec in specs]
+        opponents = [self._policy_factory(spec, None) for spec in specs]
+        for policy in opponents:  # a shipped agent refuses now (no weights for this player count...)
+            check = getattr(policy, "check_game", None)
+            if callable(check):
+                check(self.game)
+        self.opponents = opponents
 
     def _policy_of(self, seat: int) -> Policy:
         return self.opponents[seat if seat < self.seat else seat - 1]

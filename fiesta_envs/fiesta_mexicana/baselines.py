@@ -21,89 +21,18 @@ import numpy as np
 
 from fiesta_envs.core.policy import Policy, first_legal
 from fiesta_envs.fiesta_mexicana import actions as A
-from fiesta_envs.fiesta_mexicana.board import (
-    FIXED_OF,
-    LINES_OF_3,
-    LINES_OF_4,
-    NEIGHBOURS,
-    OPPOSITE,
-    ROTATED_EDGES,
-    SQUARES,
-)
-from fiesta_envs.fiesta_mexicana.components import (
-    CHILDREN,
-    DISH_CARDS,
-    MASKED_FOUR,
-    MASKED_SIX,
-    MASKED_THREE_SAME,
-    NUM_SPACES,
-    OBJECTIVE_KINDS,
-    SENIORS_LINE_3,
-    SENIORS_LINE_4,
-    SENIORS_SQUARE,
-    TEENS,
-)
+from fiesta_envs.fiesta_mexicana.board import FIXED_OF
+from fiesta_envs.fiesta_mexicana.components import CHILDREN, NUM_SPACES, OBJECTIVE_KINDS, TEENS
 from fiesta_envs.fiesta_mexicana.game import AUCTION, KEEP, ORIENT, PLACE, ROTATE, valid_keeps
-from fiesta_envs.fiesta_mexicana.scoring import complete_bowls, dish_counts, placement_points
+from fiesta_envs.fiesta_mexicana.scoring import dish_counts
+from fiesta_envs.fiesta_mexicana.valuation import PRIOR_VALUE, best_rotation, objective_worths, placements_values
 
 if TYPE_CHECKING:
     from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 
-#: Rough worth of each objective kind when kept at the start (expected points).
-PRIOR_VALUE: dict[str, float] = {
-    CHILDREN: 2.5,
-    TEENS: 2.5,
-    SENIORS_SQUARE: 1.0,
-    SENIORS_LINE_4: 1.5,
-    SENIORS_LINE_3: 3.0,
-    MASKED_SIX: 3.0,
-    MASKED_FOUR: 3.0,
-    MASKED_THREE_SAME: 2.5,
-}
-SHAPES = {SENIORS_SQUARE: SQUARES, SENIORS_LINE_4: LINES_OF_4, SENIORS_LINE_3: LINES_OF_3}
-PARTIAL_CREDIT = 0.6  # share of an objective's points an unfinished objective is valued at
 MIN_BID_VALUE = 1.0  # a dish worth less is not worth outbidding for
 RESERVE_VALUE = 7.0  # a dish worth this much may be reserved
 RESERVE_MARGIN = 3.0  # ... when the objective given up is worth this much less
-
-
-def shape_progress(dishes: list[int], shapes: tuple[tuple[int, ...], ...]) -> float:
-    """The best share of a shape already filled with one dish and still completable (0..1)."""
-    best = 0.0
-    for cells in shapes:
-        kinds = {dishes[c] for c in cells if dishes[c] >= 0}
-        if len(kinds) == 1:
-            filled = sum(dishes[c] >= 0 for c in cells)
-            best = max(best, filled / len(cells))
-    return best
-
-
-def dish_objective_value(code: int, player: int, all_dishes: list[list[int]]) -> float:
-    """Estimated worth of an objective that depends only on dishes (children, teens, seniors)."""
-    kind = OBJECTIVE_KINDS[code]
-    dishes = all_dishes[player]
-    if kind.kind == CHILDREN:
-        return float(dish_counts(dishes)[kind.dish])
-    if kind.kind == TEENS:
-        counts = [dish_counts(table)[kind.dish] for table in all_dishes]
-        mine, best_other = counts[player], max(c for p, c in enumerate(counts) if p != player)
-        leading = mine >= 1 and mine >= best_other
-        return kind.points * (0.8 if leading else 0.2 * mine / (best_other + 1)) + 0.3 * mine
-    progress = shape_progress(dishes, SHAPES[kind.kind])
-    return kind.points if progress == 1.0 else kind.points * PARTIAL_CREDIT * progress**2
-
-
-def bowl_objective_value(code: int, bowls: list[int]) -> float:
-    """Estimated worth of a masked guests' objective given the complete bowls per colour."""
-    kind = OBJECTIVE_KINDS[code]
-    count = max(bowls) if kind.kind == MASKED_THREE_SAME else sum(bowls)
-    if count >= kind.target:
-        return float(kind.points)
-    return kind.points * PARTIAL_CREDIT * count / kind.target
-
-
-def is_bowl_objective(code: int) -> bool:
-    return OBJECTIVE_KINDS[code].kind in (MASKED_SIX, MASKED_FOUR, MASKED_THREE_SAME)
 
 
 class GreedyPolicy(Policy):
@@ -125,48 +54,16 @@ class GreedyPolicy(Policy):
             action = first_legal(action_mask)
         return action if action_mask[action] else first_legal(action_mask)
 
-    # ------------------------------------------------------------------ valuation
-    def _objective_value(
-        self, game: FiestaMexicana, player: int, all_dishes: list[list[int]], bowls: list[int]
-    ) -> float:
-        total = 0.0
-        for code in game.objectives[player]:
-            if code < 0:
-                continue
-            if is_bowl_objective(code):
-                total += bowl_objective_value(code, bowls)
-            else:
-                total += dish_objective_value(code, player, all_dishes)
-        return total
-
     def _best_rotation(self, game: FiestaMexicana, player: int, space: int) -> tuple[int, float]:
         """The best view rotation for the dish on offer on ``space`` and the value it brings."""
-        card = game.offer
-        dishes, edges = game.dishes[player], game.edges[player]
-        bowls = complete_bowls(dishes, edges)
-        before = self._objective_value(game, player, game.dishes, bowls)
-        all_after = [list(d) for d in game.dishes]
-        all_after[player][space] = DISH_CARDS[card].dish
-        orientation = game.orientation[player]
-        best_rotation, best_value = 0, -1e9
-        for rotation in range(4):
-            new_edges = ROTATED_EDGES[card][(rotation + orientation) % 4]
-            points = placement_points(dishes, edges, space, new_edges, DISH_CARDS[card].skulls)
-            new_bowls = list(bowls)
-            for direction, neighbour in NEIGHBOURS[space]:
-                colour = new_edges[direction]
-                if dishes[neighbour] >= 0 and colour >= 0 and colour == edges[neighbour][OPPOSITE[direction]]:
-                    new_bowls[colour] += 1
-            gained = max(points, -game.points[player])  # the score floor
-            value = gained + self._objective_value(game, player, all_after, new_bowls) - before
-            if value > best_value:
-                best_rotation, best_value = rotation, value
-        return best_rotation, best_value
+        return best_rotation(game, player, space)
 
     # ------------------------------------------------------------------ decisions
     def _auction(self, game: FiestaMexicana, player: int) -> int:
-        bids = np.flatnonzero(game.legal_bids(player)) + 1
-        values = {int(n): self._best_rotation(game, player, game.space_of(player, int(n)))[1] for n in bids}
+        bids = [int(n) for n in np.flatnonzero(game.legal_bids(player)) + 1]
+        spaces = [game.space_of(player, n) for n in bids]
+        best_values = placements_values(game, player, spaces, game.offer)[1].max(axis=1) if bids else []
+        values = {n: float(v) for n, v in zip(bids, best_values, strict=True)}
         if not values:  # no free number above the high bid
             return A.PASS
         # the most valuable number; among equals the higher one (harder to outbid)
@@ -189,17 +86,8 @@ class GreedyPolicy(Policy):
         return False
 
     def _weakest_objective(self, game: FiestaMexicana, player: int) -> tuple[int, float] | None:
-        """The objective slot worth least: its value now plus its prior worth times the table left."""
-        bowls = complete_bowls(game.dishes[player], game.edges[player])
-        table_left = 1.0 - game.filled[player] / NUM_SPACES
-        held = []
-        for slot, code in enumerate(game.objectives[player]):
-            if code >= 0:
-                if is_bowl_objective(code):
-                    now = bowl_objective_value(code, bowls)
-                else:
-                    now = dish_objective_value(code, player, game.dishes)
-                held.append((slot, now + PRIOR_VALUE[OBJECTIVE_KINDS[code].kind] * table_left))
+        """The objective slot worth least (``valuation.objective_worths``)."""
+        held = [(slot, worth) for slot, worth in enumerate(objective_worths(game, player)) if worth is not None]
         return min(held, key=lambda item: item[1]) if held else None
 
     def _rotation(self, game: FiestaMexicana, player: int) -> int:

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from fiesta_envs.core.errors import InvalidStateError
-from fiesta_envs.core.game import REWARD_OPTION, Game
+from fiesta_envs.core.game import ACTION_FEATURES_OPTION, REWARD_OPTION, Game
 from fiesta_envs.core.options import Option
 from fiesta_envs.fiesta_mexicana import actions as A
 from fiesta_envs.fiesta_mexicana import observation as obs_layout
@@ -41,6 +41,7 @@ from fiesta_envs.fiesta_mexicana.components import (
     SAUCES,
     VARIANT_PENALTIES,
 )
+from fiesta_envs.fiesta_mexicana.features import FEATURES_SIZE, action_features
 from fiesta_envs.fiesta_mexicana.scoring import objective_points, placement_points
 
 PHASES: tuple[str, ...] = ("orient", "keep", "auction", "place", "rotate", "over")
@@ -137,6 +138,7 @@ class FiestaMexicana(Game):
     default_players: ClassVar[int] = 2
     options: ClassVar[dict[str, Option]] = {
         "reward": REWARD_OPTION,
+        "action_features": ACTION_FEATURES_OPTION,
         "variant": Option(
             STANDARD,
             choices=(STANDARD, CONFIRMED_WAITERS),
@@ -154,7 +156,11 @@ class FiestaMexicana(Game):
 
     @property
     def observation_size(self) -> int:
-        return obs_layout.observation_size(self.num_players)
+        return obs_layout.observation_size(self.num_players) + (FEATURES_SIZE if self.config["action_features"] else 0)
+
+    @property
+    def action_features_size(self) -> int:
+        return FEATURES_SIZE if self.config["action_features"] else 0
 
     @property
     def confirmed_waiters(self) -> bool:
@@ -509,7 +515,13 @@ class FiestaMexicana(Game):
 
     # ------------------------------------------------------------------ observation
     def observe(self, player: int) -> np.ndarray:
+        if self.config["action_features"]:
+            return np.concatenate([obs_layout.encode(self, player), action_features(self, player)])
         return obs_layout.encode(self, player)
+
+    def action_features(self, player: int) -> np.ndarray:
+        """What each action would bring ``player`` now (``features.py``; appended with ``action_features=True``)."""
+        return action_features(self, player)
 
     def card_shown(self) -> int:
         """The dish on offer, or during setup the start card being oriented (-1 for none)."""

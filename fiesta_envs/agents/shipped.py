@@ -1,0 +1,567 @@
+"""Trained agents that ship inside the package: agent name ``ppo``, numpy only (no torch).
+
+Usage::
+
+    gymnasium.make("fiesta_envs/FiestaMexicana-v0", opponents="ppo")
+    fiesta evaluate --game fiesta_mexicana --players 2 --agents ppo,greedy
+    fiesta play --game fiesta_mexicana --opponents ppo
+
+Files
+-----
+Every agent is two files in the weights folder (``fiesta_envs/agents/weights/``)::
+
+    <game>-<N>p[-<variant>].npz    the actor network (see ``fiesta_envs.core.mlp``), allow_pickle=False
+    <game>-<N>p[-<variant>].json   what it is, checked before it plays
+
+``<variant>`` names the options that matter and differ from their defaults (e.g.
+``tortilla_de_patatas-2p-gourmet``); it is only a readable name, the ``.json`` decides.
+The JSON holds:
+
+* ``format`` (1), ``agent`` (``"ppo"``), ``game``, ``num_players``, ``options`` (all the game's
+  options the network was trained with, defaults filled in, e.g. ``{"menu": "day",
+  "action_features": true, "reward": "rank"}``), ``variant``;
+* ``version``: the engine class's ``version`` at training time;
+* ``observation_size`` (what the network takes), ``plain_observation_size`` (the observation
+  without action features), ``action_features_size`` (0 unless trained with
+  ``action_features=True``), ``num_actions``;
+* ``network``: ``layers`` (sizes, inputs first), ``activations``, ``parameters``;
+* ``training``: algorithm, a summary of the config, the full config, the checkpoint it came
+  from, library versions; ``steps``, ``seed``;
+* ``evaluation``: the results it was shipped with (e.g. ``fiesta evaluate``'s results.json), and
+  ``command``: the command that reproduces it;
+* ``npz``, ``npz_bytes``, ``sha256``: the weights file, its size and SHA-256.
+
+Which file plays
+----------------
+``ShippedPolicy`` picks, at its first ``act`` for a game configuration, the file of that game
+and player count whose options equal the game's on every option that matters. ``reward``
+never matters; ``action_features`` neither: a network trained with action features gets them
+computed from the engine (``game.action_features(player)`` appended to the plain observation)
+when the environment was made without the option, and a network trained without them reads
+only the plain part of an observation that has them. The weights are loaded once per process.
+
+It refuses (``ShippedAgentError``, an ``InvalidOptionError``) when no file fits the game,
+player count and options (the message lists what is shipped), when the engine's ``version``
+differs from the file's (retrain), when the observation sizes differ, or when the ``.npz``
+does not match its SHA-256 (corrupt file). ``check_shipped`` does all of that up front, so
+evaluations and environments refuse before a game is played.
+
+Adding an agent
+---------------
+1. Train: ``fiesta train --config configs/<game>/<config>.yaml`` (an MLP policy).
+2. Evaluate it: ``fiesta evaluate --game <game> --players N --agents ppo=RUN_DIR,greedy,random --out EVAL``.
+3. Export: ``fiesta export RUN_DIR --name ppo --eval-json EVAL/results.json --command "fiesta train ..."``
+   writes ``fiesta_envs/agents/weights/<game>-<N>p.npz`` and ``.json`` (``--out`` for another folder).
+4. Run ``pytest tests/test_shipped_agents.py`` (every shipped file must load without torch,
+   play legal games and beat ``random``), then commit both files. A rules or encoding change
+   that bumps the engine's ``version`` makes the agent refuse until it is retrained and
+   exported again.
+
+The weights folder can be overridden (for tests, or to try agents before shipping them) by
+the environment variable ``FIESTA_ENVS_WEIGHTS`` or the ``weights_dir`` argument of every
+function here; worker processes inherit the variable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from fiesta_envs.core.errors import InvalidOptionError
+from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
+from fiesta_envs.core.options import validate_options
+from fiesta_envs.core.policy import Policy
+
+if TYPE_CHECKING:
+    from fiesta_envs.core.game import Game
+
+#: The agent names that can be shipped (``make_policy(game, "ppo")``).
+SHIPPED_NAMES: tuple[str, ...] = ("ppo",)
+#: Environment variable naming another weights folder (tests, agents not shipped yet).
+WEIGHTS_ENV = "FIESTA_ENVS_WEIGHTS"
+#: The folder inside the package.
+PACKAGE_WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
+FORMAT_VERSION = 1
+#: Options that never decide which file plays (see the module docstring).
+IGNORED_OPTIONS = ("reward", "action_features")
+_REQUIRED = (
+    "format",
+    "agent",
+    "game",
+    "num_players",
+    "options",
+    "version",
+    "observation_size",
+    "plain_observation_size",
+    "num_actions",
+    "npz",
+    "sha256",
+)
+
+
+class ShippedAgentError(InvalidOptionError):
+    """A shipped agent that cannot play this game: missing, outdated, of another size, or corrupt."""
+
+
+# ---------------------------------------------------------------------------------- where
+def weights_directory(weights_dir: str | os.PathLike[str] | None = None) -> Path:
+    """The weights folder: ``weights_dir`` if given, else ``$FIESTA_ENVS_WEIGHTS``, else the package's."""
+    if weights_dir is not None:
+        return Path(weights_dir)
+    override = os.environ.get(WEIGHTS_ENV)
+    return Path(override) if override else PACKAGE_WEIGHTS_DIR
+
+
+def _game_class(game: str | type[Game]) -> type[Game]:
+    if isinstance(game, str):
+        from fiesta_envs.registry import game_spec
+
+        return game_spec(game).game_class()
+    return game
+
+
+def _check_name(name: str) -> None:
+    if name not in SHIPPED_NAMES:
+        raise ShippedAgentError(f"unknown shipped agent {name!r}; shipped agent names: {', '.join(SHIPPED_NAMES)}")
+
+
+def has_shipped(game: str, name: str = "ppo", weights_dir: str | os.PathLike[str] | None = None) -> bool:
+    """Whether any ``name`` agent is shipped for ``game`` (any player count); reads file names only."""
+    if name not in SHIPPED_NAMES:
+        return False
+    directory = weights_directory(weights_dir)
+    if not directory.is_dir():
+        return False
+    return any(_FILE.match(path.name) and path.name.startswith(f"{game}-") for path in directory.glob("*.json"))
+
+
+_FILE = re.compile(r"^[a-z0-9_]+-\d+p(-[a-z0-9_]+)?\.json$")
+
+
+# ---------------------------------------------------------------------------------- the index
+@dataclass(frozen=True)
+class ShippedAgent:
+    """One shipped agent: its ``.json`` (``info``) and where its ``.npz`` is."""
+
+    json_path: Path
+    info: Mapping[str, Any]
+
+    @property
+    def path(self) -> Path:
+        return self.json_path.with_name(str(self.info["npz"]))
+
+    @property
+    def game(self) -> str:
+        return str(self.info["game"])
+
+    @property
+    def num_players(self) -> int:
+        return int(self.info["num_players"])
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.info["options"])
+
+    def relevant_options(self, game_class: type[Game]) -> dict[str, Any]:
+        """The trained options that matter, defaults of the current engine filled in."""
+        options = {k: v for k, v in self.options.items() if k not in IGNORED_OPTIONS}
+        for key, option in game_class.options.items():
+            if key not in IGNORED_OPTIONS:
+                options.setdefault(key, option.default)
+        return options
+
+    def describe(self, game_class: type[Game]) -> str:
+        """``2 players`` or ``2 players (menu='gourmet')``: non-default options that matter."""
+        text = f"{self.num_players} players"
+        extra = _non_default(game_class, self.relevant_options(game_class))
+        if extra:
+            text += " (" + ", ".join(f"{k}={v!r}" for k, v in extra.items()) + ")"
+        return text
+
+
+def _non_default(game_class: type[Game], options: Mapping[str, Any]) -> dict[str, Any]:
+    declared = game_class.options
+    return {k: v for k, v in options.items() if k not in declared or declared[k].default != v}
+
+
+_INDEX: dict[tuple[str, str], tuple[tuple, list[ShippedAgent]]] = {}
+
+
+def shipped_agents(
+    game: str, name: str = "ppo", weights_dir: str | os.PathLike[str] | None = None
+) -> list[ShippedAgent]:
+    """Every ``name`` agent shipped for ``game`` (its ``.json`` files read and checked; cached)."""
+    _check_name(name)
+    directory = weights_directory(weights_dir)
+    if not directory.is_dir():
+        return []
+    paths = sorted(p for p in directory.glob(f"{game}-*.json") if _FILE.match(p.name))
+    signature = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in paths)
+    key = (str(directory.resolve()), game)
+    cached = _INDEX.get(key)
+    if cached is not None and cached[0] == signature:
+        agents = cached[1]
+    else:
+        agents = [_read_info(path) for path in paths]
+        _INDEX[key] = (signature, agents)
+    return [agent for agent in agents if agent.info["agent"] == name and agent.game == game]
+
+
+def _read_info(path: Path) -> ShippedAgent:
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ShippedAgentError(f"corrupt shipped agent file {path}: not valid JSON ({exc})") from exc
+    if not isinstance(info, dict):
+        raise ShippedAgentError(f"corrupt shipped agent file {path}: must hold a JSON object")
+    missing = [key for key in _REQUIRED if key not in info]
+    if missing:
+        raise ShippedAgentError(f"corrupt shipped agent file {path}: lacks {', '.join(missing)}")
+    if info["format"] != FORMAT_VERSION:
+        raise ShippedAgentError(
+            f"shipped agent file {path} has format {info['format']!r}; this fiesta_envs reads format {FORMAT_VERSION}"
+        )
+    if not isinstance(info["options"], dict) or not isinstance(info["num_players"], int):
+        raise ShippedAgentError(f"corrupt shipped agent file {path}: 'options' must be an object, 'num_players' an int")
+    return ShippedAgent(path, info)
+
+
+def find_shipped(
+    game: str | type[Game],
+    num_players: int,
+    options: Mapping[str, Any] | None = None,
+    name: str = "ppo",
+    weights_dir: str | os.PathLike[str] | None = None,
+) -> ShippedAgent:
+    """The shipped agent for this game, player count and options, or ``ShippedAgentError`` saying what exists."""
+    game_class = _game_class(game)
+    wanted = validate_options(game_class.name, game_class.options, dict(options or {}))
+    wanted = {k: v for k, v in wanted.items() if k not in IGNORED_OPTIONS}
+    agents = shipped_agents(game_class.name, name, weights_dir)
+    found = [a for a in agents if a.num_players == num_players and a.relevant_options(game_class) == wanted]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        files = ", ".join(a.json_path.name for a in found)
+        raise ShippedAgentError(
+            f"{game_class.name}: several shipped {name!r} agents fit {num_players} players: {files}; remove all but one"
+        )
+    extra = _non_default(game_class, wanted)
+    asked = f"{num_players} players" + (" with " + ", ".join(f"{k}={v!r}" for k, v in extra.items()) if extra else "")
+    if agents:
+        shipped = ", ".join(sorted({a.describe(game_class) for a in agents}))
+    else:
+        shipped = f"none for this game (looked in {weights_directory(weights_dir)})"
+    raise ShippedAgentError(f"{game_class.name}: no shipped {name!r} agent for {asked}; shipped: {shipped}")
+
+
+# ---------------------------------------------------------------------------------- loading
+_ACTORS: dict[tuple[str, str, int, int], ActorSnapshot] = {}
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def load_actor(agent: ShippedAgent, game_class: type[Game]) -> ActorSnapshot:
+    """The agent's network, after checking the engine version and the file's SHA-256 (cached per process)."""
+    where = f"{game_class.name}: shipped {agent.info['agent']!r} agent {agent.json_path.name}"
+    if agent.info["version"] != game_class.version:
+        raise ShippedAgentError(
+            f"{where} is out of date; retrain: trained on version {agent.info['version']}, "
+            f"this is version {game_class.version} of the {game_class.name} engine"
+        )
+    path = agent.path
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise ShippedAgentError(f"{where}: its weights file {path} is missing") from exc
+    key = (str(path.resolve()), str(agent.info["sha256"]), stat.st_mtime_ns, stat.st_size)
+    actor = _ACTORS.get(key)
+    if actor is not None:
+        return actor
+    if sha256_of(path) != agent.info["sha256"]:
+        raise ShippedAgentError(
+            f"{where}: corrupt weights: {path.name} ({stat.st_size} bytes) does not match the sha256 in "
+            f"{agent.json_path.name}; restore the file (git checkout) or export it again"
+        )
+    try:
+        actor = ActorSnapshot.load(path)
+    except (OSError, ValueError, KeyError) as exc:
+        raise ShippedAgentError(f"{where}: cannot read {path.name} ({type(exc).__name__}: {exc})") from exc
+    if actor.input_size != agent.info["observation_size"] or actor.output_size != agent.info["num_actions"]:
+        raise ShippedAgentError(
+            f"{where}: the network takes {actor.input_size} inputs and gives {actor.output_size} logits, "
+            f"its json says {agent.info['observation_size']} and {agent.info['num_actions']}"
+        )
+    _ACTORS[key] = actor
+    return actor
+
+
+@dataclass(frozen=True)
+class _Binding:
+    """How one agent plays one game configuration: its network and how to build the network's input."""
+
+    agent: ShippedAgent
+    actor: ActorSnapshot
+    mode: str  # "direct" (the observation), "plain" (its plain part) or "features" (plain + computed features)
+    plain_size: int
+
+    def network_input(self, observation: np.ndarray | None, game: Game, player: int) -> np.ndarray:
+        if observation is None:
+            observation = game.observe(player)
+        if self.mode == "direct":
+            return observation
+        plain = np.asarray(observation)[: self.plain_size]
+        if self.mode == "plain":
+            return plain
+        return np.concatenate([plain, np.asarray(game.action_features(player), dtype=np.float32)])
+
+
+def _bind(agent: ShippedAgent, actor: ActorSnapshot, game: Game) -> _Binding:
+    """Check the observation sizes of ``game`` against the agent's and choose the input mode."""
+    info = agent.info
+    where = f"{game.name}: shipped {info['agent']!r} agent {agent.json_path.name}"
+    env_size = int(game.observation_size)
+    env_plain = env_size - int(game.action_features_size)
+    net_size, net_plain = int(info["observation_size"]), int(info["plain_observation_size"])
+    if env_plain != net_plain:
+        raise ShippedAgentError(
+            f"{where}: observation size differs: trained on {net_plain} plain observation entries, this game has "
+            f"{env_plain} (version {game.version}); retrain, or bump the engine's version when its encoding changes"
+        )
+    if game.num_actions != info["num_actions"]:
+        raise ShippedAgentError(
+            f"{where}: trained for {info['num_actions']} actions, this game has {game.num_actions}; retrain"
+        )
+    if net_size == env_size:
+        return _Binding(agent, actor, "direct", env_plain)
+    if net_size == net_plain:
+        return _Binding(agent, actor, "plain", env_plain)
+    player = game.current_player if game.current_player >= 0 else 0
+    try:
+        features = len(game.action_features(player))
+    except NotImplementedError as exc:
+        raise ShippedAgentError(
+            f"{where}: trained with action features ({net_size - net_plain} entries), which this {game.name} "
+            f"engine cannot compute; retrain"
+        ) from exc
+    if net_plain + features != net_size:
+        raise ShippedAgentError(
+            f"{where}: observation size differs: the network takes {net_size} entries, this game gives "
+            f"{net_plain} plain entries + {features} action features; retrain"
+        )
+    return _Binding(agent, actor, "features", env_plain)
+
+
+def check_shipped(
+    game: str | type[Game],
+    num_players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    name: str = "ppo",
+    weights_dir: str | os.PathLike[str] | None = None,
+) -> ShippedAgent:
+    """Refuse now (``ShippedAgentError``) what ``ShippedPolicy`` would refuse at its first move.
+
+    Finds the file, checks version, SHA-256 and observation sizes on a probe game, and leaves
+    the weights loaded in this process's cache. Returns the agent (``.info`` is its JSON).
+    """
+    game_class = _game_class(game)
+    probe = game_class(num_players=num_players, seed=0, **dict(options or {}))
+    agent = find_shipped(game_class, probe.num_players, probe.config, name, weights_dir)
+    _bind(agent, load_actor(agent, game_class), probe)
+    return agent
+
+
+# ---------------------------------------------------------------------------------- the policy
+class ShippedPolicy(Policy):
+    """A shipped agent as a ``Policy``: the most probable legal action (``sample=True``: sampled).
+
+    ``game`` (a game name) is only used to check that it plays the game it was made for; the
+    file is chosen from the ``game`` object passed to ``act`` (its player count and options).
+    """
+
+    def __init__(
+        self,
+        game: str | None = None,
+        name: str = "ppo",
+        sample: bool = False,
+        seed: int | None = None,
+        weights_dir: str | os.PathLike[str] | None = None,
+    ) -> None:
+        super().__init__(seed)
+        _check_name(name)
+        if game is not None:
+            from fiesta_envs.registry import game_spec
+
+            game = game_spec(game).name
+        self.game_name = game
+        self.name = name
+        self.sample = sample
+        self.weights_dir = None if weights_dir is None else str(weights_dir)
+        self._bindings: dict[tuple, _Binding] = {}
+
+    def _key(self, game: Game) -> tuple:
+        return (type(game), game.num_players, tuple(sorted(game.config.items())))
+
+    def check_game(self, game: Game) -> _Binding:
+        """Choose and load the file for ``game``'s configuration, or refuse now (``ShippedAgentError``)."""
+        key = self._key(game)
+        binding = self._bindings.get(key)
+        if binding is None:
+            if self.game_name is not None and game.name != self.game_name:
+                raise ShippedAgentError(f"a shipped agent made for {self.game_name} cannot play {game.name}")
+            game_class = type(game)
+            agent = find_shipped(game_class, game.num_players, game.config, self.name, self.weights_dir)
+            binding = self._bindings[key] = _bind(agent, load_actor(agent, game_class), game)
+        return binding
+
+    def network_input(self, observation: np.ndarray | None, game: Game, player: int) -> np.ndarray:
+        """What the network reads for ``player`` now (the observation, or its plain part + action features)."""
+        return self.check_game(game).network_input(observation, game, player)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
+        binding = self._bindings.get(self._key(game)) or self.check_game(game)
+        logits = binding.actor.logits(binding.network_input(observation, game, player))
+        return masked_choice(logits, action_mask, self.rng if self.sample else None)
+
+    def __getstate__(self) -> dict[str, Any]:  # send no weights to worker processes: they load their own
+        state = dict(self.__dict__)
+        state["_bindings"] = {}
+        return state
+
+    def __repr__(self) -> str:
+        return f"ShippedPolicy({self.name!r}, game={self.game_name!r}, sample={self.sample})"
+
+
+# ---------------------------------------------------------------------------------- writing
+def variant_name(game: str | type[Game], options: Mapping[str, Any] | None = None) -> str:
+    """The file-name variant: the non-default values of the options that matter, joined by ``-``."""
+    game_class = _game_class(game)
+    full = validate_options(game_class.name, game_class.options, dict(options or {}))
+    parts = []
+    for key, value in _non_default(game_class, {k: v for k, v in full.items() if k not in IGNORED_OPTIONS}).items():
+        parts.append(str(value) if isinstance(value, str) else f"{key}_{value}")
+    return "-".join(re.sub(r"[^a-z0-9_]+", "_", part.lower()) for part in parts)
+
+
+def agent_stem(game: str | type[Game], num_players: int, options: Mapping[str, Any] | None = None) -> str:
+    """``<game>-<N>p[-<variant>]``: the name of an agent's two files, without extension."""
+    game_class = _game_class(game)
+    variant = variant_name(game_class, options)
+    return f"{game_class.name}-{num_players}p" + (f"-{variant}" if variant else "")
+
+
+def write_shipped_agent(
+    actor: ActorSnapshot,
+    game: str | type[Game],
+    num_players: int,
+    options: Mapping[str, Any] | None = None,
+    out_dir: str | os.PathLike[str] | None = None,
+    name: str = "ppo",
+    extra: Mapping[str, Any] | None = None,
+    force: bool = False,
+) -> tuple[Path, Path]:
+    """Write ``<stem>.npz`` and ``<stem>.json`` into ``out_dir`` (default: the package's folder).
+
+    Checks first that the network fits the game (sizes, action features). Both files are written
+    to temporary files, then renamed into place, the weights first: a reader sees the old pair,
+    the new pair, or a pair whose SHA-256 differs (refused as corrupt), never half a file.
+    ``extra`` adds fields (training, steps, seed, evaluation, command). Returns (npz, json).
+    """
+    _check_name(name)
+    game_class = _game_class(game)
+    probe = game_class(num_players=num_players, seed=0, **dict(options or {}))
+    directory = Path(out_dir) if out_dir is not None else PACKAGE_WEIGHTS_DIR
+    stem = agent_stem(game_class, probe.num_players, probe.config)
+    npz_path, json_path = directory / f"{stem}.npz", directory / f"{stem}.json"
+    if not force and (npz_path.exists() or json_path.exists()):
+        raise ShippedAgentError(f"{json_path} already exists; pass force=True (fiesta export --force) to replace it")
+    plain = probe.observation_size - probe.action_features_size
+    if actor.input_size == plain:
+        features: int | None = 0
+    elif actor.input_size == probe.observation_size:
+        features = probe.action_features_size
+    else:  # trained with action features, this probe made without: the engine computes them
+        try:
+            features = len(probe.action_features(max(probe.current_player, 0)))
+        except NotImplementedError:
+            features = None
+    if features is None or actor.input_size != plain + features:
+        raise ShippedAgentError(
+            f"{game_class.name}: the network takes {actor.input_size} inputs; this game's observation has "
+            f"{probe.observation_size} entries ({plain} plain)"
+        )
+    if actor.output_size != probe.num_actions:
+        raise ShippedAgentError(
+            f"{game_class.name}: the network gives {actor.output_size} logits for {probe.num_actions} actions"
+        )
+    directory.mkdir(parents=True, exist_ok=True)
+    temporary_npz = _temporary(directory, npz_path.name)
+    temporary_json = _temporary(directory, json_path.name)
+    try:
+        with open(temporary_npz, "wb") as handle:
+            actor.write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        info: dict[str, Any] = {
+            "format": FORMAT_VERSION,
+            "agent": name,
+            "game": game_class.name,
+            "num_players": probe.num_players,
+            "options": dict(probe.config),
+            "variant": variant_name(game_class, probe.config),
+            "version": game_class.version,
+            "observation_size": actor.input_size,
+            "plain_observation_size": plain,
+            "action_features_size": features,
+            "num_actions": probe.num_actions,
+            "network": {
+                "layers": actor.layer_sizes,
+                "activations": actor.activations,
+                "parameters": actor.parameter_count,
+            },
+        }
+        info.update({k: v for k, v in (extra or {}).items() if k not in info})
+        info["npz"] = npz_path.name
+        info["npz_bytes"] = temporary_npz.stat().st_size
+        info["sha256"] = sha256_of(temporary_npz)
+        with open(temporary_json, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(info, indent=2, default=_json_default) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        for temporary in (temporary_npz, temporary_json):
+            os.chmod(temporary, 0o644)  # package data, readable by all (temporary files start private)
+        os.replace(temporary_npz, npz_path)
+        os.replace(temporary_json, json_path)
+    finally:
+        temporary_npz.unlink(missing_ok=True)
+        temporary_json.unlink(missing_ok=True)
+    return npz_path, json_path
+
+
+def _temporary(directory: Path, name: str) -> Path:
+    descriptor, path = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    os.close(descriptor)
+    return Path(path)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError(f"value {value!r} of type {type(value).__name__} is not JSON-safe")

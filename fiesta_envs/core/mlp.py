@@ -1,0 +1,152 @@
+"""A trained actor network as plain numpy: observation -> action logits, without torch.
+
+``ActorSnapshot`` holds the actor half of a MaskablePPO ``MlpPolicy`` (the policy MLP and the
+action head) as float32 matrices. It is what the training league freezes its past selves into
+(``training/league.py``) and what the agents shipped inside the package are made of
+(``fiesta_envs/agents``). A forward pass is a few matrix-vector products.
+
+On disk a snapshot is one ``.npz`` (read with ``allow_pickle=False``: no Python objects)::
+
+    activations   str array, one per layer: "tanh", "relu" or "identity"
+    w0, b0        first layer: weight (inputs x outputs) and bias (outputs)
+    w1, b1 ...    the following layers, the last one giving one logit per action
+
+Only ``ActorSnapshot.from_model`` needs torch (it copies a live model), and imports it itself.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0.0)
+
+
+def _identity(x: np.ndarray) -> np.ndarray:
+    return x
+
+
+#: module-level functions, so that frozen policies pickle (evaluation sends them to worker processes)
+ACTIVATIONS = {"tanh": np.tanh, "relu": _relu, "identity": _identity}
+
+
+class ActorSnapshot:
+    """The actor half of a MaskablePPO MLP policy as numpy arrays: observation -> action logits."""
+
+    def __init__(self, weights: Sequence[np.ndarray], biases: Sequence[np.ndarray], activations: Sequence[str]):
+        if not len(weights) == len(biases) == len(activations):
+            raise ValueError("one weight, bias and activation per layer")
+        unknown = set(activations) - set(ACTIVATIONS)
+        if unknown:
+            raise ValueError(f"unsupported activations {sorted(unknown)}; supported: {sorted(ACTIVATIONS)}")
+        self.weights = [np.ascontiguousarray(w, dtype=np.float32) for w in weights]
+        self.biases = [np.ascontiguousarray(b, dtype=np.float32) for b in biases]
+        self.activations = list(activations)
+        self._functions = [ACTIVATIONS[name] for name in self.activations]
+        for i, (weight, bias) in enumerate(zip(self.weights, self.biases, strict=True)):
+            if weight.ndim != 2 or bias.shape != (weight.shape[1],):
+                raise ValueError(f"layer {i}: weight {weight.shape} and bias {bias.shape} do not fit together")
+            if i and weight.shape[0] != self.weights[i - 1].shape[1]:
+                raise ValueError(
+                    f"layer {i} takes {weight.shape[0]} inputs but layer {i - 1} gives {self.weights[i - 1].shape[1]}"
+                )
+
+    @classmethod
+    def from_model(cls, model: Any) -> ActorSnapshot:
+        """Copy the actor of a MaskablePPO ``MlpPolicy`` (flatten features -> policy MLP -> action head).
+
+        Needs torch and stable-baselines3 (imported here). A network that is not a plain MLP on
+        flat observations raises ``ValueError`` naming what it cannot copy.
+        """
+        import torch.nn as nn
+        from stable_baselines3.common.torch_layers import FlattenExtractor
+
+        policy = model.policy
+        if not isinstance(policy.pi_features_extractor, FlattenExtractor):
+            raise ValueError(
+                f"only MLP policies on flat observations can be frozen; this one extracts features with "
+                f"{type(policy.pi_features_extractor).__name__}"
+            )
+        weights, biases, activations = [], [], []
+        for module in [*policy.mlp_extractor.policy_net, policy.action_net]:
+            if isinstance(module, nn.Linear):
+                weights.append(module.weight.detach().cpu().numpy().T.copy())
+                biases.append(module.bias.detach().cpu().numpy().copy())
+                activations.append("identity")
+            elif isinstance(module, (nn.Tanh, nn.ReLU)) and activations and activations[-1] == "identity":
+                activations[-1] = "tanh" if isinstance(module, nn.Tanh) else "relu"
+            else:
+                raise ValueError(f"cannot freeze a policy layer of type {type(module).__name__}")
+        return cls(weights, biases, activations)
+
+    # ------------------------------------------------------------------ shape
+    @property
+    def input_size(self) -> int:
+        return int(self.weights[0].shape[0]) if self.weights else 0
+
+    @property
+    def output_size(self) -> int:
+        return int(self.weights[-1].shape[1]) if self.weights else 0
+
+    @property
+    def layer_sizes(self) -> list[int]:
+        """Inputs, then the outputs of every layer: ``[obs, 64, 64, actions]``."""
+        return [self.input_size, *(int(w.shape[1]) for w in self.weights)] if self.weights else []
+
+    @property
+    def parameter_count(self) -> int:
+        return int(sum(w.size + b.size for w, b in zip(self.weights, self.biases, strict=True)))
+
+    # ------------------------------------------------------------------ forward pass
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        x = np.asarray(observation, dtype=np.float32)
+        for weight, bias, function in zip(self.weights, self.biases, self._functions, strict=True):
+            x = function(x @ weight + bias)
+        return x
+
+    # ------------------------------------------------------------------ files
+    def save(self, path: Path | str) -> None:
+        """Write atomically (temp file, then rename): a reader never sees half a snapshot."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        try:
+            with os.fdopen(descriptor, "wb") as handle:
+                self.write(handle)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+    def write(self, handle: Any) -> None:
+        """Write the ``.npz`` to an open binary file."""
+        arrays: dict[str, Any] = {"activations": np.array(self.activations, dtype=str)}
+        for i, (weight, bias) in enumerate(zip(self.weights, self.biases, strict=True)):
+            arrays[f"w{i}"], arrays[f"b{i}"] = weight, bias
+        np.savez(handle, **arrays)
+
+    @classmethod
+    def load(cls, path: Path | str) -> ActorSnapshot:
+        with np.load(path, allow_pickle=False) as data:
+            activations = [str(a) for a in data["activations"]]
+            count = len(activations)
+            return cls([data[f"w{i}"] for i in range(count)], [data[f"b{i}"] for i in range(count)], activations)
+
+
+def masked_choice(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None) -> int:
+    """The best legal action (``rng=None``) or one sampled from the masked softmax."""
+    legal = np.flatnonzero(mask)
+    values = logits[legal].astype(np.float64)
+    if rng is None:
+        return int(legal[int(np.argmax(values))])
+    values = np.exp(values - values.max())
+    return int(legal[int(rng.choice(len(legal), p=values / values.sum()))])

@@ -1,0 +1,110 @@
+"""Action features of Fiesta Mexicana (option ``action_features=True``): what each action would bring.
+
+The plain observation describes the tables as printed; what a bid or a turn of the card would score
+has to be computed from it (the dish's halves against each neighbour's, in the right frame), which is
+a local calculation a small network learns badly. These ``FEATURES_SIZE = 92`` entries give it
+directly, aligned with the actions, every entry in [0, 1]. Only what the observer may know goes in:
+the public tables and its own objectives. Seats are relative (1 = next clockwise), padded to 3.
+
+=======  ====  ======================================================================================
+start    size  entries
+=======  ====  ======================================================================================
+0        16    ``bid N``: best points the dish on offer brings now on the space reading N (over its
+               four turns, after the score floor), ``(points + 4) / 20``; 0 when the space is covered
+16       16    ``bid N``: the same plus the change in the estimated worth of the observer's
+               objectives (``valuation.placement_values``), ``(value + 5) / 25`` clipped
+32       16    ``bid N``: 1 when the space reading N is uncovered
+48       16    ``bid N``: share of the other players who have an uncovered number above N (could outbid)
+64       4     ``place R``: points of that turn on the winning space (the winner, while placing)
+68       4     ``place R``: points plus the change in the objectives' worth, scaled as above
+72       3     ``reserve N drop K``: estimated worth of objective slot K (what discarding it gives up) / 10
+75       3     slot K holds an objective
+78       3     each other player: best points the dish on offer would bring them, ``(points + 4) / 20``
+81       3     each other player: their highest uncovered number / 16
+84       3     ``rotate left|right|none``: the three highest uncovered numbers after the turn, summed / 45
+87       4     uncovered spaces / 16: the observer, then each other player (how near the end is)
+91       1     1 while a dish is on offer or being placed (the dish blocks are meaningful)
+=======  ====  ======================================================================================
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from fiesta_envs.fiesta_mexicana import actions as A
+from fiesta_envs.fiesta_mexicana.board import FIXED_OF
+from fiesta_envs.fiesta_mexicana.components import NUM_SPACES
+from fiesta_envs.fiesta_mexicana.valuation import objective_worths, placement_points_table, placements_values
+
+if TYPE_CHECKING:
+    from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
+
+MAX_OTHERS = 3
+BID_POINTS, BID_VALUE, BID_FREE, BID_OUTBID = 0, 16, 32, 48
+PLACE_POINTS, PLACE_VALUE = 64, 68
+SLOT_WORTH, SLOT_HELD = 72, 75
+OTHER_POINTS, OTHER_HIGHEST = 78, 81
+ROTATE_OPENNESS = 84
+FREE_SPACES = 87
+DISH_VALID = 91
+FEATURES_SIZE = 92
+
+
+def _points(points: float) -> float:
+    return min(max((points + 4.0) / 20.0, 0.0), 1.0)
+
+
+#: FIXED_OF_ARRAY[o, v]: the fixed space read as number v + 1 on a table turned o times left.
+FIXED_OF_ARRAY = np.array(FIXED_OF, dtype=np.intp)
+NUMBERS = np.arange(1, NUM_SPACES + 1)
+
+
+def _free_in_view(free: np.ndarray, orientation: int) -> np.ndarray:
+    """bool[16]: which numbers 1..16 read on uncovered spaces, for a table turned ``orientation`` left."""
+    return free[FIXED_OF_ARRAY[orientation % 4]]
+
+
+def action_features(game: FiestaMexicana, player: int) -> np.ndarray:
+    """The ``FEATURES_SIZE`` action features of ``player`` now (see the module docstring)."""
+    out = np.zeros(FEATURES_SIZE, dtype=np.float32)
+    n = game.num_players
+    seats = [(player + k) % n for k in range(n)]  # the observer first, then clockwise
+    free = [np.asarray(game.dishes[seat]) < 0 for seat in seats]
+    mine = _free_in_view(free[0], game.orientation[player])
+    out[BID_FREE : BID_FREE + NUM_SPACES] = mine
+    highest = [
+        int(NUMBERS[_free_in_view(f, game.orientation[seat])].max(initial=0))
+        for f, seat in zip(free[1:], seats[1:], strict=True)
+    ]
+    if highest:
+        out[BID_OUTBID : BID_OUTBID + NUM_SPACES] = (np.array(highest)[:, None] > NUMBERS[None, :]).mean(axis=0)
+        out[OTHER_HIGHEST : OTHER_HIGHEST + len(highest)] = np.array(highest) / NUM_SPACES
+    out[FREE_SPACES : FREE_SPACES + n] = [f.sum() / NUM_SPACES for f in free]
+    for slot, worth in enumerate(objective_worths(game, player)):
+        if worth is not None:
+            out[SLOT_WORTH + slot] = min(worth / 10.0, 1.0)
+            out[SLOT_HELD + slot] = 1.0
+    for choice, turns in enumerate(A.ROTATION_TURNS):
+        numbers = NUMBERS[_free_in_view(free[0], game.orientation[player] + turns)]
+        out[ROTATE_OPENNESS + choice] = numbers[-3:].sum() / 45.0
+    card = game.offer
+    if card < 0:
+        return out
+    out[DISH_VALID] = 1.0
+    view = FIXED_OF_ARRAY[game.orientation[player]]
+    numbers = NUMBERS[mine]
+    if len(numbers):
+        points, values = placements_values(game, player, view[numbers - 1].tolist(), card)
+        out[BID_POINTS + numbers - 1] = np.clip((points.max(axis=1) + 4.0) / 20.0, 0.0, 1.0)
+        out[BID_VALUE + numbers - 1] = np.clip((values.max(axis=1) + 5.0) / 25.0, 0.0, 1.0)
+    if game.phase_name == "place" and game.high_bidder == player:
+        points, values = placements_values(game, player, [view[game.high_bid - 1]], card)
+        out[PLACE_POINTS : PLACE_POINTS + 4] = np.clip((points[0] + 4.0) / 20.0, 0.0, 1.0)
+        out[PLACE_VALUE : PLACE_VALUE + 4] = np.clip((values[0] + 5.0) / 25.0, 0.0, 1.0)
+    for k, (other, other_free) in enumerate(zip(seats[1:], free[1:], strict=True)):
+        if other_free.any():
+            best = placement_points_table(game, other, card).max(axis=1)[other_free].max()
+            out[OTHER_POINTS + k] = _points(max(int(best), -game.points[other]))
+    return out

@@ -1,0 +1,215 @@
+"""What a dish is worth to a player: the estimates that the ``greedy`` player and the action features share.
+
+Every function reads only what the valuing player may know: the public tables and its own objectives.
+
+- ``placement_values``: for the dish on offer on one space, each of the four turns of the card as
+  (points the placement brings now, after the score floor; points plus the change in the estimated
+  worth of the player's objectives).
+- ``objective_worths``: each held objective slot's estimated worth (what a reserve would give up).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from fiesta_envs.fiesta_mexicana.board import LINES_OF_3, LINES_OF_4, NEIGHBOURS, OPPOSITE, ROTATED_EDGES, SQUARES
+from fiesta_envs.fiesta_mexicana.components import (
+    CHILDREN,
+    DISH_CARDS,
+    DISHES,
+    MASKED_FOUR,
+    MASKED_SIX,
+    MASKED_THREE_SAME,
+    NUM_SPACES,
+    OBJECTIVE_KINDS,
+    SAUCES,
+    SENIORS_LINE_3,
+    SENIORS_LINE_4,
+    SENIORS_SQUARE,
+    TEENS,
+)
+from fiesta_envs.fiesta_mexicana.scoring import complete_bowls, dish_counts, edge_points
+
+if TYPE_CHECKING:
+    from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
+
+#: Rough worth of each objective kind when kept at the start (expected points).
+PRIOR_VALUE: dict[str, float] = {
+    CHILDREN: 2.5,
+    TEENS: 2.5,
+    SENIORS_SQUARE: 1.0,
+    SENIORS_LINE_4: 1.5,
+    SENIORS_LINE_3: 3.0,
+    MASKED_SIX: 3.0,
+    MASKED_FOUR: 3.0,
+    MASKED_THREE_SAME: 2.5,
+}
+SHAPES = {SENIORS_SQUARE: SQUARES, SENIORS_LINE_4: LINES_OF_4, SENIORS_LINE_3: LINES_OF_3}
+PARTIAL_CREDIT = 0.6  # share of an objective's points an unfinished objective is valued at
+
+
+def shape_progress(dishes: list[int], shapes: tuple[tuple[int, ...], ...]) -> float:
+    """The best share of a shape already filled with one dish and still completable (0..1)."""
+    best = 0.0
+    for cells in shapes:
+        kinds = {dishes[c] for c in cells if dishes[c] >= 0}
+        if len(kinds) == 1:
+            filled = sum(dishes[c] >= 0 for c in cells)
+            best = max(best, filled / len(cells))
+    return best
+
+
+def dish_objective_value(code: int, player: int, all_dishes: list[list[int]]) -> float:
+    """Estimated worth of an objective that depends only on dishes (children, teens, seniors)."""
+    kind = OBJECTIVE_KINDS[code]
+    dishes = all_dishes[player]
+    if kind.kind == CHILDREN:
+        return float(dish_counts(dishes)[kind.dish])
+    if kind.kind == TEENS:
+        counts = [dish_counts(table)[kind.dish] for table in all_dishes]
+        mine, best_other = counts[player], max(c for p, c in enumerate(counts) if p != player)
+        leading = mine >= 1 and mine >= best_other
+        return kind.points * (0.8 if leading else 0.2 * mine / (best_other + 1)) + 0.3 * mine
+    progress = shape_progress(dishes, SHAPES[kind.kind])
+    return kind.points if progress == 1.0 else kind.points * PARTIAL_CREDIT * progress**2
+
+
+def bowl_objective_value(code: int, bowls: list[int]) -> float:
+    """Estimated worth of a masked guests' objective given the complete bowls per colour."""
+    kind = OBJECTIVE_KINDS[code]
+    count = max(bowls) if kind.kind == MASKED_THREE_SAME else sum(bowls)
+    if count >= kind.target:
+        return float(kind.points)
+    return kind.points * PARTIAL_CREDIT * count / kind.target
+
+
+def is_bowl_objective(code: int) -> bool:
+    return OBJECTIVE_KINDS[code].kind in (MASKED_SIX, MASKED_FOUR, MASKED_THREE_SAME)
+
+
+def objective_value(code: int, player: int, all_dishes: list[list[int]], bowls: list[int]) -> float:
+    """Estimated worth of objective ``code`` now for ``player`` (``bowls``: the player's complete bowls)."""
+    if is_bowl_objective(code):
+        return bowl_objective_value(code, bowls)
+    return dish_objective_value(code, player, all_dishes)
+
+
+def objectives_value(game: FiestaMexicana, player: int, all_dishes: list[list[int]], bowls: list[int]) -> float:
+    """Estimated worth of all of ``player``'s held objectives."""
+    return sum(objective_value(code, player, all_dishes, bowls) for code in game.objectives[player] if code >= 0)
+
+
+# ---------------------------------------------------------------------------------- placement tables
+#: NEIGHBOUR[s, d]: the space next to fixed space s in direction d (N, E, S, W), or NUM_SPACES outside.
+NEIGHBOUR = np.full((NUM_SPACES, 4), NUM_SPACES, dtype=np.intp)
+for _space in range(NUM_SPACES):
+    for _direction, _other in NEIGHBOURS[_space]:
+        NEIGHBOUR[_space, _direction] = _other
+#: FACING[d]: the edge of the neighbour in direction d that touches (its opposite edge).
+FACING = np.array(OPPOSITE, dtype=np.intp)
+#: EDGE_POINTS[mine + 1, theirs + 2]: one touching edge's points (``scoring.edge_points``); theirs = -2
+#: means no card there (nothing scores), -1 a card without a half on that edge.
+EDGE_POINTS = np.array(
+    [[0] + [edge_points(mine, theirs) for theirs in range(-1, len(SAUCES))] for mine in range(-1, len(SAUCES))],
+    dtype=np.int64,
+)
+#: CARD_EDGES[card, r]: the card's halves N, E, S, W after r clockwise quarter turns (fixed frame).
+CARD_EDGES = np.array(ROTATED_EDGES, dtype=np.int64)
+SHAPE_CELLS = {kind: np.array(cells, dtype=np.intp) for kind, cells in SHAPES.items()}
+
+
+def facing_halves(game: FiestaMexicana, player: int) -> np.ndarray:
+    """(16, 4): for each fixed space and direction, the half that a card placed there would touch
+    (-2: no card there or the border, -1: a card without a half on that edge, else its colour)."""
+    dishes = np.append(np.asarray(game.dishes[player]), -1)
+    edges = np.vstack([np.asarray(game.edges[player], dtype=np.int64), np.full((1, 4), -1)])
+    halves = edges[NEIGHBOUR, FACING]
+    return np.where(dishes[NEIGHBOUR] >= 0, halves, -2)
+
+
+def placement_points_table(game: FiestaMexicana, player: int, card: int) -> np.ndarray:
+    """(16, 4) int: points ``card`` brings on each fixed space of ``player``'s table turned r clockwise
+    quarter turns in the player's view (``place r``), before the score floor (covered spaces included)."""
+    mine = CARD_EDGES[card, (np.arange(4) + game.orientation[player]) % 4]  # (r, d)
+    theirs = facing_halves(game, player)  # (s, d)
+    return DISH_CARDS[card].skulls + EDGE_POINTS[mine[None, :, :] + 1, theirs[:, None, :] + 2].sum(axis=2)
+
+
+def _shape_progress_after(dishes: list[int], kind: str, spaces: np.ndarray, dish: int) -> np.ndarray:
+    """``shape_progress`` of each table that has ``dish`` put on one of ``spaces`` (one value per space)."""
+    cells = SHAPE_CELLS[kind]  # (L, k)
+    placed = np.where(cells[None, :, :] == spaces[:, None, None], dish, np.asarray(dishes)[cells][None, :, :])
+    present = placed >= 0
+    filled = present.sum(axis=2)
+    one_kind = (filled > 0) & (placed.max(axis=2) == np.where(present, placed, len(DISHES)).min(axis=2))
+    return np.where(one_kind, filled / cells.shape[1], 0.0).max(axis=1)
+
+
+def placements_values(game: FiestaMexicana, player: int, spaces: list[int], card: int) -> tuple[np.ndarray, np.ndarray]:
+    """For ``card`` on each of the fixed ``spaces`` (uncovered) of ``player``'s table, per view rotation
+    0..3 (``place R``): the points it brings now after the score floor (int, (S, 4)) and those points plus
+    the change in the estimated worth of the player's objectives (float, (S, 4)).
+
+    The same numbers as valuing each placement on its own (``objectives_value`` before and after), computed
+    for all spaces and turns at once.
+    """
+    where = np.asarray(spaces, dtype=np.intp)
+    gained = np.maximum(placement_points_table(game, player, card)[where], -game.points[player])
+    codes = [code for code in game.objectives[player] if code >= 0]
+    if not codes or len(where) == 0:
+        return gained, gained.astype(float)
+    dishes, edges = game.dishes[player], game.edges[player]
+    bowls = complete_bowls(dishes, edges)
+    before = objectives_value(game, player, game.dishes, bowls)
+    dish = DISH_CARDS[card].dish
+    all_after = [list(d) for d in game.dishes]
+    all_after[player][int(where[0])] = dish  # dish counts do not depend on the space
+    mine = CARD_EDGES[card, (np.arange(4) + game.orientation[player]) % 4]  # (r, d)
+    theirs = facing_halves(game, player)[where]  # (S, d)
+    joined = (mine[None, :, :] >= 0) & (mine[None, :, :] == theirs[:, None, :])  # (S, r, d): complete bowls
+    new_bowls = np.asarray(bowls)[None, None, :] + (
+        joined[..., None] & (mine[None, :, :, None] == np.arange(len(SAUCES)))
+    ).sum(axis=2)  # (S, r, colour)
+    after: Any = 0
+    for code in codes:
+        kind = OBJECTIVE_KINDS[code]
+        if is_bowl_objective(code):
+            count = new_bowls.max(axis=2) if kind.kind == MASKED_THREE_SAME else new_bowls.sum(axis=2)
+            worth = np.where(count >= kind.target, float(kind.points), kind.points * PARTIAL_CREDIT * count / kind.target)
+        elif kind.kind in SHAPES:
+            progress = _shape_progress_after(dishes, kind.kind, where, dish)[:, None]
+            worth = np.where(progress == 1.0, float(kind.points), kind.points * PARTIAL_CREDIT * progress**2)
+        else:  # children and teens: the same wherever the dish goes
+            worth = dish_objective_value(code, player, all_after)
+        after = after + worth
+    return gained, gained + np.broadcast_to(after, gained.shape) - before
+
+
+def placement_values(game: FiestaMexicana, player: int, space: int, card: int) -> list[tuple[int, float]]:
+    """``placements_values`` for one space, as (points, value) per view rotation 0..3."""
+    points, values = placements_values(game, player, [space], card)
+    return [(int(p), float(v)) for p, v in zip(points[0], values[0], strict=True)]
+
+
+def best_rotation(game: FiestaMexicana, player: int, space: int) -> tuple[int, float]:
+    """The best view rotation for the dish on offer on ``space`` and the value it brings (first of equals)."""
+    values = [value for _, value in placement_values(game, player, space, game.offer)]
+    best = max(range(4), key=lambda r: (values[r], -r))
+    return best, values[best]
+
+
+def objective_worths(game: FiestaMexicana, player: int) -> list[float | None]:
+    """Per objective slot 0..2, its worth now plus its prior worth times the share of the table left
+    (None for an empty slot): what discarding it with a reserve gives up."""
+    bowls = complete_bowls(game.dishes[player], game.edges[player])
+    table_left = 1.0 - game.filled[player] / NUM_SPACES
+    worths: list[float | None] = []
+    for code in game.objectives[player]:
+        if code < 0:
+            worths.append(None)
+            continue
+        now = objective_value(code, player, game.dishes, bowls)
+        worths.append(now + PRIOR_VALUE[OBJECTIVE_KINDS[code].kind] * table_left)
+    return worths

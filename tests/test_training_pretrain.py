@@ -1,0 +1,118 @@
+"""``pretrain``: behaviour cloning of a scripted player before PPO (training/pretrain.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+import torch
+
+from training.checkpoint import list_checkpoints, load_model
+from training.cli import main
+from training.config import ConfigError, load_config
+from training.pretrain import DATASET, METRICS, PRETRAIN_DIR, Decisions, split_by_game
+
+ROOT = Path(__file__).resolve().parent.parent
+SMOKE = ROOT / "configs" / "smoke.yaml"
+PRETRAIN = "pretrain={teacher: greedy, games: 6, epochs: 3, batch_size: 64, validation: 0.34}"
+SHORT = ["--set", "total_timesteps=256", "--set", "final_eval.games=0", "--set", "eval.every=0"]
+
+
+def train(*args) -> int:
+    return main(["train", "--no-progress", *map(str, args)])
+
+
+def test_pretraining_on_the_smoke_config_clones_the_teacher_then_ppo_continues(tmp_path, capsys):
+    run = tmp_path / "run"
+    assert train("--config", SMOKE, "--run-dir", run, "--set", PRETRAIN, *SHORT) == 0
+    err = capsys.readouterr().err
+    assert "pretrain: collecting 6 games of 'greedy'" in err and "accuracy" in err
+    metrics = json.loads((run / PRETRAIN_DIR / METRICS).read_text())
+    assert metrics["validation_decisions"] > 0 and len(metrics["history"]) == 3
+    assert {"bid", "place"} <= set(metrics["accuracy_by_kind"])
+    first, last = metrics["history"][0], metrics["history"][-1]
+    assert last["loss"] < first["loss"]  # cloning learns
+    # the cloned network is checkpoint 0 (a resumable start), then PPO's checkpoints follow
+    names = [p.name for p in list_checkpoints(run)]
+    assert names[0] == "step_000000000" and names[-1] == "step_000000256"
+    assert list((run / "tensorboard").iterdir())  # pretrain/ scalars are logged with PPO's
+
+
+def test_the_cloned_network_plays_like_its_teacher_more_often_than_a_fresh_one(tmp_path):
+    run = tmp_path / "run"
+    setting = "pretrain={teacher: greedy, games: 40, epochs: 8, validation: 0.0}"
+    assert (
+        train("--config", SMOKE, "--run-dir", run, "--set", setting, "--set", "options.action_features=true", *SHORT)
+        == 0
+    )
+    data = Decisions.load(run / PRETRAIN_DIR / DATASET, _meta_of(run))
+    assert data is not None
+    cloned = load_model(run / "checkpoints" / "step_000000000").policy
+    fresh_run = tmp_path / "fresh"
+    assert train("--config", SMOKE, "--run-dir", fresh_run, "--set", "options.action_features=true", *SHORT) == 0
+    fresh = load_model(list_checkpoints(fresh_run)[0]).policy
+
+    def agreement(policy) -> float:
+        with torch.no_grad():
+            dist = policy.get_distribution(torch.as_tensor(data.observations), action_masks=data.masks)
+            return float((dist.distribution.logits.argmax(1).numpy() == data.actions).mean())
+
+    assert agreement(cloned) > agreement(fresh) + 0.1
+
+
+def _meta_of(run: Path) -> dict:
+    with np.load(run / PRETRAIN_DIR / DATASET, allow_pickle=False) as stored:
+        return json.loads(str(stored["meta"]))
+
+
+def test_a_restarted_run_reuses_the_collected_games(tmp_path, capsys):
+    run = tmp_path / "run"
+    assert train("--config", SMOKE, "--run-dir", run, "--set", PRETRAIN, *SHORT) == 0
+    first = load_model(run / "checkpoints" / "step_000000000").policy.state_dict()
+    for checkpoint in list_checkpoints(run):  # as if the run died before its first checkpoint
+        for path in sorted(checkpoint.rglob("*"), reverse=True):
+            path.unlink() if path.is_file() else path.rmdir()
+        checkpoint.rmdir()
+    (run / "checkpoints" / "latest").unlink(missing_ok=True)
+    capsys.readouterr()
+    assert train("--config", SMOKE, "--run-dir", run, "--set", PRETRAIN, *SHORT) == 0
+    assert "pretrain: reusing" in capsys.readouterr().err
+    again = load_model(run / "checkpoints" / "step_000000000").policy.state_dict()
+    assert all(torch.equal(first[k], again[k]) for k in first)  # same data, same seed: same clone
+
+
+def test_a_run_killed_after_cloning_resumes_without_cloning_again(tmp_path, capsys):
+    run = tmp_path / "run"
+    assert train("--config", SMOKE, "--run-dir", run, "--set", PRETRAIN, *SHORT) == 0
+    capsys.readouterr()
+    assert train("--resume", run, "--set", "total_timesteps=512") == 0
+    assert "pretrain:" not in capsys.readouterr().err
+
+
+def test_games_split_whole_into_training_and_validation():
+    games = np.repeat(np.arange(10), 5)
+    data = Decisions(
+        np.zeros((50, 3), np.float32), np.ones((50, 2), bool), np.zeros(50, np.int64), np.zeros(50, np.float32), games
+    )
+    train_part, validation = split_by_game(data, 0.3, seed=1)
+    assert validation is not None and len(set(validation.games)) == 3
+    assert not set(train_part.games) & set(validation.games)
+
+
+@pytest.mark.parametrize(
+    ("setting", "expected"),
+    [
+        ("pretrain={teacher: greeedy}", "pretrain.teacher"),
+        ("pretrain={teacher: greedy, games: 0}", "pretrain.games"),
+        ("pretrain={teacher: greedy, epoch: 3}", "did you mean 'epochs'"),
+        ("pretrain={teacher: greedy, opponents: {randm: 1.0}}", "pretrain.opponents"),
+    ],
+)
+def test_a_malformed_pretrain_section_names_the_field(setting, expected):
+    with pytest.raises(ConfigError, match=expected):
+        load_config(SMOKE, [setting])

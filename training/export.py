@@ -1,0 +1,209 @@
+"""``fiesta export``: turn a training checkpoint into an agent shipped inside the package.
+
+::
+
+    fiesta export runs/fiesta_mexicana/ppo-seed0 --name ppo \\
+        --eval-json evaluations/fiesta_mexicana_2p/results.json \\
+        --command "fiesta train --config configs/fiesta_mexicana/ppo.yaml"
+
+reads the checkpoint (a checkpoint directory, its ``model.zip``, or a run directory for its
+latest checkpoint; its ``meta.json`` and SHA-256 are checked), copies the actor of the
+MaskablePPO network into numpy arrays (``fiesta_envs.core.mlp.ActorSnapshot``), checks that
+they compute the same logits as the torch network, and writes
+``<out>/<game>-<N>p[-<variant>].npz`` and ``.json`` (default ``<out>``: the package's
+``fiesta_envs/agents/weights/``). The JSON records the game, player count and options from
+``meta.json``, the engine version, the sizes, the network, a summary and the whole training
+config, the step and seed, the evaluation (``--eval-json``, else the run's ``final_eval.json``
+when it is about this checkpoint) and ``--command``; see ``fiesta_envs.agents.shipped`` for the
+format. Both files are written to temporary files and renamed into place.
+
+Only plain MLP policies on flat observations can be exported; anything else is refused.
+An existing agent is replaced only with ``--force``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fiesta_envs.agents.shipped import PACKAGE_WEIGHTS_DIR, SHIPPED_NAMES, agent_stem, write_shipped_agent
+from fiesta_envs.core.errors import FiestaError
+from fiesta_envs.core.mlp import ActorSnapshot
+from fiesta_envs.registry import game_spec
+
+FINAL_EVAL_FILE = "final_eval.json"  # written by ``fiesta train`` in the run directory
+_SUMMARY_FIELDS = ("total_timesteps", "n_envs", "ppo", "opponents", "reward_shaping", "pretrain")
+
+
+class ExportError(FiestaError, ValueError):
+    """A checkpoint that cannot become a shipped agent."""
+
+
+def export_checkpoint(
+    source: str | Path,
+    name: str = "ppo",
+    out_dir: str | Path | None = None,
+    eval_json: str | Path | None = None,
+    command: str | None = None,
+    force: bool = False,
+) -> tuple[Path, Path]:
+    """Write the shipped agent of checkpoint ``source``; returns the (npz, json) paths."""
+    from training.checkpoint import CheckpointError, load_model, read_meta
+
+    try:
+        meta = read_meta(source)
+    except CheckpointError as error:
+        raise ExportError(f"cannot export {source}: {error}") from error
+    spec = game_spec(meta["game"])
+    game_class = spec.game_class()
+    trained_version = meta.get("game_version")  # recorded by newer trainers; else the current version is assumed
+    if isinstance(trained_version, int) and trained_version != game_class.version:
+        raise ExportError(
+            f"checkpoint {meta['path']} was trained on version {trained_version} of {spec.name}, "
+            f"this is version {game_class.version}; retrain"
+        )
+    out = Path(out_dir) if out_dir is not None else PACKAGE_WEIGHTS_DIR
+    stem = agent_stem(spec.name, int(meta["num_players"]), meta.get("options") or {})
+    existing = [out / f"{stem}{suffix}" for suffix in (".npz", ".json") if (out / f"{stem}{suffix}").exists()]
+    if existing and not force:
+        raise ExportError(f"{existing[0]} already exists; pass --force to replace it")
+    model = load_model(meta["path"], inference_only=True)
+    actor = _plain_mlp(model, meta["path"])
+    _check_same_logits(model, actor, game_class, meta)
+    config = meta.get("config") or {}
+    extra: dict[str, Any] = {
+        "training": {
+            "algorithm": meta.get("algorithm", "MaskablePPO"),
+            "summary": {k: config[k] for k in _SUMMARY_FIELDS if k in config},
+            "config": config,
+            "checkpoint": str(meta["path"]),
+            "checkpoint_sha256": meta.get("sha256"),
+            "versions": meta.get("versions", {}),
+        },
+        "steps": int(meta["step"]),
+        "seed": meta.get("seed"),
+        "evaluation": _evaluation(eval_json, Path(meta["path"])),
+        "command": command,
+        "exported": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    try:
+        return write_shipped_agent(
+            actor, spec.name, int(meta["num_players"]), meta.get("options") or {}, out, name, extra, force=force
+        )
+    except FiestaError as error:
+        raise ExportError(f"cannot export {meta['path']}: {error}") from error
+
+
+def _plain_mlp(model: Any, where: Any) -> ActorSnapshot:
+    """The numpy actor, or ``ExportError`` for anything but an MLP on a flat observation."""
+    space = getattr(model, "observation_space", None)
+    shape = getattr(space, "shape", None)
+    if shape is None or len(shape) != 1:
+        raise ExportError(
+            f"cannot export {where}: only MLP policies on flat (1-D) observations can be shipped; "
+            f"its observation space is {space}"
+        )
+    try:
+        return ActorSnapshot.from_model(model)
+    except (ValueError, AttributeError) as error:
+        raise ExportError(f"cannot export {where}: its network is not a plain MLP: {error}") from error
+
+
+def _check_same_logits(model: Any, actor: ActorSnapshot, game_class: Any, meta: Mapping[str, Any]) -> None:
+    """The numpy copy must give the torch network's logits on real observations (a few random positions)."""
+    import torch
+
+    game = game_class(num_players=meta["num_players"], seed=0, **dict(meta.get("options") or {}))
+    if game.observation_size != actor.input_size:
+        raise ExportError(
+            f"cannot export {meta['path']}: its network takes {actor.input_size} inputs, "
+            f"{game.name} observations have {game.observation_size} entries now; retrain"
+        )
+    rng = np.random.default_rng(0)
+    observations = []
+    while len(observations) < 16 and not game.is_over:
+        observations.append(game.observe(game.current_player))
+        legal = np.flatnonzero(game.legal_mask())
+        game.step(int(legal[rng.integers(len(legal))]))
+    policy = model.policy
+    batch = np.stack(observations).astype(np.float32)
+    with torch.no_grad():
+        features = policy.extract_features(torch.as_tensor(batch), policy.pi_features_extractor)
+        expected = policy.action_net(policy.mlp_extractor.forward_actor(features)).cpu().numpy()
+    got = np.stack([actor.logits(obs) for obs in batch])
+    if not np.allclose(got, expected, rtol=1e-4, atol=1e-4):
+        worst = float(np.max(np.abs(got - expected)))
+        raise ExportError(
+            f"cannot export {meta['path']}: its network is not a plain MLP (the numpy copy's logits differ "
+            f"from the model's by up to {worst:.3g})"
+        )
+
+
+def _evaluation(eval_json: str | Path | None, checkpoint: Path) -> Any:
+    """The evaluation to record: ``--eval-json``, else the run's final evaluation of this very checkpoint."""
+    if eval_json is not None:
+        path = Path(eval_json)
+        try:
+            return {"file": path.name, "results": json.loads(path.read_text(encoding="utf-8"))}
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise ExportError(f"--eval-json {path}: cannot read it as JSON ({error})") from error
+    final = checkpoint.parent.parent / FINAL_EVAL_FILE
+    if final.is_file():
+        try:
+            data = json.loads(final.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            return None
+        if isinstance(data, dict) and Path(str(data.get("checkpoint", ""))).resolve() == checkpoint.resolve():
+            return {"file": FINAL_EVAL_FILE, "results": data}
+    return None
+
+
+def _size_text(size: int) -> str:
+    return f"{size} bytes" if size < 1024 else f"{size / 1024:.1f} KiB"
+
+
+# ---------------------------------------------------------------------------------- command line
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = (
+        "example:\n  fiesta export runs/fiesta_mexicana/ppo-seed0 --name ppo "
+        '--eval-json evaluations/fiesta_mexicana_2p/results.json --command "fiesta train --config ..."'
+    )
+    parser.add_argument(
+        "source", metavar="RUN_OR_CHECKPOINT", help="a run directory (its latest checkpoint) or a checkpoint"
+    )
+    parser.add_argument("--name", default="ppo", choices=SHIPPED_NAMES, help="the agent's name (default ppo)")
+    parser.add_argument(
+        "--out", type=Path, default=None, help=f"folder for the two files (default {PACKAGE_WEIGHTS_DIR})"
+    )
+    parser.add_argument("--eval-json", type=Path, default=None, help="evaluation results to record (a JSON file)")
+    parser.add_argument("--command", default=None, help="the command that reproduces the training run")
+    parser.add_argument("--force", action="store_true", help="replace an agent already exported there")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        paths = export_checkpoint(args.source, args.name, args.out, args.eval_json, args.command, args.force)
+    except (FiestaError, ValueError) as error:
+        print(f"fiesta export: error: {error}", file=sys.stderr)
+        return 2
+    info = json.loads(paths[1].read_text(encoding="utf-8"))
+    for path in paths:
+        print(f"wrote {path} ({_size_text(path.stat().st_size)})")
+    layers = " -> ".join(str(n) for n in info["network"]["layers"])
+    print(
+        f"{info['game']}, {info['num_players']} players, version {info['version']}, step {info['steps']:,}: "
+        f"network {layers} ({info['network']['parameters']:,} parameters)"
+    )
+    if info.get("evaluation") is None:
+        print("note: no evaluation recorded (pass --eval-json FILE)")
+    if not info.get("command"):
+        print('note: no reproducing command recorded (pass --command "fiesta train ...")')
+    return 0
