@@ -60,6 +60,76 @@ A float32 vector in [0, 1], pans listed from the observer's side (own team first
 The exact layout is in ``fiesta_envs/tortilla/observation.py``. No vector ever contains another
 player's hand or the fridge order.
 
+Action features (option ``action_features``)
+--------------------------------------------
+``action_features=True`` (default ``False``) appends 447 entries to the observation (306 + 447 =
+753 with ``information_state``, 110 + 447 = 557 with ``observation``); the first part is the
+plain observation, bit for bit. They say, action by action, what an action would bring: recipe
+feasibility with wildcards, the points of a serve, the steals a play triggers or exposes.
+``game.action_features(player)`` computes the same 447 numbers with the option on or off (a
+policy trained with them can get them from the engine), and ``game.action_features_size`` is 447
+either way. The code is ``fiesta_envs/tortilla/features.py``. The option changes no rule: state
+dicts list it only when it is on (one saved with it off is the same as before the option existed).
+
+Only what ``player`` may know goes in: its own hand and the table, and with
+``observation="information_state"`` what a perfect memory knows (every card in every pan, the
+cards seen taken from the door, the cards not seen yet). With ``observation="observation"`` only
+what the table shows now: a covered card is *unknown*, and every pan quantity is the optimistic
+bound over what the unknown cards could be (a pan is "possible" unless no reading of its unknown
+cards works; "missing" is the fewest cards any reading needs; "surely perfect" is never set).
+
+*Value* below is the evaluation the ``careful`` baseline plays by: a pan is worth
+``2 x multiplier x 0.7 ** missing`` for its best recipe still finishable in the plays left
+(``missing`` = fewest cards to add; plays left = fridge // 2), -1 when it cannot be finished
+(-0.5 in the Kids' menu); a pan of one's own with a plain top card loses half of what that card
+is worth to it (it may be stolen); a position is worth the own pans minus the other team's.
+Mappings: a change of the position value ``(x + 10) / 20``; a pan's value ``(v + 1) / 5``; a
+signed pan worth ``(x + 5) / 10``; points ``(p + 6) / 12``; cards missing ``m / 11`` (1 when
+impossible); everything clipped to [0, 1].
+
+=========  =========================================================================
+indices    block
+=========  =========================================================================
+0-89       per pan, 6 x 15: the own team's pans 0-2, then the other team's 0-2
+90-143     per ``serve P SIZE with D`` (actions 21-38), 18 x 3: action 21 + k at 90 + 3k
+144-416    per ``play TYPE on P`` (actions 0-20), 21 x 13: action a at 144 + 13a
+417-428    per ``steal from ...`` (actions 41-46), 6 x 2: action 41 + k at 417 + 2k
+429-442    per ``start TYPE`` (actions 47-53), 7 x 2: action 47 + k at 429 + 2k
+443-446    the refill (``draw deck`` / ``draw door``), 4
+=========  =========================================================================
+
+The pan and serve blocks are always filled in. The play, steal, start and draw blocks only while
+``player`` is the one to take that decision (play: for the card types in its hand); otherwise 0.
+
+Per pan (15): 0 M possible (1/0); 1 cards missing for M (``m / 11``, 1 if impossible); 2 XL
+possible; 3 cards missing for XL; 4 surely a perfect M now; 5 surely a perfect XL now; 6 value
+``(v + 1) / 5``; 7 top stealable: for an own pan, the chance that the next opponent to act holds
+a plain card equal to its top card (1 if seen taking one from the door; else drawn from the
+unseen cards; 0 for a wildcard top or without stealing), for the other team's pan, 1 if
+``player`` holds a card that would steal its top; 8 what the pan loses if its top card is stolen
+``(x + 5) / 10`` (0.5: it cannot be); 9-11 one more potato / egg / onion brings M closer;
+12-14 the same for XL. Empty pan: all 0 except 8 (0.5).
+
+Per serve (3): 0 the points it would score ``(p + 6) / 12``: +D (x2 for XL) if surely perfect at
+the declared size, -D (x2) if surely badly made, 0 if not known (``observation`` mode); 1 surely
+perfect; 2 may be perfect (the same with memory). Empty pan: 0.5, 0, 0.
+
+Per play (13): 0 value: change of the position value after the play and the steal it forces
+(the best one when there is a choice); 1 rank among the plays open now: 1 for the best (ties
+too), the others ``(x - worst) / (best - worst) / 2``; 2-5 the pan after the play: M possible,
+M missing, XL possible, XL missing; 6 its value ``(v + 1) / 5``; 7 the play steals; 8 it steals
+from the other team; 9 what the robbed pan loses ``(x + 5) / 10`` (0 without a steal); 10 the
+pan's new top can be stolen next turn: the chance the next opponent holds a plain card like it
+(as entry 7 of a pan); 11 the exposure of the pan after the play (the value lost to that risk)
+/ 2; 12 Gourmet: the play fills an empty pan without stealing from a pan known to be perfect,
+and one more pan holding cards would allow a bigger diner card for that pan's serve.
+
+Per steal choice (2) and per start card (2): 0 value (change of the position value), 1 rank (as
+for plays). Refill (4): 0 value gain of the door card for the best own pan / 5; 1 the expected
+gain of a card from the deck (over the unseen cards) / 5; 2 ``0.5 + (door - deck) / 2``; 3 the
+door card gains more than a deck card on average (what ``careful`` takes the door for). Filled
+in only while the door holds a card.
+
 Rewards
 -------
 Zero until the end. Then, option ``reward="rank"`` (default): the winning team's players +1,

@@ -177,7 +177,9 @@ def placements_values(game: FiestaMexicana, player: int, spaces: list[int], card
         kind = OBJECTIVE_KINDS[code]
         if is_bowl_objective(code):
             count = new_bowls.max(axis=2) if kind.kind == MASKED_THREE_SAME else new_bowls.sum(axis=2)
-            worth = np.where(count >= kind.target, float(kind.points), kind.points * PARTIAL_CREDIT * count / kind.target)
+            worth = np.where(
+                count >= kind.target, float(kind.points), kind.points * PARTIAL_CREDIT * count / kind.target
+            )
         elif kind.kind in SHAPES:
             progress = _shape_progress_after(dishes, kind.kind, where, dish)[:, None]
             worth = np.where(progress == 1.0, float(kind.points), kind.points * PARTIAL_CREDIT * progress**2)

@@ -39,30 +39,32 @@ from fiesta_envs.tortilla.components import (
     DINER_VALUES,
     NUM_CARD_TYPES,
     PANS_PER_TEAM,
-    PLAIN_TYPES,
     RECIPES,
+)
+from fiesta_envs.tortilla.features import (
+    DEAD_PAN_KIDS,
+    EXPECTED_DINERS,
+    PROGRESS_DECAY,
+    STEAL_RISK,
+    after_play,
+    card_gain,
+    exposure,
+    outlook,
+    pile_value,
+    position_value,
 )
 from fiesta_envs.tortilla.game import steal_sources
 from fiesta_envs.tortilla.observation import unseen_counts
-from fiesta_envs.tortilla.omelettes import cards_missing, is_perfect
+from fiesta_envs.tortilla.omelettes import is_perfect
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
     from fiesta_envs.tortilla.game import TortillaDePatatas
 
-EXPECTED_DINERS = 2.0  # what a finished pan is worth per recipe multiplier, on average
-PROGRESS_DECAY = 0.7  # each missing card makes a pan worth this much less
-STEAL_RISK = 0.5  # share of a top card's worth expected to be lost to a steal
-DEAD_PAN_KIDS = -0.5  # a pan that cannot be finished blocks a pan (Kids' menu has no penalty)
+# The evaluation's constants live with it in ``features`` (the action features share it).
+__all__ = ["BASELINES", "DEAD_PAN_KIDS", "EXPECTED_DINERS", "PROGRESS_DECAY", "STEAL_RISK", "CarefulChef"]
 
 Piles = list[list[int]]
-
-
-def _counts(pile: Sequence[int]) -> tuple[int, ...]:
-    counts = [0] * NUM_CARD_TYPES
-    for card in pile:
-        counts[card] += 1
-    return tuple(counts)
 
 
 class CarefulChef(Policy):
@@ -87,55 +89,28 @@ class CarefulChef(Policy):
         return self._choose_draw(tortilla, action_mask)
 
     # ------------------------------------------------------------------ evaluation
+    # (the evaluation itself is in ``features``, shared with the action features)
     def _prepare(self, game: TortillaDePatatas, player: int) -> None:
         self.player = player
-        self.team = player % 2
-        fridge = game.deck_size + (1 if game.door >= 0 else 0)
-        self.plays_left = fridge // 2  # each team refills about every other turn
-        self.stealing = game.menu.stealing
-        penalty = game.menu.unserved_penalty
-        self.dead_pan = float(penalty) if penalty else DEAD_PAN_KIDS
+        self.view = outlook(game, player)
+        self.team = self.view.team
+        self.plays_left = self.view.plays_left  # each team refills about every other turn
+        self.stealing = self.view.stealing
+        self.dead_pan = self.view.dead_pan
 
     def _pile_value(self, pile: Sequence[int]) -> float:
-        if not pile:
-            return 0.0
-        counts = _counts(pile)
-        best = None
-        for size, recipe in enumerate(RECIPES):
-            missing = cards_missing(counts, size)
-            if 0 <= missing <= self.plays_left:
-                value = EXPECTED_DINERS * recipe.multiplier * PROGRESS_DECAY**missing
-                best = value if best is None else max(best, value)
-        return self.dead_pan if best is None else best
+        return pile_value(pile, self.plays_left, self.dead_pan)
 
     def _exposure(self, pile: Sequence[int]) -> float:
         """Expected loss from the other team stealing this pile's top card."""
-        if not self.stealing or not pile or pile[-1] not in PLAIN_TYPES:
-            return 0.0
-        return STEAL_RISK * max(0.0, self._pile_value(pile) - self._pile_value(pile[:-1]))
+        return exposure(pile, self.view)
 
     def _position_value(self, piles: Piles) -> float:
-        total = 0.0
-        for index, pile in enumerate(piles):
-            if index // PANS_PER_TEAM == self.team:
-                total += self._pile_value(pile) - self._exposure(pile)
-            else:
-                total -= self._pile_value(pile)
-        return total
+        return position_value(piles, self.view)
 
     def _after_play(self, game: TortillaDePatatas, card: int, target: int, stealing: bool) -> float:
         """Value of the position after playing ``card`` on global pan ``target`` (best steal)."""
-        piles = [list(pile) for pile in game.pans]
-        piles[target].append(card)
-        sources = steal_sources(piles, target) if stealing else []
-        if not sources:
-            return self._position_value(piles)
-        best = -np.inf
-        for source in sources:
-            trial = [list(pile) for pile in piles]
-            trial[target].append(trial[source].pop())
-            best = max(best, self._position_value(trial))
-        return best
+        return after_play(game.pans, card, target, self.view, stealing)
 
     # ------------------------------------------------------------------ decisions
     def _argmax(self, values: dict[int, float]) -> int:
@@ -166,7 +141,7 @@ class CarefulChef(Policy):
         """Legal serves of pans known to be perfect, with their points (biggest allowed card)."""
         options = {}
         for pan in range(PANS_PER_TEAM):
-            counts = _counts(game.pans[self.team * PANS_PER_TEAM + pan])
+            counts = game.pan_counts[self.team * PANS_PER_TEAM + pan]
             for size in (1, 0):
                 if not is_perfect(counts, size):
                     continue
@@ -233,11 +208,7 @@ class CarefulChef(Policy):
 
     def _card_gain(self, game: TortillaDePatatas, card: int) -> float:
         """How much the best pan of the team gains from one more ``card``."""
-        best = 0.0
-        for pan in range(self.team * PANS_PER_TEAM, (self.team + 1) * PANS_PER_TEAM):
-            pile = game.pans[pan]
-            best = max(best, self._pile_value([*pile, card]) - self._pile_value(pile))
-        return best
+        return card_gain(game.pans, card, self.view)
 
 
 BASELINES: dict[str, type[Policy]] = {"careful": CarefulChef}

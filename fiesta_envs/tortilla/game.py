@@ -36,8 +36,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from fiesta_envs.core.game import REWARD_OPTION, Game
+from fiesta_envs.core.game import ACTION_FEATURES_OPTION, REWARD_OPTION, Game
 from fiesta_envs.core.options import Option
+from fiesta_envs.tortilla import features as action_aligned
 from fiesta_envs.tortilla import observation as encoders
 from fiesta_envs.tortilla.actions import (
     ACTION_NAMES,
@@ -235,6 +236,7 @@ class TortillaDePatatas(Game):
             choices=("information_state", "observation"),
             doc="'information_state' (perfect-memory knowledge) or 'observation' (the table as it is now)",
         ),
+        "action_features": ACTION_FEATURES_OPTION,
     }
     score_scale = 10.0
     version = 0
@@ -250,7 +252,13 @@ class TortillaDePatatas(Game):
 
     @property
     def observation_size(self) -> int:
-        return encoders.observation_size(self.config["observation"])
+        size = encoders.observation_size(self.config["observation"])
+        return size + action_aligned.ACTION_FEATURES_SIZE if self.config["action_features"] else size
+
+    @property
+    def action_features_size(self) -> int:
+        """Entries ``observe`` appends with the option ``action_features`` (0 when off; ``tortilla.features``)."""
+        return action_aligned.ACTION_FEATURES_SIZE if self.config["action_features"] else 0
 
     # ------------------------------------------------------------------ setup
     def _new_game(self) -> None:
@@ -612,7 +620,18 @@ class TortillaDePatatas(Game):
 
     # ------------------------------------------------------------------ observations
     def observe(self, player: int) -> np.ndarray:
-        return self._vectors.views[player].copy()  # kept current by every change (``_vectors``)
+        plain = self._vectors.views[player]  # kept current by every change (``_vectors``)
+        if self.config["action_features"]:
+            return np.concatenate((plain, action_aligned.action_features(self, player)))
+        return plain.copy()
+
+    def action_features(self, player: int) -> np.ndarray:
+        """What each action would bring ``player`` now, as far as it may know (float32 in [0, 1]).
+
+        Works with the option ``action_features`` on or off; the layout is on the game's page
+        (``fiesta_envs.tortilla_de_patatas_v0``) and in ``fiesta_envs.tortilla.features``.
+        """
+        return action_aligned.action_features(self, player)
 
     # ------------------------------------------------------------------ names and explanations
     def _build_action_names(self) -> list[str]:
@@ -681,6 +700,21 @@ class TortillaDePatatas(Game):
         return "an opponent's pan showing the same ingredient must be stolen from first"
 
     # ------------------------------------------------------------------ state dicts
+    def state_dict(self) -> dict[str, Any]:
+        """As ``Game.state_dict``, but the option ``action_features`` is only listed when on: it
+        changes no rule, and so a position saved with it off is the same as one saved before the
+        option existed (``load_state_dict`` reads a missing entry as off)."""
+        data = super().state_dict()
+        if not self.config["action_features"]:
+            del data["options"]["action_features"]
+        return data
+
+    def load_state_dict(self, data: Mapping[str, Any]) -> None:
+        options = data.get("options") if isinstance(data, Mapping) else None
+        if isinstance(options, Mapping) and "action_features" not in options:
+            data = {**data, "options": {**options, "action_features": ACTION_FEATURES_OPTION.default}}
+        super().load_state_dict(data)
+
     def _state_to_dict(self) -> dict[str, Any]:
         return {
             "phase": PHASE_NAMES[self._phase],
