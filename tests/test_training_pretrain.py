@@ -116,3 +116,16 @@ def test_games_split_whole_into_training_and_validation():
 def test_a_malformed_pretrain_section_names_the_field(setting, expected):
     with pytest.raises(ConfigError, match=expected):
         load_config(SMOKE, [setting])
+
+
+def test_the_collected_games_do_not_depend_on_the_number_of_workers(tmp_path):
+    from training.config import load_config
+    from training.pretrain import collect_decisions
+    from training.train import env_factory
+
+    config = load_config(SMOKE, ["pretrain={teacher: greedy, games: 4}"])
+    one = collect_decisions(config, env_factory(config, [], pretraining=True), seed=7)
+    config.pretrain.workers = 2
+    two = collect_decisions(config, env_factory(config, [], pretraining=True), seed=7)
+    assert np.array_equal(one.observations, two.observations) and np.array_equal(one.actions, two.actions)
+    assert np.array_equal(one.returns, two.returns) and np.array_equal(one.games, two.games)

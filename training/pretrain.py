@@ -32,6 +32,7 @@ Everything is seeded from the run's seed: the same config gives the same cloned 
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from collections.abc import Mapping
@@ -105,17 +106,15 @@ class Decisions:
 
 
 # ---------------------------------------------------------------------------------- collection
-def _collect_games(env_factory: Any, game: str, teacher: str, games: int, seed: int, gamma: float) -> Decisions:
-    """Play ``games`` episodes with ``teacher`` in the learner's seat of ``env_factory()``."""
+def _collect_games(env_factory: Any, game: str, teacher: str, episode_seeds: list[int], gamma: float) -> Decisions:
+    """Play one episode per seed with ``teacher`` in the learner's seat of ``env_factory()``."""
     from fiesta_envs.registry import make_policy
 
     env = env_factory()
     base = env.unwrapped
     policy = make_policy(game, teacher)
-    rng = np.random.default_rng(seed)
     observations, masks, actions, returns, game_ids = [], [], [], [], []
-    for index in range(games):
-        episode_seed = int(rng.integers(2**62))
+    for index, episode_seed in enumerate(episode_seeds):
         observation, _ = env.reset(seed=episode_seed)
         policy.start_episode(episode_seed + 1)
         rewards = []
@@ -145,15 +144,22 @@ def _collect_games(env_factory: Any, game: str, teacher: str, games: int, seed: 
     )
 
 
+def episode_seeds(seed: int, games: int) -> list[int]:
+    """One seed per collected game: each game depends on its seed only, so the data set is the same
+    however many worker processes play it."""
+    rng = np.random.default_rng(int(np.random.SeedSequence(seed).generate_state(1)[0]))
+    return [int(rng.integers(2**62)) for _ in range(games)]
+
+
 def collect_decisions(config: Any, env_factory: Any, seed: int) -> Decisions:
     """The teacher's decisions over ``config.pretrain.games`` games (in ``workers`` processes)."""
     settings = config.pretrain
+    seeds = episode_seeds(seed, settings.games)
     workers = min(settings.workers, settings.games)
-    shares = [settings.games // workers + (k < settings.games % workers) for k in range(workers)]
-    seeds = np.random.SeedSequence(seed).generate_state(workers).tolist()
+    bounds = np.linspace(0, len(seeds), workers + 1).astype(int)
     jobs = [
-        (env_factory, config.game, settings.teacher, share, s, config.ppo.gamma)
-        for share, s in zip(shares, seeds, strict=True)
+        (env_factory, config.game, settings.teacher, seeds[start:stop], config.ppo.gamma)
+        for start, stop in itertools.pairwise(bounds)
     ]
     if workers == 1:
         return _collect_games(*jobs[0])
