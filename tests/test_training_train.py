@@ -238,11 +238,11 @@ def test_parallel_environments_in_worker_processes(tmp_path):
 @needs_fm
 @pytest.mark.slow
 def test_training_beats_random_on_fiesta_mexicana(tmp_path):
-    """The default run (about 10 minutes) wins clearly more than half of 200 seat-rotated games against random."""
+    """The main job's run (quick.yaml, about 10 minutes) wins clearly more than half of 200 games against random."""
     from training.evaluate import evaluate_against_baselines
 
     overrides = ["final_eval.games=0", "eval.every=0"]
-    config = ROOT / "configs" / "fiesta_mexicana" / "ppo.yaml"
+    config = ROOT / "configs" / "fiesta_mexicana" / "quick.yaml"
     assert train("--config", config, "--run-dir", tmp_path / "run", *[a for o in overrides for a in ("--set", o)]) == 0
     [result] = evaluate_against_baselines("fiesta_mexicana", 2, str(tmp_path / "run"), ["random"], 200, seed=99)
     assert result.ci_low > 0.5, result
