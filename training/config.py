@@ -331,6 +331,18 @@ def apply_overrides(data: Mapping[str, Any], overrides: Sequence[str], source: s
     return result
 
 
+def add_override_argument(parser: Any) -> None:
+    """The ``--set KEY=VALUE`` option of the commands that read a config (``apply_overrides`` applies it)."""
+    parser.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a config field, dotted keys, YAML values (repeatable): --set ppo.n_steps=256",
+    )
+
+
 def validate_config(data: Mapping[str, Any], source: str = "config") -> TrainConfig:
     """A ``TrainConfig`` from plain data, or a ``ConfigError`` naming ``source``, the field and the rule."""
     try:

@@ -69,6 +69,7 @@ from training.checkpoint import (
 from training.config import (
     ConfigError,
     TrainConfig,
+    add_override_argument,
     apply_overrides,
     config_to_dict,
     load_config,
@@ -89,14 +90,7 @@ RESUME_SAFE_FIELDS = {"total_timesteps", "eval", "final_eval", "progress_bar", "
 # ---------------------------------------------------------------------------------- command line
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, metavar="FILE", help="YAML config (see configs/)")
-    parser.add_argument(
-        "--set",
-        dest="overrides",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a config field, dotted keys, YAML values (repeatable): --set ppo.n_steps=256",
-    )
+    add_override_argument(parser)
     parser.add_argument(
         "--resume",
         type=Path,

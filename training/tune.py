@@ -122,7 +122,15 @@ from typing import Any
 
 from fiesta_envs.core.errors import FiestaError
 from training.atomic import write_atomically
-from training.config import ConfigError, TrainConfig, config_to_dict, load_config, parse_yaml, validate_config
+from training.config import (
+    ConfigError,
+    TrainConfig,
+    add_override_argument,
+    config_to_dict,
+    load_config,
+    parse_yaml,
+    validate_config,
+)
 
 STUDY_DB = "study.db"
 BEST_CONFIG = "best.yaml"
@@ -172,14 +180,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--study-dir", type=Path, metavar="DIR", help="where the study lives (default: runs/tune/<config stem>)"
     )
-    parser.add_argument(
-        "--set",
-        dest="overrides",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a field of the base config, as with fiesta train (repeatable): --set total_timesteps=100000",
-    )
+    add_override_argument(parser)
     parser.add_argument(
         "--space", type=Path, metavar="FILE", help="YAML search space (default: PPO's main knobs; see training/tune.py)"
     )
@@ -194,24 +195,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of trials, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"the number of trials cannot be negative, got {value}")
-    return value
+def _whole_number(what: str, negative: str) -> Any:
+    """An argparse type: a whole number >= 0 (``what`` names it, ``negative`` is the refusal)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number{what}, got {text!r}") from None
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"{negative}, got {value}")
+        return value
+
+    return parse
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a seed cannot be negative, got {value}")
-    return value
+_count = _whole_number(" of trials", "the number of trials cannot be negative")
+_seed = _whole_number("", "a seed cannot be negative")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -17,71 +17,44 @@ the right one. Illegal actions end the episode with reward -1 (or raise, ``illeg
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-
-from fiesta_envs.core.aec import ILLEGAL_ACTION_PENALTY, check_illegal_action_mode
-from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
+from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.game import Game
+from fiesta_envs.core.single_seat import SingleSeatEnv
 
 
-class TeamEnv(gymnasium.Env):
-    """Every seat of a cooperative game played by the one agent (see the module docstring)."""
+def _no_policy(spec: Any, seed: int | None) -> Any:
+    raise AssertionError("a TeamEnv has no opponents")
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "render_fps": 1}
+
+class TeamEnv(SingleSeatEnv):
+    """Every seat of a cooperative game played by the one agent (see the module docstring).
+
+    A single-seat environment whose learner's seat is always the seat to act: no opponents,
+    and the seat moves on after every step instead of other policies playing.
+    """
 
     def __init__(
-        self, game_class: type[Game], num_players: int | None = None, illegal_action: str = "terminate", **options: Any
+        self,
+        game_class: type[Game],
+        num_players: int | None = None,
+        illegal_action: str = "terminate",
+        render_mode: str | None = None,
+        **options: Any,
     ) -> None:
         if not game_class.cooperative:
             raise InvalidOptionError(
                 f"{game_class.name} is not cooperative: one agent cannot play every seat; use the single-seat env"
             )
-        self.game: Game = game_class(num_players=num_players, **options)
-        self.illegal_action = check_illegal_action_mode(illegal_action)
-        low, high = self.game.observation_bounds()
-        self.observation_space = spaces.Box(low, high, shape=(self.game.observation_size,), dtype=np.float32)
-        self.action_space = spaces.Discrete(self.game.num_actions)
-        self.seat = 0
-        self._started = False
+        super().__init__(
+            game_class, _no_policy, num_players, illegal_action=illegal_action, render_mode=render_mode, **options
+        )
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
-        super().reset(seed=seed)
-        if options:
-            raise InvalidOptionError(f"{self.game.name}: reset() takes no options; pass game options to the env")
-        self.game.reset(int(self.np_random.integers(0, 2**63 - 1)))
-        self._started = True
-        self.seat = self.game.current_player
-        return self.game.observe(self.seat), self._info()
+    def set_opponents(self, opponents: Any) -> None:
+        self.opponents = []
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
-        if not self._started:
-            raise RuntimeError(f"{self.game.name}: call reset() before step()")
-        if self.game.is_over:
-            raise IllegalActionError(f"{self.game.name}: the episode is over; call reset() to start another")
-        try:
-            self.game.step(action)
-        except IllegalActionError as error:
-            if self.illegal_action == "raise":
-                raise
-            gymnasium.logger.warn(f"[seat {self.seat}] illegal action, episode ended: {error}")
-            self._started = False
-            return self.game.observe(self.seat), ILLEGAL_ACTION_PENALTY, True, False, {"illegal_action": str(error)}
-        if self.game.is_over:
-            reward = float(self.game.returns()[self.seat])
-            info = {"seat": self.seat, "scores": self.game.scores().tolist(), "final": self.game.final_info()}
-            return self.game.observe(self.seat), reward, True, False, info
-        self.seat = self.game.current_player
-        return self.game.observe(self.seat), 0.0, False, False, self._info()
-
-    def action_masks(self) -> np.ndarray:
-        """Boolean mask of the acting seat's legal actions (sb3-contrib's MaskablePPO reads this)."""
-        if self.game.is_over or not self._started:
-            return np.ones(self.game.num_actions, dtype=bool)
-        return self.game.legal_mask().astype(bool)
-
-    def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.game.legal_mask().copy(), "seat": self.seat}
+    def _play_opponents(self) -> None:
+        """Nobody else plays: the agent's next observation is the next seat's."""
+        if not self.game.is_over:
+            self.seat = self.game.current_player
