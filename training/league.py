@@ -153,6 +153,11 @@ class OpponentMix(Policy):
         policy.start_episode(policy_seed)
         self.current = policy
 
+    @property  # type: ignore[override]
+    def needs_observation(self) -> bool:
+        """Whether this episode's opponent reads observations (scripted ones read the engine)."""
+        return getattr(self.current, "needs_observation", True)
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
         if self.current is None:
             raise RuntimeError("OpponentMix.act before start_episode")

@@ -38,6 +38,8 @@ RESERVE_MARGIN = 3.0  # ... when the objective given up is worth this much less
 class GreedyPolicy(Policy):
     """Bids, places and turns its table for the best immediate value (see the module docstring)."""
 
+    needs_observation = False  # reads the engine; environments skip encoding an observation for it
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: FiestaMexicana, player: int) -> int:
         phase = game.phase
         if phase == AUCTION:

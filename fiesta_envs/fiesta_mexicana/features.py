@@ -39,7 +39,7 @@ from fiesta_envs.fiesta_mexicana.components import NUM_SPACES
 from fiesta_envs.fiesta_mexicana.valuation import objective_worths, placement_points_table, placements_values
 
 if TYPE_CHECKING:
-    from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
+    from fiesta_envs.core.game import Game  # a FiestaMexicana; typed by the contract to keep imports one-way
 
 MAX_OTHERS = 3
 BID_POINTS, BID_VALUE, BID_FREE, BID_OUTBID = 0, 16, 32, 48
@@ -66,7 +66,7 @@ def _free_in_view(free: np.ndarray, orientation: int) -> np.ndarray:
     return free[FIXED_OF_ARRAY[orientation % 4]]
 
 
-def action_features(game: FiestaMexicana, player: int) -> np.ndarray:
+def action_features(game: Game, player: int) -> np.ndarray:
     """The ``FEATURES_SIZE`` action features of ``player`` now (see the module docstring)."""
     out = np.zeros(FEATURES_SIZE, dtype=np.float32)
     n = game.num_players

@@ -33,7 +33,7 @@ from fiesta_envs.fiesta_mexicana.components import (
 from fiesta_envs.fiesta_mexicana.scoring import complete_bowls, dish_counts, edge_points
 
 if TYPE_CHECKING:
-    from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
+    from fiesta_envs.core.game import Game  # a FiestaMexicana; typed by the contract to keep imports one-way
 
 #: Rough worth of each objective kind when kept at the start (expected points).
 PRIOR_VALUE: dict[str, float] = {
@@ -96,7 +96,7 @@ def objective_value(code: int, player: int, all_dishes: list[list[int]], bowls: 
     return dish_objective_value(code, player, all_dishes)
 
 
-def objectives_value(game: FiestaMexicana, player: int, all_dishes: list[list[int]], bowls: list[int]) -> float:
+def objectives_value(game: Game, player: int, all_dishes: list[list[int]], bowls: list[int]) -> float:
     """Estimated worth of all of ``player``'s held objectives."""
     return sum(objective_value(code, player, all_dishes, bowls) for code in game.objectives[player] if code >= 0)
 
@@ -120,7 +120,7 @@ CARD_EDGES = np.array(ROTATED_EDGES, dtype=np.int64)
 SHAPE_CELLS = {kind: np.array(cells, dtype=np.intp) for kind, cells in SHAPES.items()}
 
 
-def facing_halves(game: FiestaMexicana, player: int) -> np.ndarray:
+def facing_halves(game: Game, player: int) -> np.ndarray:
     """(16, 4): for each fixed space and direction, the half that a card placed there would touch
     (-2: no card there or the border, -1: a card without a half on that edge, else its colour)."""
     dishes = np.append(np.asarray(game.dishes[player]), -1)
@@ -129,7 +129,7 @@ def facing_halves(game: FiestaMexicana, player: int) -> np.ndarray:
     return np.where(dishes[NEIGHBOUR] >= 0, halves, -2)
 
 
-def placement_points_table(game: FiestaMexicana, player: int, card: int) -> np.ndarray:
+def placement_points_table(game: Game, player: int, card: int) -> np.ndarray:
     """(16, 4) int: points ``card`` brings on each fixed space of ``player``'s table turned r clockwise
     quarter turns in the player's view (``place r``), before the score floor (covered spaces included)."""
     mine = CARD_EDGES[card, (np.arange(4) + game.orientation[player]) % 4]  # (r, d)
@@ -147,7 +147,7 @@ def _shape_progress_after(dishes: list[int], kind: str, spaces: np.ndarray, dish
     return np.where(one_kind, filled / cells.shape[1], 0.0).max(axis=1)
 
 
-def placements_values(game: FiestaMexicana, player: int, spaces: list[int], card: int) -> tuple[np.ndarray, np.ndarray]:
+def placements_values(game: Game, player: int, spaces: list[int], card: int) -> tuple[np.ndarray, np.ndarray]:
     """For ``card`` on each of the fixed ``spaces`` (uncovered) of ``player``'s table, per view rotation
     0..3 (``place R``): the points it brings now after the score floor (int, (S, 4)) and those points plus
     the change in the estimated worth of the player's objectives (float, (S, 4)).
@@ -189,20 +189,20 @@ def placements_values(game: FiestaMexicana, player: int, spaces: list[int], card
     return gained, gained + np.broadcast_to(after, gained.shape) - before
 
 
-def placement_values(game: FiestaMexicana, player: int, space: int, card: int) -> list[tuple[int, float]]:
+def placement_values(game: Game, player: int, space: int, card: int) -> list[tuple[int, float]]:
     """``placements_values`` for one space, as (points, value) per view rotation 0..3."""
     points, values = placements_values(game, player, [space], card)
     return [(int(p), float(v)) for p, v in zip(points[0], values[0], strict=True)]
 
 
-def best_rotation(game: FiestaMexicana, player: int, space: int) -> tuple[int, float]:
+def best_rotation(game: Game, player: int, space: int) -> tuple[int, float]:
     """The best view rotation for the dish on offer on ``space`` and the value it brings (first of equals)."""
     values = [value for _, value in placement_values(game, player, space, game.offer)]
     best = max(range(4), key=lambda r: (values[r], -r))
     return best, values[best]
 
 
-def objective_worths(game: FiestaMexicana, player: int) -> list[float | None]:
+def objective_worths(game: Game, player: int) -> list[float | None]:
     """Per objective slot 0..2, its worth now plus its prior worth times the share of the table left
     (None for an empty slot): what discarding it with a reserve gives up."""
     bowls = complete_bowls(game.dishes[player], game.edges[player])

@@ -70,6 +70,8 @@ Piles = list[list[int]]
 class CarefulChef(Policy):
     """Counts every card, serves only perfect omelettes, blocks steals; see the module docstring."""
 
+    needs_observation = False  # reads the engine; environments skip encoding an observation for it
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
         legal = np.flatnonzero(action_mask)
         if len(legal) == 1:
