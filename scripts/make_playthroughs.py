@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from playthrough_support import write_all  # noqa: E402
+from playthrough_support import write_all
 
 if __name__ == "__main__":
     for path in write_all():
