@@ -1,0 +1,160 @@
+"""Checked readers for state dicts: one error style for every game.
+
+A game's saved position is a dataclass (``<game>/state.py``) that holds exactly what its state dict
+holds. Writing it is generic (``to_json_safe``); reading it back goes field by field through a
+``FieldReader``, which checks each value's type, range and length and names the field in its error::
+
+    read = FieldReader(data, game="fiesta_mexicana")
+    turn = read.int("turn", -1, num_players - 1)
+    cards = read.int_matrix("cards", rows=num_players, cols=16, low=-1, high=51)
+    read.problem_if(turn < 0 and phase != "over", "a game in play needs a seat to act")
+
+Every error is an ``InvalidStateError`` such as ``fiesta_mexicana: state field 'cards[1][3]': expected an
+int in [-1, 51], got 99``. Cross-field rules raise through ``problem_if`` in the same style.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from fiesta_envs.core.errors import InvalidStateError
+
+
+def to_json_safe(value: Any) -> Any:
+    """A dataclass (or nested lists, tuples and dicts of plain values) as JSON-safe data."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_json_safe(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(key): to_json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_json_safe(item) for item in value]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):  # numpy scalars
+        return value.item()
+    return value
+
+
+class FieldReader:
+    """Reads the fields of one state dict (or a nested part of it), checking each value."""
+
+    def __init__(self, data: Any, game: str, path: str = "") -> None:
+        if not isinstance(data, Mapping):
+            where = f" {path!r}" if path else ""
+            raise InvalidStateError(f"{game}: state{where} must be a mapping, got {type(data).__name__}")
+        self.data = data
+        self.game = game
+        self.path = path
+
+    # ------------------------------------------------------------------ errors
+    def _name(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def fail(self, field: str, expected: str, value: Any) -> InvalidStateError:
+        return InvalidStateError(f"{self.game}: state field {field!r}: expected {expected}, got {value!r:.80}")
+
+    def problem_if(self, condition: bool, problem: str) -> None:
+        """Refuse a position whose fields are each fine but do not fit together."""
+        if condition:
+            raise InvalidStateError(f"{self.game}: malformed state: {problem}")
+
+    def raw(self, key: str) -> Any:
+        if key not in self.data:
+            raise InvalidStateError(f"{self.game}: state field {self._name(key)!r} is missing")
+        return self.data[key]
+
+    # ------------------------------------------------------------------ scalars
+    def _int(self, value: Any, field: str, low: int | None, high: int | None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(field, "an int", value)
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise self.fail(
+                field, f"an int in [{'-inf' if low is None else low}, {'inf' if high is None else high}]", value
+            )
+        return value
+
+    def int(self, key: str, low: int | None = None, high: int | None = None) -> int:
+        return self._int(self.raw(key), self._name(key), low, high)
+
+    def bool(self, key: str) -> bool:
+        value = self.raw(key)
+        if not isinstance(value, bool):
+            raise self.fail(self._name(key), "true or false", value)
+        return value
+
+    def str(self, key: str) -> str:
+        value = self.raw(key)
+        if not isinstance(value, str):
+            raise self.fail(self._name(key), "a string", value)
+        return value
+
+    def choice(self, key: str, choices: Sequence[str]) -> str:
+        value = self.raw(key)
+        if value not in choices:
+            raise self.fail(self._name(key), f"one of {', '.join(map(repr, choices))}", value)
+        return value
+
+    def choice_index(self, key: str, choices: Sequence[str]) -> int:
+        """The position of the value in ``choices`` (for phases stored by name, kept as an int)."""
+        return list(choices).index(self.choice(key, choices))
+
+    # ------------------------------------------------------------------ sequences
+    def _list(self, value: Any, field: str, length: int | None) -> list:
+        if not isinstance(value, list) or (length is not None and len(value) != length):
+            expected = "a list" if length is None else f"a list of {length} entries"
+            raise self.fail(field, expected, value)
+        return value
+
+    def list(self, key: str, length: int | None = None) -> list:
+        return self._list(self.raw(key), self._name(key), length)
+
+    def int_list(
+        self, key: str, length: int | None = None, low: int | None = None, high: int | None = None
+    ) -> list[int]:
+        field = self._name(key)
+        values = self._list(self.raw(key), field, length)
+        return [self._int(v, f"{field}[{i}]", low, high) for i, v in enumerate(values)]
+
+    def bool_list(self, key: str, length: int | None = None) -> list[bool]:
+        field = self._name(key)
+        values = self._list(self.raw(key), field, length)
+        for i, v in enumerate(values):
+            if not isinstance(v, bool):
+                raise self.fail(f"{field}[{i}]", "true or false", v)
+        return list(values)
+
+    def int_matrix(
+        self,
+        key: str,
+        rows: int | None = None,
+        cols: int | None = None,
+        low: int | None = None,
+        high: int | None = None,
+    ) -> list[list[int]]:
+        """A list of int lists (``cols=None`` lets the rows differ in length)."""
+        field = self._name(key)
+        table = self._list(self.raw(key), field, rows)
+        result = []
+        for r, row in enumerate(table):
+            row = self._list(row, f"{field}[{r}]", cols)
+            result.append([self._int(v, f"{field}[{r}][{c}]", low, high) for c, v in enumerate(row)])
+        return result
+
+    def permutation(self, key: str, size: int) -> list[int]:
+        values = self.int_list(key, size, 0, size - 1)
+        if sorted(values) != list(range(size)):
+            raise self.fail(self._name(key), f"a permutation of 0..{size - 1}", values)
+        return values
+
+    # ------------------------------------------------------------------ nesting
+    def part(self, key: str) -> FieldReader:
+        """A reader for the nested mapping under ``key`` (errors name ``key.field``)."""
+        return FieldReader(self.raw(key), self.game, self._name(key))
+
+    def parts(self, key: str, length: int | None = None) -> list[FieldReader]:
+        """Readers for a list of nested mappings (errors name ``key[i].field``)."""
+        field = self._name(key)
+        return [
+            FieldReader(item, self.game, f"{field}[{i}]")
+            for i, item in enumerate(self._list(self.raw(key), field, length))
+        ]
