@@ -1,0 +1,82 @@
+"""core.fields: checked state-dict readers name the field and what was expected."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from fiesta_envs.core.errors import InvalidStateError
+from fiesta_envs.core.fields import FieldReader, to_json_safe
+
+
+def reader(**data):
+    return FieldReader(data, game="toy")
+
+
+def test_ints_are_checked_for_type_and_range():
+    assert reader(turn=2).int("turn", -1, 3) == 2
+    with pytest.raises(InvalidStateError, match=r"toy: state field 'turn': expected an int in \[-1, 3\], got 4"):
+        reader(turn=4).int("turn", -1, 3)
+    with pytest.raises(InvalidStateError, match="'turn': expected an int, got True"):
+        reader(turn=True).int("turn")
+    with pytest.raises(InvalidStateError, match="'turn': expected an int, got '2'"):
+        reader(turn="2").int("turn")
+
+
+def test_a_missing_field_is_named():
+    with pytest.raises(InvalidStateError, match="toy: state field 'deck' is missing"):
+        reader().int_list("deck")
+
+
+def test_list_entries_and_matrix_cells_are_named_by_index():
+    assert reader(deck=[1, 2]).int_list("deck", 2, 0, 5) == [1, 2]
+    with pytest.raises(InvalidStateError, match=r"'deck\[1\]': expected an int in \[0, 5\], got 9"):
+        reader(deck=[1, 9]).int_list("deck", low=0, high=5)
+    with pytest.raises(InvalidStateError, match="'deck': expected a list of 3 entries"):
+        reader(deck=[1, 2]).int_list("deck", 3)
+    with pytest.raises(InvalidStateError, match=r"'cards\[1\]\[0\]': expected an int in \[-1, 51\], got 99"):
+        reader(cards=[[0, 1], [99, 2]]).int_matrix("cards", rows=2, cols=2, low=-1, high=51)
+
+
+def test_choices_bools_and_permutations():
+    assert reader(phase="bid").choice_index("phase", ("orient", "bid")) == 1
+    with pytest.raises(InvalidStateError, match="'phase': expected one of 'orient', 'bid', got 'dance'"):
+        reader(phase="dance").choice("phase", ("orient", "bid"))
+    assert reader(passed=[True, False]).bool_list("passed", 2) == [True, False]
+    with pytest.raises(InvalidStateError, match=r"'passed\[1\]': expected true or false, got 0"):
+        reader(passed=[True, 0]).bool_list("passed", 2)
+    with pytest.raises(InvalidStateError, match="expected a permutation of 0..2"):
+        reader(order=[0, 0, 2]).permutation("order", 3)
+
+
+def test_nested_parts_carry_their_path():
+    data = {"sheets": [{"coins": 3}, {"coins": -1}]}
+    sheets = FieldReader(data, game="toy").parts("sheets", 2)
+    assert sheets[0].int("coins", 0) == 3
+    with pytest.raises(InvalidStateError, match=r"'sheets\[1\].coins': expected an int in \[0, inf\], got -1"):
+        sheets[1].int("coins", 0)
+    with pytest.raises(InvalidStateError, match="toy: state 'sheets' must be a mapping"):
+        FieldReader({"sheets": 3}, game="toy").part("sheets")
+
+
+def test_cross_field_problems_use_the_same_style():
+    with pytest.raises(InvalidStateError, match="toy: malformed state: a bid needs a bidder"):
+        reader().problem_if(True, "a bid needs a bidder")
+    reader().problem_if(False, "never raised")
+
+
+def test_dataclasses_become_json_safe_data():
+    import numpy as np
+
+    @dataclass
+    class Toy:
+        turn: int
+        hands: tuple[tuple[int, ...], ...]
+        points: dict[int, int]
+
+    assert to_json_safe(Toy(np.int64(1), ((1, 2), ()), {0: 3})) == {
+        "turn": 1,
+        "hands": [[1, 2], []],
+        "points": {"0": 3},
+    }
