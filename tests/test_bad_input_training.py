@@ -13,8 +13,9 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from training import checkpoint as ckpt
-from training import cli
+from fiesta_envs import cli
+from fiesta_envs.evaluation import checkpoints
+from fiesta_envs.training import checkpoint as ckpt
 
 GOOD_CONFIG = """\
 game: fiesta_mexicana
@@ -80,7 +81,7 @@ def run_dir(tmp_path_factory):
 def _copy_checkpoint(run_dir, tmp_path):
     import shutil
 
-    source = ckpt.latest_checkpoint(run_dir[0])
+    source = checkpoints.latest_checkpoint(run_dir[0])
     target = tmp_path / source.name
     shutil.copytree(source, target)
     return target
@@ -92,10 +93,10 @@ def _evaluate(path, capsys, game="fiesta_mexicana"):
 
 def test_a_truncated_checkpoint_is_refused(run_dir, tmp_path, capsys):
     path = _copy_checkpoint(run_dir, tmp_path)
-    model = path / ckpt.MODEL_FILE
+    model = path / checkpoints.MODEL_FILE
     model.write_bytes(model.read_bytes()[: model.stat().st_size // 2])
-    with pytest.raises(ckpt.CheckpointError, match="corrupt|truncated|altered"):
-        ckpt.read_meta(path)
+    with pytest.raises(checkpoints.CheckpointError, match="corrupt|truncated|altered"):
+        checkpoints.read_meta(path)
     status, output = _evaluate(path, capsys)
     assert status != 0 and "Traceback" not in output
     assert "checkpoint" in output
@@ -103,22 +104,22 @@ def test_a_truncated_checkpoint_is_refused(run_dir, tmp_path, capsys):
 
 def test_a_checkpoint_with_garbage_meta_is_refused(run_dir, tmp_path):
     path = _copy_checkpoint(run_dir, tmp_path)
-    (path / ckpt.META_FILE).write_text("{not json")
-    with pytest.raises(ckpt.CheckpointError, match="not valid JSON"):
-        ckpt.read_meta(path)
-    (path / ckpt.META_FILE).write_text(json.dumps(["a", "list"]))
-    with pytest.raises(ckpt.CheckpointError, match="JSON object"):
-        ckpt.read_meta(path)
+    (path / checkpoints.META_FILE).write_text("{not json")
+    with pytest.raises(checkpoints.CheckpointError, match="not valid JSON"):
+        checkpoints.read_meta(path)
+    (path / checkpoints.META_FILE).write_text(json.dumps(["a", "list"]))
+    with pytest.raises(checkpoints.CheckpointError, match="JSON object"):
+        checkpoints.read_meta(path)
 
 
 def test_a_checkpoint_of_another_game_or_player_count_is_refused(run_dir, tmp_path, capsys):
-    path = ckpt.latest_checkpoint(run_dir[0])
+    path = checkpoints.latest_checkpoint(run_dir[0])
     status, output = _evaluate(path, capsys, game="tortilla_de_patatas")
     assert status != 0 and "Traceback" not in output
     assert "trained for game 'fiesta_mexicana'" in output
-    meta = ckpt.read_meta(path)
-    with pytest.raises(ckpt.CheckpointError, match="trained for 2 players"):
-        ckpt.check_compatible(meta, "fiesta_mexicana", 3)
+    meta = checkpoints.read_meta(path)
+    with pytest.raises(checkpoints.CheckpointError, match="trained for 2 players"):
+        checkpoints.check_compatible(meta, "fiesta_mexicana", 3)
 
 
 def test_a_foreign_file_is_not_a_checkpoint(tmp_path, capsys):
@@ -138,7 +139,7 @@ def test_a_run_killed_while_writing_keeps_the_last_good_checkpoint(run_dir, tmp_
     directory = tmp_path / "run"
     shutil.copytree(run_dir[0], directory)
     _, model, meta = run_dir
-    good = ckpt.latest_checkpoint(directory)
+    good = checkpoints.latest_checkpoint(directory)
 
     def killed(*args, **kwargs):
         raise Killed("killed while moving the new checkpoint into place")
@@ -148,9 +149,9 @@ def test_a_run_killed_while_writing_keeps_the_last_good_checkpoint(run_dir, tmp_
         ckpt.save_checkpoint(model, directory, 128, meta)
     monkeypatch.undo()
 
-    assert ckpt.latest_checkpoint(directory) == good
-    assert ckpt.read_meta(good)["step"] == 64  # hash verified: intact
-    assert [p.name for p in ckpt.list_checkpoints(directory)] == [good.name]
+    assert checkpoints.latest_checkpoint(directory) == good
+    assert checkpoints.read_meta(good)["step"] == 64  # hash verified: intact
+    assert [p.name for p in checkpoints.list_checkpoints(directory)] == [good.name]
     ckpt.save_checkpoint(model, directory, 192, meta)  # the next save cleans the leftovers up
-    names = sorted(p.name for p in (directory / ckpt.CHECKPOINTS_DIR).iterdir())
-    assert names == sorted([good.name, ckpt.checkpoint_name(192), ckpt.LATEST_FILE])
+    names = sorted(p.name for p in (directory / checkpoints.CHECKPOINTS_DIR).iterdir())
+    assert names == sorted([good.name, ckpt.checkpoint_name(192), checkpoints.LATEST_FILE])

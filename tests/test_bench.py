@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 from fuzz_support import TOY_NAME, missing_part, use_toy_registry
 
+from fiesta_envs import cli
+from fiesta_envs.core.atomic import write_json_atomically
 from fiesta_envs.registry import GAMES
-from training import cli
-from training.atomic import write_json_atomically
-from training.bench import (
+from fiesta_envs.testing.bench import (
     AEC_TARGET,
     API_NAMES,
     ENGINE_TARGET,

@@ -17,7 +17,7 @@ def toy_checkpoint(tmp_path_factory):
         patch.setattr(registry, "GAMES", {**registry.GAMES, **TOY_SPECS})
         from sb3_contrib import MaskablePPO
 
-        from training.checkpoint import save_checkpoint
+        from fiesta_envs.training.checkpoint import save_checkpoint
 
         env = registry.make_gym_env("toy_nim", num_players=2, opponents="random")
         model = MaskablePPO(
@@ -43,7 +43,7 @@ def toy_games(monkeypatch):
 
 
 def test_a_checkpoint_plays_a_tournament(toy_checkpoint, toy_games):
-    from training.evaluate import run_tournament
+    from fiesta_envs.evaluation.evaluate import run_tournament
 
     run_dir, path = toy_checkpoint
     agents = [f"ppo={run_dir}", "random"]  # a run directory means its latest checkpoint
@@ -56,8 +56,8 @@ def test_a_checkpoint_plays_a_tournament(toy_checkpoint, toy_games):
 
 
 def test_a_checkpoint_for_another_player_count_is_refused(toy_checkpoint, toy_games):
-    from training.agents import AgentError
-    from training.evaluate import run_tournament
+    from fiesta_envs.evaluation.agents import AgentError
+    from fiesta_envs.evaluation.evaluate import run_tournament
 
     run_dir, _ = toy_checkpoint
     with pytest.raises(AgentError, match=r"trained for 2 players, not 3.*--players 2"):
@@ -65,7 +65,7 @@ def test_a_checkpoint_for_another_player_count_is_refused(toy_checkpoint, toy_ga
 
 
 def test_a_checkpoint_for_another_game_is_refused(toy_checkpoint, toy_games, capsys):
-    from training.cli import main
+    from fiesta_envs.cli import main
 
     _, path = toy_checkpoint
     assert main(["evaluate", "--game", "toy_team", "--players", "2", "--agents", f"{path},random"]) == 2
@@ -75,8 +75,8 @@ def test_a_checkpoint_for_another_game_is_refused(toy_checkpoint, toy_games, cap
 
 
 def test_a_directory_without_checkpoints_is_explained(tmp_path, toy_games):
-    from training.agents import AgentError
-    from training.evaluate import run_tournament
+    from fiesta_envs.evaluation.agents import AgentError
+    from fiesta_envs.evaluation.evaluate import run_tournament
 
     with pytest.raises(AgentError, match="cannot use"):
         run_tournament("toy_nim", 2, [str(tmp_path), "random"], games_per_table=2)

@@ -7,9 +7,9 @@ import json
 import pytest
 from evaluation_toys import register_toys
 
+from fiesta_envs.evaluation.evaluate import run_tournament
+from fiesta_envs.evaluation.records import RecordError, read_records, replay_record, write_records
 from fiesta_envs.registry import GAMES
-from training.evaluate import run_tournament
-from training.records import RecordError, read_records, replay_record, write_records
 
 
 @pytest.fixture

@@ -9,10 +9,10 @@ import os
 import pytest
 from evaluation_toys import register_toys
 
-from training.agents import AgentSource
-from training.atomic import write_atomically
-from training.cli import main
-from training.evaluate import (
+from fiesta_envs.cli import main
+from fiesta_envs.core.atomic import write_atomically
+from fiesta_envs.evaluation.agents import AgentSource
+from fiesta_envs.evaluation.evaluate import (
     Evaluation,
     MatchResult,
     evaluate_against_baselines,
@@ -22,7 +22,7 @@ from training.evaluate import (
     run_tournament,
     summarize,
 )
-from training.tournament import GameResult, Table
+from fiesta_envs.evaluation.tournament import GameResult, Table
 
 
 @pytest.fixture

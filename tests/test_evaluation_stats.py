@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from training.stats import (
+from fiesta_envs.evaluation.stats import (
     ELO_PER_LOGIT,
     Comparison,
     elo_difference,

@@ -8,10 +8,9 @@ import pytest
 from evaluation_toys import register_toys
 
 from fiesta_envs.core.policy import Policy
-from fiesta_envs.registry import GAMES
-from training.agents import AgentError, resolve_agents
-from training.evaluate import run_tournament
-from training.tournament import (
+from fiesta_envs.evaluation.agents import AgentError, resolve_agents
+from fiesta_envs.evaluation.evaluate import run_tournament
+from fiesta_envs.evaluation.tournament import (
     TournamentError,
     deals_per_table,
     duel_tables,
@@ -20,6 +19,7 @@ from training.tournament import (
     seat_counts,
     tournament_tables,
 )
+from fiesta_envs.registry import GAMES
 
 AGENTS = ["random", "take_one", "optimal"]
 

@@ -1,7 +1,7 @@
 """Fuzz every registered game in every configuration (player counts x option choices).
 
 The default run plays a few hundred (``GAMES_PER_ENV``) random legal games per game, spread over its
-configurations, with every check of ``training.fuzz`` after every step (the expensive ones on a
+configurations, with every check of ``fiesta_envs.testing.fuzz`` after every step (the expensive ones on a
 sample of steps). The long run, marked ``fuzz``, plays 10,000 games per game and configuration:
 
     pytest -m fuzz tests/test_fuzz_games.py        # or: fiesta fuzz --games 10000 --jobs 2
@@ -13,7 +13,7 @@ import pytest
 from fuzz_support import missing_part
 
 from fiesta_envs.registry import GAMES
-from training.fuzz import configurations, fuzz_all, fuzz_game
+from fiesta_envs.testing.fuzz import configurations, fuzz_all, fuzz_game
 
 #: Random games per game in the default test run, spread over its configurations (a few hundred
 #: per game; the whole default fuzz run takes about a minute of CPU).

@@ -13,10 +13,10 @@ import pytest
 from fuzz_support import TOY_NAME, use_toy_registry
 from toy_game import Nim
 
+from fiesta_envs import cli
 from fiesta_envs.core.errors import InvalidOptionError
-from training import cli
-from training.fuzz import CHECK_KINDS, FuzzReport, configurations, fuzz_all, fuzz_game
-from training.invariants import json_problem, mask_problems, observation_problems, returns_problems
+from fiesta_envs.testing.fuzz import CHECK_KINDS, FuzzReport, configurations, fuzz_all, fuzz_game
+from fiesta_envs.testing.invariants import json_problem, mask_problems, observation_problems, returns_problems
 
 
 def test_configurations_enumerate_player_counts_and_choices_plainest_first():
@@ -274,7 +274,7 @@ def test_fuzz_command_depth_chooses_how_many_variants_combine(monkeypatch, capsy
 
 def test_fuzz_command_fails_with_a_reproducer_on_a_broken_game(monkeypatch, capsys):
     use_toy_registry(monkeypatch)
-    monkeypatch.setattr("training.fuzz.resolve_game", lambda game: CrashingStep)
+    monkeypatch.setattr("fiesta_envs.testing.fuzz.resolve_game", lambda game: CrashingStep)
     status = cli.main(["fuzz", "--games", "20", "--max-configs", "1"])
     printed = capsys.readouterr().out
     assert status == 1

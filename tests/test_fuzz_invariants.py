@@ -1,4 +1,4 @@
-"""The per-game invariant checks (``training/invariants/<game>.py``) accept real positions and
+"""The per-game invariant checks (``fiesta_envs/testing/invariants/<game>.py``) accept real positions and
 catch damaged ones: each damage below breaks one rule, and the check must name it."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import itertools
 import numpy as np
 import pytest
 
-from training.invariants import invariants_for
+from fiesta_envs.testing.invariants import invariants_for
 
 
 def _engine(target: str):
@@ -106,7 +106,7 @@ def test_tortilla_checks():
 
 def test_tortilla_perfect_omelettes_use_wildcards_in_the_owners_favour():
     _engine("fiesta_envs.tortilla.game:TortillaDePatatas")
-    from training.invariants.tortilla_de_patatas import is_perfect
+    from fiesta_envs.testing.invariants.tortilla_de_patatas import is_perfect
 
     assert is_perfect(["potato"] * 3 + ["egg"] * 2 + ["onion"], "M")
     assert is_perfect(["potato", "potato", "potato+egg", "egg", "egg+onion", "potato+egg+onion"], "M")

@@ -1,4 +1,4 @@
-"""Tequila's fuzz invariants (``training/invariants/tequila.py``): they hold in real games of
+"""Tequila's fuzz invariants (``fiesta_envs/testing/invariants/tequila.py``): they hold in real games of
 every configuration, they recompute the final score category by category from the state alone
 (and agree with the engine), and each check fails when its rule is broken."""
 
@@ -14,8 +14,8 @@ from fiesta_envs.registry import GAMES
 from fiesta_envs.tequila.baselines import Planner
 from fiesta_envs.tequila.components import BUILDINGS, FARM, SECTION_PRESTIGE
 from fiesta_envs.tequila.game import Tequila
-from training.invariants import invariants_for
-from training.invariants import tequila as inv
+from fiesta_envs.testing.invariants import invariants_for
+from fiesta_envs.testing.invariants import tequila as inv
 
 #: The registry's configurations, and every jimador of side B (2 players only meet purple and red)
 #: with both cask tiles.
@@ -83,7 +83,7 @@ def test_games_of_every_configuration_keep_every_invariant(num_players, options)
 
 
 def test_the_fuzzer_runs_the_tequila_checks():
-    from training.fuzz import fuzz_game
+    from fiesta_envs.testing.fuzz import fuzz_game
 
     report = fuzz_game(Tequila, 2, {}, games=1, seed=3)
     assert report.ok, [failure.describe() for failure in report.examples]

@@ -18,9 +18,9 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from training.cli import main
-from training.config import load_config
-from training.evaluate import evaluate_against_baselines
+from fiesta_envs.cli import main
+from fiesta_envs.evaluation.evaluate import evaluate_against_baselines
+from fiesta_envs.training.config import load_config
 
 ROOT = Path(__file__).resolve().parent.parent
 

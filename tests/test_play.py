@@ -12,8 +12,8 @@ import pytest
 from fiesta_envs.core.errors import FiestaError
 from fiesta_envs.core.policy import RandomPolicy
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
-from training import play as play_command
-from training.play import PlaySession, play
+from fiesta_envs.tools import play as play_command
+from fiesta_envs.tools.play import PlaySession, play
 
 
 def session(game, script: str, seat: int = 0) -> tuple[PlaySession, io.StringIO]:

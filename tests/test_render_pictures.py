@@ -199,7 +199,7 @@ def test_importing_the_drawing_modules_does_not_import_pillow() -> None:
     code = (
         "import sys, fiesta_envs.render as r\n"
         "for name in r.MODULES: r.module_for(name)\n"
-        "import training.play, training.replay\n"
+        "import fiesta_envs.tools.play, fiesta_envs.tools.replay\n"
         "assert 'PIL' not in sys.modules, 'Pillow imported too early'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[1])

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from fiesta_envs.evaluation.records import make_record, write_records
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 from fiesta_envs.render import draw
-from training import replay
-from training.records import make_record, write_records
+from fiesta_envs.tools import replay
 
 
 def random_record(seed: int = 11, num_players: int = 3) -> dict:

@@ -89,7 +89,7 @@ def checkpoint(tmp_path_factory):
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
 
-    from training.checkpoint import save_checkpoint
+    from fiesta_envs.training.checkpoint import save_checkpoint
 
     env = make_gym_env(GAME, num_players=2, opponents="random")
     model = MaskablePPO(
@@ -105,7 +105,7 @@ def checkpoint(tmp_path_factory):
 @pytest.fixture(scope="module")
 def weights(checkpoint, tmp_path_factory):
     """The checkpoint exported into a weights folder of its own."""
-    from training.export import export_checkpoint
+    from fiesta_envs.training.export import export_checkpoint
 
     out = tmp_path_factory.mktemp("weights")
     export_checkpoint(checkpoint, out_dir=out, command="fiesta train --config configs/smoke.yaml")
@@ -114,8 +114,8 @@ def weights(checkpoint, tmp_path_factory):
 
 # ---------------------------------------------------------------------------------- export
 def test_export_writes_weights_and_a_description(checkpoint, tmp_path, capsys):
-    from training.checkpoint import read_meta
-    from training.cli import main
+    from fiesta_envs.cli import main
+    from fiesta_envs.evaluation.checkpoints import read_meta
 
     evaluation = tmp_path / "results.json"
     evaluation.write_text(json.dumps({"matches": [{"agent": "ppo", "opponent": "random", "win_rate": 0.5}]}))
@@ -160,8 +160,8 @@ def test_export_refuses_a_network_that_is_not_a_plain_mlp(tmp_path):
     import torch
     from sb3_contrib import MaskablePPO
 
-    from training.checkpoint import save_checkpoint
-    from training.export import ExportError, export_checkpoint
+    from fiesta_envs.training.checkpoint import save_checkpoint
+    from fiesta_envs.training.export import ExportError, export_checkpoint
 
     env = make_gym_env(GAME, num_players=2, opponents="random")
     model = MaskablePPO(
@@ -175,7 +175,7 @@ def test_export_refuses_a_network_that_is_not_a_plain_mlp(tmp_path):
 
 # ---------------------------------------------------------------------------------- playing
 def test_the_shipped_agent_plays_the_checkpoints_moves(checkpoint, weights):
-    from training.checkpoint import CheckpointPolicy
+    from fiesta_envs.evaluation.checkpoints import CheckpointPolicy
 
     shipped = ShippedPolicy(GAME, weights_dir=weights)
     trained = CheckpointPolicy(checkpoint, game=GAME, num_players=2)
@@ -203,9 +203,9 @@ def test_the_shipped_agent_plays_legal_full_games(weights):
 def test_gymnasium_evaluate_and_play_accept_ppo(weights, monkeypatch):
     import gymnasium
 
-    from training.agents import AgentError
-    from training.evaluate import run_tournament
-    from training.play import play
+    from fiesta_envs.evaluation.agents import AgentError
+    from fiesta_envs.evaluation.evaluate import run_tournament
+    from fiesta_envs.tools.play import play
 
     monkeypatch.setenv(WEIGHTS_ENV, str(weights))
     env = gymnasium.make("fiesta_envs/FiestaMexicana-v0", opponents="ppo", seat=0)
@@ -428,8 +428,8 @@ def test_the_package_folder_is_the_default(monkeypatch):
 
 
 def test_league_names_are_still_importable():
-    from training.league import ActorSnapshot as LeagueSnapshot
-    from training.league import masked_choice
+    from fiesta_envs.training.league import ActorSnapshot as LeagueSnapshot
+    from fiesta_envs.training.league import masked_choice
 
     assert LeagueSnapshot is ActorSnapshot
     assert masked_choice(np.array([3.0, 1.0, 2.0]), np.array([0, 1, 1]), None) == 2

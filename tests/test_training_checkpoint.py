@@ -14,18 +14,18 @@ pytest.importorskip("sb3_contrib")
 
 from sb3_contrib import MaskablePPO
 
-import training.checkpoint as checkpoint_module
+import fiesta_envs.training.checkpoint as checkpoint_module
 from fiesta_envs.core.policy import RandomPolicy
 from fiesta_envs.core.single_seat import SingleSeatEnv
-from training.checkpoint import (
+from fiesta_envs.evaluation.checkpoints import (
     CheckpointError,
     CheckpointPolicy,
     latest_checkpoint,
     list_checkpoints,
     load_model,
     read_meta,
-    save_checkpoint,
 )
+from fiesta_envs.training.checkpoint import save_checkpoint
 
 META = {"game": "toy_nim", "num_players": 2, "options": {"max_take": 3}, "seed": 5, "config": {"seed": 5}}
 

@@ -8,7 +8,7 @@ import pytest
 from training_helpers import TOY_CONFIG, register_toys
 
 from fiesta_envs.registry import GAMES
-from training.config import (
+from fiesta_envs.training.config import (
     ConfigError,
     apply_overrides,
     config_to_dict,

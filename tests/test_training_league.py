@@ -15,7 +15,7 @@ from sb3_contrib import MaskablePPO
 
 from fiesta_envs.core.policy import RandomPolicy
 from fiesta_envs.core.single_seat import SingleSeatEnv
-from training.league import ActorSnapshot, FrozenPolicy, League, LeagueEnv, OpponentMix, masked_choice
+from fiesta_envs.training.league import ActorSnapshot, FrozenPolicy, League, LeagueEnv, OpponentMix, masked_choice
 
 
 def toy_env(opponents="random"):

@@ -12,10 +12,10 @@ pytest.importorskip("sb3_contrib")
 
 import torch
 
-from training.checkpoint import list_checkpoints, load_model
-from training.cli import main
-from training.config import ConfigError, load_config
-from training.pretrain import DATASET, METRICS, PRETRAIN_DIR, Decisions, split_by_game
+from fiesta_envs.cli import main
+from fiesta_envs.evaluation.checkpoints import list_checkpoints, load_model
+from fiesta_envs.training.config import ConfigError, load_config
+from fiesta_envs.training.pretrain import DATASET, METRICS, PRETRAIN_DIR, Decisions, split_by_game
 
 ROOT = Path(__file__).resolve().parent.parent
 SMOKE = ROOT / "configs" / "smoke.yaml"
@@ -119,9 +119,9 @@ def test_a_malformed_pretrain_section_names_the_field(setting, expected):
 
 
 def test_the_collected_games_do_not_depend_on_the_number_of_workers(tmp_path):
-    from training.config import load_config
-    from training.pretrain import collect_decisions
-    from training.train import env_factory
+    from fiesta_envs.training.config import load_config
+    from fiesta_envs.training.pretrain import collect_decisions
+    from fiesta_envs.training.train import env_factory
 
     config = load_config(SMOKE, ["pretrain={teacher: greedy, games: 4}"])
     one = collect_decisions(config, env_factory(config, [], pretraining=True), seed=7)

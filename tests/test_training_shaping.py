@@ -8,7 +8,7 @@ from toy_game import Nim
 
 from fiesta_envs.core.policy import RandomPolicy
 from fiesta_envs.core.single_seat import SingleSeatEnv
-from training.shaping import ScoreShaping
+from fiesta_envs.training.shaping import ScoreShaping
 
 
 class CountingNim(Nim):

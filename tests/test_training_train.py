@@ -16,9 +16,9 @@ pytest.importorskip("sb3_contrib")
 
 import torch
 
+from fiesta_envs.cli import main
+from fiesta_envs.evaluation.checkpoints import latest_checkpoint, list_checkpoints, load_model, read_meta
 from fiesta_envs.registry import GAMES
-from training.checkpoint import latest_checkpoint, list_checkpoints, load_model, read_meta
-from training.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SMOKE = ROOT / "configs" / "smoke.yaml"
@@ -239,7 +239,7 @@ def test_parallel_environments_in_worker_processes(tmp_path):
 @pytest.mark.slow
 def test_training_beats_random_on_fiesta_mexicana(tmp_path):
     """The main job's run (quick.yaml, about 10 minutes) wins clearly more than half of 200 games against random."""
-    from training.evaluate import evaluate_against_baselines
+    from fiesta_envs.evaluation.evaluate import evaluate_against_baselines
 
     overrides = ["final_eval.games=0", "eval.every=0"]
     config = ROOT / "configs" / "fiesta_mexicana" / "quick.yaml"

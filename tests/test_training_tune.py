@@ -21,11 +21,11 @@ pytest.importorskip("optuna")
 
 import optuna
 
+from fiesta_envs.cli import COMMANDS, main
 from fiesta_envs.registry import GAMES
-from training import train as train_module
-from training import tune
-from training.cli import COMMANDS, main
-from training.config import load_config
+from fiesta_envs.training import train as train_module
+from fiesta_envs.training import tune
+from fiesta_envs.training.config import load_config
 
 ROOT = Path(__file__).resolve().parent.parent
 SMOKE = ROOT / "configs" / "smoke.yaml"
@@ -264,7 +264,7 @@ def test_without_optuna_the_message_says_what_to_install(tmp_path, monkeypatch, 
 
 
 def test_tune_is_a_command_and_optuna_is_imported_only_when_it_runs():
-    assert COMMANDS["tune"][0] == "training.tune"
-    code = "import sys, training.cli as c; c.build_parser(['tune']); print('optuna' in sys.modules)"
+    assert COMMANDS["tune"][0] == "fiesta_envs.training.tune"
+    code = "import sys, fiesta_envs.cli as c; c.build_parser(['tune']); print('optuna' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert result.stdout.strip() == "False"

@@ -55,7 +55,7 @@ def export_checkpoint(
     force: bool = False,
 ) -> tuple[Path, Path]:
     """Write the shipped agent of checkpoint ``source``; returns the (npz, json) paths."""
-    from training.checkpoint import CheckpointError, load_model, read_meta
+    from fiesta_envs.evaluation.checkpoints import CheckpointError, load_model, read_meta
 
     try:
         meta = read_meta(source)

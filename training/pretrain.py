@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from training.atomic import atomic_target, write_json_atomically
+from fiesta_envs.core.atomic import atomic_target, write_json_atomically
 
 PRETRAIN_DIR = "pretrain"
 DATASET = "dataset.npz"

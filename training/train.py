@@ -57,16 +57,16 @@ from typing import Any
 import numpy as np
 
 from fiesta_envs.core.errors import FiestaError
-from training.checkpoint import (
+from fiesta_envs.evaluation.checkpoints import (
     CheckpointError,
     check_compatible,
     latest_checkpoint,
     list_checkpoints,
     load_model,
     read_meta,
-    save_checkpoint,
 )
-from training.config import (
+from fiesta_envs.training.checkpoint import save_checkpoint
+from fiesta_envs.training.config import (
     ConfigError,
     TrainConfig,
     add_override_argument,
@@ -77,7 +77,7 @@ from training.config import (
     save_config,
     validate_config,
 )
-from training.league import ActorSnapshot, FrozenPolicy, League, LeagueEnv, OpponentMix
+from fiesta_envs.training.league import ActorSnapshot, FrozenPolicy, League, LeagueEnv, OpponentMix
 
 RUN_CONFIG = "config.yaml"
 EVAL_LOG = "eval.jsonl"
@@ -227,7 +227,7 @@ def _build_env(
 
         env: Any = TeamEnv(game_spec(game).game_class(), num_players=num_players, **options)
         if reward_shaping > 0:
-            from training.shaping import ScoreShaping
+            from fiesta_envs.training.shaping import ScoreShaping
 
             env = ScoreShaping(env, reward_shaping, gamma)
         return Monitor(env)
@@ -243,7 +243,7 @@ def _build_env(
     env = LeagueEnv(make_gym_env(game, num_players=num_players, opponents=opponents, seat=None, **options))
     env.set_league(members)
     if reward_shaping > 0:
-        from training.shaping import ScoreShaping
+        from fiesta_envs.training.shaping import ScoreShaping
 
         env = ScoreShaping(env, reward_shaping, gamma)
     return Monitor(env)
@@ -279,8 +279,8 @@ def make_vec_env(config: TrainConfig, members: list[str]) -> Any:
 
 # ---------------------------------------------------------------------------------- evaluation
 def evaluate(config: TrainConfig, agent: Any, baselines: Sequence[str], games: int, seed: int, workers: int = 1) -> Any:
-    """Win rates of ``agent`` against each baseline, seats rotated (``training.evaluate``)."""
-    from training.evaluate import evaluate_against_baselines
+    """Win rates of ``agent`` against each baseline, seats rotated (``fiesta_envs.evaluation.evaluate``)."""
+    from fiesta_envs.evaluation.evaluate import evaluate_against_baselines
 
     return evaluate_against_baselines(
         config.game, config.num_players, agent, baselines, games, seed, options=dict(config.options), workers=workers
@@ -288,7 +288,7 @@ def evaluate(config: TrainConfig, agent: Any, baselines: Sequence[str], games: i
 
 
 def print_table(results: Any, title: str) -> None:
-    from training.evaluate import print_results_table
+    from fiesta_envs.evaluation.evaluate import print_results_table
 
     print_results_table(results, title)
 
@@ -393,7 +393,7 @@ class Trainer:
 
     def _pretrain(self) -> None:
         """Behaviour cloning of ``pretrain.teacher`` before the first PPO step (training/pretrain.py)."""
-        from training.pretrain import pretrain
+        from fiesta_envs.training.pretrain import pretrain
 
         config = self.config
         seed_everything(derive_seed(config.seed, 0, "pretrain"))
@@ -456,12 +456,12 @@ class Trainer:
         self.model.set_logger(Logger(str(logs), formats))
 
     def _progress_bar(self, start: int) -> Any:
-        from training.progress import ProgressBar
+        from fiesta_envs.training.progress import ProgressBar
 
         return ProgressBar(self.total, start, self.show_progress)
 
     def _train(self, step: int, bar: Any) -> None:
-        from training.progress import ProgressCallback
+        from fiesta_envs.training.progress import ProgressCallback
 
         callback = ProgressCallback(bar)
         self.bar = bar
@@ -531,7 +531,7 @@ class Trainer:
         self.model.logger.dump(step)
         with open(self.run_dir / EVAL_LOG, "a", encoding="utf-8") as handle:
             handle.write(json.dumps({"step": step, "win_rate": rates}) + "\n")
-        from training.plots import plot_learning_curve
+        from fiesta_envs.evaluation.plots import plot_learning_curve
 
         plot_learning_curve(
             self.run_dir / EVAL_LOG,

@@ -11,7 +11,7 @@ What it does. The config given with ``--config`` (after the ``--set`` overrides,
 syntax as ``fiesta train``'s) is the *base experiment*. Each trial draws values for the keys
 of the search space, puts them into a copy of the base config, validates it like any config
 (``training/config.py``; a bad combination fails that trial with the config's own message)
-and trains it for real (``training.train.Trainer``) in ``<study-dir>/trial_<k>/``, a complete
+and trains it for real (``fiesta_envs.training.train.Trainer``) in ``<study-dir>/trial_<k>/``, a complete
 run directory (checkpoints, TensorBoard, ``eval.jsonl``, ``final_eval.json``). Trials run one
 after the other in this process. Optuna's TPE sampler picks the values: random ones for the
 first 10 trials, then more and more where the good trials were. ``--seed`` seeds the sampler
@@ -120,9 +120,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import FiestaError
-from training.atomic import write_atomically
-from training.config import (
+from fiesta_envs.training.config import (
     ConfigError,
     TrainConfig,
     add_override_argument,
@@ -742,7 +742,7 @@ class Tuning:
 
     def _objective(self, trial: Any) -> float:
         optuna = self.optuna
-        from training import train as train_module
+        from fiesta_envs.training import train as train_module
 
         started = time.perf_counter()
         try:

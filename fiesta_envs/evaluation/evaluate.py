@@ -9,7 +9,7 @@ An agent is a baseline name (``random`` or one of the game's scripted players) o
 checkpoint (a checkpoint directory, its ``model.zip``, or a run directory for its latest
 checkpoint; ``LABEL=PATH`` names it).
 
-**Who plays whom** (see ``training.tournament``). Competitive games: every agent against
+**Who plays whom** (see ``fiesta_envs.evaluation.tournament``). Competitive games: every agent against
 every other in *duels*: with two players A against B; with three or four, one copy of A
 against B in every other seat, and the other way round. With three or four players there
 are also *mixed tables* of different agents. Every table is played in full seat rotations
@@ -31,7 +31,7 @@ whole team (every seat), all teams on the same deals.
   tied winners and the rest). A Bradley–Terry model is fitted to all of them (Elo scale:
   +400 means 10:1 odds in a pairwise comparison), anchored so that ``random`` is 0 (the
   first agent when random does not play). The intervals are 95% percentile intervals of a
-  bootstrap over deals (see ``training.stats``).
+  bootstrap over deals (see ``fiesta_envs.evaluation.stats``).
 * *Cooperative games* (and one-player games, where each agent is a team of one): a team's
   result is the mean of its seats' final scores (the same for every seat); per team the mean
   with a 95% interval, the mean reward and the histogram of results. Two teams are compared
@@ -41,7 +41,7 @@ Results are printed as tables and saved in ``--out``: ``results.json`` (everythi
 ``matches.csv``, ``ratings.csv`` (and ``teams.csv`` when teams play), ``ratings.png``,
 each written to a temporary file first and then renamed (``os.replace``), so a file is
 never left half-written. ``--records FILE`` saves every game as a replayable JSON line
-(``training.records``).
+(``fiesta_envs.evaluation.records``).
 """
 
 from __future__ import annotations
@@ -57,13 +57,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import FiestaError, InvalidOptionError
-from fiesta_envs.registry import GameSpec, game_spec
-from training.agents import AgentSource, resolve_agent, resolve_agents
-from training.atomic import write_atomically
-from training.records import RecordWriter
-from training.stats import Comparison, Rating, mean_interval, rate_agents, wilson_interval
-from training.tournament import (
+from fiesta_envs.evaluation.agents import AgentSource, resolve_agent, resolve_agents
+from fiesta_envs.evaluation.records import RecordWriter
+from fiesta_envs.evaluation.stats import Comparison, Rating, mean_interval, rate_agents, wilson_interval
+from fiesta_envs.evaluation.tournament import (
     GameResult,
     Table,
     duel_tables,
@@ -72,6 +71,7 @@ from training.tournament import (
     seat_counts,
     tournament_tables,
 )
+from fiesta_envs.registry import GameSpec, game_spec
 
 TIE_RULE = (
     "a first place shared by t players is worth 1/t of a win to each (a two-player tie is half a win) "
@@ -592,7 +592,7 @@ def save_evaluation(evaluation: Evaluation, out_dir: str | Path, plot: bool = Tr
         write_atomically(path, _csv_text(team_rows, list(TeamResult.__dataclass_fields__)))
         written.append(path)
     if plot and evaluation.ratings:
-        from training.plots import plot_ratings
+        from fiesta_envs.evaluation.plots import plot_ratings
 
         path = out / "ratings.png"
         title = f"{evaluation.game}, {evaluation.num_players} players ({len(evaluation.games)} games)"

@@ -11,14 +11,14 @@ import importlib
 import sys
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "train": ("training.train", "train MaskablePPO from a YAML config"),
-    "evaluate": ("training.evaluate", "tournament between agents (baselines or checkpoints)"),
-    "bench": ("training.bench", "steps per second of every environment next to PettingZoo's connect_four"),
-    "fuzz": ("training.fuzz", "play random legal games and check every invariant after every step"),
-    "play": ("training.play", "play a game in the terminal against baselines or checkpoints"),
-    "replay": ("training.replay", "replay a saved game record as text, an animated GIF or PNG frames"),
-    "tune": ("training.tune", "hyper-parameter search on a training config with Optuna (resumable)"),
-    "export": ("training.export", "turn a training checkpoint into an agent shipped in the package (ppo)"),
+    "train": ("fiesta_envs.training.train", "train MaskablePPO from a YAML config"),
+    "evaluate": ("fiesta_envs.evaluation.evaluate", "tournament between agents (baselines or checkpoints)"),
+    "bench": ("fiesta_envs.testing.bench", "steps per second of every environment next to PettingZoo's connect_four"),
+    "fuzz": ("fiesta_envs.testing.fuzz", "play random legal games and check every invariant after every step"),
+    "play": ("fiesta_envs.tools.play", "play a game in the terminal against baselines or checkpoints"),
+    "replay": ("fiesta_envs.tools.replay", "replay a saved game record as text, an animated GIF or PNG frames"),
+    "tune": ("fiesta_envs.training.tune", "hyper-parameter search on a training config with Optuna (resumable)"),
+    "export": ("fiesta_envs.training.export", "turn a training checkpoint into an agent shipped in the package (ppo)"),
 }
 
 

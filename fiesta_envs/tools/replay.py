@@ -7,7 +7,7 @@
     fiesta replay records.jsonl --frames frames/ --steps 0:20           # frame_0000.png, ...
 
 A record is one line of a ``.jsonl`` file written by ``fiesta evaluate --records`` (see
-``training.records``): seed, options, agents by seat, actions by name and the final scores.
+``fiesta_envs.evaluation.records``): seed, options, agents by seat, actions by name and the final scores.
 The game is rebuilt from its seed and the actions are played again through the engine; the
 replay says whether it reaches the recorded final scores (it always should: the engines are
 deterministic). Pictures need Pillow (``pip install fiesta_envs[render]``).
@@ -30,7 +30,7 @@ from fiesta_envs.render.canvas import require_pillow
 
 def load_record(path: str | Path, index: int = 0) -> dict[str, Any]:
     """Record number ``index`` (0-based; negative counts from the end) of a records file."""
-    from training.records import RecordError, read_records
+    from fiesta_envs.evaluation.records import RecordError, read_records
 
     records = list(read_records(path))
     if not records:
@@ -56,8 +56,8 @@ def replay_steps(record: Mapping[str, Any]) -> Iterator[tuple[Game, int, int, st
 
 
 def check_record(record: Mapping[str, Any]) -> list[float]:
-    """Replay ``record`` with ``training.records``' checks; its final scores (``RecordError`` if they differ)."""
-    from training.records import replay_record
+    """Replay ``record`` with the checks of ``evaluation.records``; its final scores (``RecordError`` if not)."""
+    from fiesta_envs.evaluation.records import replay_record
 
     return replay_record(record)
 
@@ -176,7 +176,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from training.records import RecordError
+    from fiesta_envs.evaluation.records import RecordError
 
     try:
         record = load_record(args.record, args.index)

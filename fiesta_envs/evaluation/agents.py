@@ -52,7 +52,7 @@ class AgentSource:
 
             return ShippedPolicy(spec.name, self.target, seed=seed)
         if self.kind == "checkpoint":
-            from training.checkpoint import CheckpointPolicy
+            from fiesta_envs.evaluation.checkpoints import CheckpointPolicy
 
             return CheckpointPolicy(self.target, game=spec.name, num_players=num_players, deterministic=True, seed=seed)
         policy = copy.deepcopy(self.target)
@@ -130,7 +130,7 @@ def resolve_agent(
 
 def _checkpoint_file(spec: GameSpec, path: Path) -> Path:
     """The checkpoint directory a path names (a run directory means its latest checkpoint)."""
-    from training.checkpoint import CheckpointError, resolve_checkpoint
+    from fiesta_envs.evaluation.checkpoints import CheckpointError, resolve_checkpoint
 
     try:
         return resolve_checkpoint(path)
@@ -140,7 +140,7 @@ def _checkpoint_file(spec: GameSpec, path: Path) -> Path:
 
 def _check_checkpoint(spec: GameSpec, num_players: int, path: Path, options: Mapping[str, Any]) -> None:
     """Refuse a checkpoint made for another game or player count; warn about other options."""
-    from training.checkpoint import CheckpointError, read_meta
+    from fiesta_envs.evaluation.checkpoints import CheckpointError, read_meta
 
     try:
         meta = read_meta(path)

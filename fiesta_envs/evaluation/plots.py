@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from training.atomic import atomic_target
-from training.stats import Rating
+from fiesta_envs.core.atomic import atomic_target
+from fiesta_envs.evaluation.stats import Rating
 
 
 def plot_ratings(ratings: Sequence[Rating], path: str | Path, title: str, anchor: str = "random") -> Path:

@@ -37,9 +37,9 @@ import numpy as np
 
 from fiesta_envs.core.errors import FiestaError, IllegalActionError
 from fiesta_envs.core.policy import Policy
+from fiesta_envs.evaluation.agents import AgentSource
+from fiesta_envs.evaluation.records import make_record
 from fiesta_envs.registry import GameSpec
-from training.agents import AgentSource
-from training.records import make_record
 
 #: A game still running after this many actions is reported as a bug in the engine.
 MAX_STEPS = 200_000

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from training.invariants.fiesta_de_los_muertos import check_transition, round_problems, team_problems
+from fiesta_envs.testing.invariants.fiesta_de_los_muertos import check_transition, round_problems, team_problems
 
 MAX_FLOWERS = 13
 LIMBO_BONES = {4: 0, 5: 1, 6: 2, 7: 3, 8: 4}

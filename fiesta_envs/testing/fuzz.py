@@ -25,7 +25,7 @@ legal games of every game, every player count and every variant, and checks afte
                     ``IllegalActionError``, returns are in [-1, 1], ordered as the ranking keys
                     (shared in cooperative games and by team-mates; with the ranking reward
                     summing to zero over the teams, the highest going to exactly the ``winners()``);
-* ``invariants``    the game's own checks in ``training/invariants/<game>.py`` (conservation of
+* ``invariants``    the game's own checks in ``fiesta_envs/testing/invariants/<game>.py`` (conservation of
                     cards, no negative resources, tracks only move forward, the final score
                     recomputed from the final state).
 
@@ -67,7 +67,7 @@ import numpy as np
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.policy import Policy, legal_actions
-from training.invariants import (
+from fiesta_envs.testing.invariants import (
     GameInvariants,
     invariants_for,
     json_problem,
@@ -734,7 +734,7 @@ def run(args: argparse.Namespace) -> int:
         )
     print_reports(reports)
     if args.json:
-        from training.atomic import write_json_atomically
+        from fiesta_envs.core.atomic import write_json_atomically
 
         write_json_atomically(args.json, {"fuzz": [r.to_dict() for r in reports]})
     return 0 if all(r.ok for r in reports) else 1

@@ -1,7 +1,7 @@
 """Invariants the fuzzer checks: generic ones for every game here, per-game ones beside.
 
 Generic checks work on what the ``Game`` contract exposes (masks, observations, scores,
-returns, state dicts). Per-game checks live in ``training/invariants/<game name>.py`` and read
+returns, state dicts). Per-game checks live in ``fiesta_envs/testing/invariants/<game name>.py`` and read
 the engine only through ``state_dict()`` (plain JSON data), so they are not coupled to private
 attributes. A per-game module may define any of::
 

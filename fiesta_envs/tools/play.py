@@ -236,7 +236,7 @@ def make_opponents(
     options: Mapping[str, Any],
 ) -> dict[int, tuple[str, Policy]]:
     """A labelled policy for every seat but ``seat``: one agent per seat, or one agent for all."""
-    from training.agents import resolve_agent
+    from fiesta_envs.evaluation.agents import resolve_agent
 
     others = [s for s in range(num_players) if s != seat]
     names = list(opponents) or ["random"]
@@ -288,7 +288,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from training.evaluate import parse_option
+    from fiesta_envs.evaluation.evaluate import parse_option
 
     try:
         options = dict(parse_option(text) for text in args.option)

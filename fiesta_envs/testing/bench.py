@@ -38,8 +38,8 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from fiesta_envs.core.atomic import write_json_atomically
 from fiesta_envs.core.policy import legal_actions
-from training.atomic import write_json_atomically
 
 AEC_TARGET = 1.0
 ENGINE_TARGET = 3.0

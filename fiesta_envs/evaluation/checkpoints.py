@@ -1,0 +1,247 @@
+"""Checkpoints of a training run as the evaluation reads them: found, checked, usable as a policy.
+
+A run directory holds its checkpoints like this (``fiesta_envs.training.checkpoint`` writes them)::
+
+    run_dir/checkpoints/
+        step_000020480/   model.zip (MaskablePPO incl. optimiser)  meta.json  config.yaml
+        step_000040960/   ...
+        latest            the name of the newest complete checkpoint ("step_000040960")
+
+``meta.json`` records the game, player count and options, the step, the seed, the whole config, the
+versions of fiesta_envs and the learning libraries, and the SHA-256 of ``model.zip``; ``read_meta``
+checks that hash, so a truncated or altered model is refused with a clear message instead of an obscure
+error from deep inside ``zipfile`` or ``torch``.
+
+``CheckpointPolicy`` turns a checkpoint into a ``Policy`` for tournaments; it refuses a checkpoint
+trained for another game or player count. Loading a model needs the ``train`` extra (sb3-contrib).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from fiesta_envs.core.errors import FiestaError
+from fiesta_envs.core.policy import Policy
+
+if TYPE_CHECKING:
+    from fiesta_envs.core.game import Game
+
+#: Bumped when the layout of a checkpoint changes; older formats are refused with a message.
+FORMAT_VERSION = 1
+CHECKPOINTS_DIR = "checkpoints"
+LATEST_FILE = "latest"
+MODEL_FILE = "model.zip"
+META_FILE = "meta.json"
+CONFIG_FILE = "config.yaml"
+STEP_PREFIX = "step_"
+TEMP_PREFIX = ".tmp-"  # temporary files and folders of a checkpoint being written
+_REQUIRED_META = ("format_version", "game", "num_players", "options", "step", "sha256")
+
+
+class CheckpointError(FiestaError, ValueError):
+    """A checkpoint that is missing, corrupt or truncated, of another game, or of an unknown format."""
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+# ---------------------------------------------------------------------------------- finding
+def _is_complete(directory: Path) -> bool:
+    return (directory / MODEL_FILE).is_file() and (directory / META_FILE).is_file()
+
+
+def list_checkpoints(run_dir: Path) -> list[Path]:
+    """Complete checkpoint directories of a run, oldest first."""
+    checkpoints = Path(run_dir) / CHECKPOINTS_DIR
+    if not checkpoints.is_dir():
+        return []
+    found = [p for p in checkpoints.glob(f"{STEP_PREFIX}*") if p.is_dir() and _is_complete(p)]
+    return sorted(found, key=lambda p: p.name)
+
+
+def latest_checkpoint(run_dir: Path) -> Path | None:
+    """The newest complete checkpoint of a run (the one ``latest`` names), or None if there is none."""
+    checkpoints = Path(run_dir) / CHECKPOINTS_DIR
+    latest = checkpoints / LATEST_FILE
+    if latest.is_file():
+        name = latest.read_text(encoding="utf-8").strip()
+        candidate = checkpoints / name
+        if name.startswith(STEP_PREFIX) and "/" not in name and candidate.is_dir() and _is_complete(candidate):
+            return candidate
+    found = list_checkpoints(run_dir)  # ``latest`` missing or stale: fall back on the newest directory
+    return found[-1] if found else None
+
+
+def resolve_checkpoint(path: Path | str) -> Path:
+    """A checkpoint directory from a checkpoint dir, a run dir (its latest) or a ``model.zip``/``meta.json``."""
+    path = Path(path)
+    if not path.exists():
+        raise CheckpointError(f"checkpoint not found: {path} does not exist")
+    if path.is_file() and path.name in (MODEL_FILE, META_FILE, CONFIG_FILE):
+        path = path.parent
+    if path.is_file():
+        raise CheckpointError(
+            f"{path} is a file; give a checkpoint directory (containing {MODEL_FILE} and {META_FILE}) "
+            "or a run directory"
+        )
+    if (path / META_FILE).exists() or (path / MODEL_FILE).exists():
+        return path
+    if (path / CHECKPOINTS_DIR).is_dir() or path.name == CHECKPOINTS_DIR:
+        run_dir = path.parent if path.name == CHECKPOINTS_DIR else path
+        found = latest_checkpoint(run_dir)
+        if found is None:
+            raise CheckpointError(f"the run directory {run_dir} has no complete checkpoint yet")
+        return found
+    raise CheckpointError(
+        f"{path} is neither a checkpoint directory (with {MODEL_FILE} and {META_FILE}) nor a run directory "
+        f"(with a {CHECKPOINTS_DIR}/ folder)"
+    )
+
+
+# ---------------------------------------------------------------------------------- reading
+def read_meta(path: Path | str, verify: bool = True) -> dict:
+    """The validated ``meta.json`` of a checkpoint (a run dir means its latest checkpoint).
+
+    Checks the format version, the required fields and, unless ``verify=False``, that
+    ``model.zip`` still has the SHA-256 recorded when it was written.
+    """
+    directory = resolve_checkpoint(path)
+    meta_path, model_path = directory / META_FILE, directory / MODEL_FILE
+    if not meta_path.is_file():
+        raise CheckpointError(f"incomplete checkpoint {directory}: {META_FILE} is missing")
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CheckpointError(f"corrupt checkpoint {directory}: {META_FILE} is not valid JSON ({exc})") from exc
+    if not isinstance(meta, dict):
+        raise CheckpointError(f"corrupt checkpoint {directory}: {META_FILE} must hold a JSON object")
+    missing = [key for key in _REQUIRED_META if key not in meta]
+    if missing:
+        raise CheckpointError(f"corrupt checkpoint {directory}: {META_FILE} lacks {', '.join(missing)}")
+    if meta["format_version"] != FORMAT_VERSION:
+        raise CheckpointError(
+            f"checkpoint {directory} has format version {meta['format_version']!r}; this fiesta_envs reads "
+            f"version {FORMAT_VERSION} only (written by fiesta_envs {meta.get('fiesta_envs_version', '?')})"
+        )
+    if not isinstance(meta["num_players"], int) or not isinstance(meta["game"], str):
+        raise CheckpointError(f"corrupt checkpoint {directory}: 'game' must be a string and 'num_players' an int")
+    if not model_path.is_file():
+        raise CheckpointError(f"incomplete checkpoint {directory}: {MODEL_FILE} is missing")
+    if verify:
+        actual = sha256_of(model_path)
+        if actual != meta["sha256"]:
+            size = model_path.stat().st_size
+            raise CheckpointError(
+                f"corrupt or truncated checkpoint {directory}: {MODEL_FILE} ({size} bytes) does not match the "
+                f"SHA-256 recorded in {META_FILE}; use an earlier checkpoint"
+            )
+    meta["path"] = str(directory)
+    return meta
+
+
+def check_compatible(meta: Mapping[str, Any], game: str | None, num_players: int | None) -> None:
+    """Refuse a checkpoint trained for another game or player count, naming both."""
+    where = meta.get("path", "checkpoint")
+    if game is not None:
+        from fiesta_envs.registry import game_spec
+
+        wanted = game_spec(game).name
+        if meta["game"] != wanted:
+            raise CheckpointError(
+                f"checkpoint {where} was trained for game {meta['game']!r}, not {wanted!r}; "
+                f"pick a checkpoint of a {wanted} run"
+            )
+    if num_players is not None and meta["num_players"] != num_players:
+        raise CheckpointError(
+            f"checkpoint {where} was trained for {meta['num_players']} players ({meta['game']}), not {num_players}; "
+            f"observations and actions differ between player counts"
+        )
+
+
+_INFERENCE_ONLY = {  # schedules are pickled functions: not needed to act, and fragile across versions
+    "learning_rate": 0.0,
+    "lr_schedule": lambda _: 0.0,
+    "clip_range": lambda _: 0.0,
+    "clip_range_vf": None,
+}
+
+
+def load_model(path: Path | str, env: Any = None, device: str = "cpu", inference_only: bool = False) -> Any:
+    """``MaskablePPO.load`` of a checkpoint, after checking its meta and hash.
+
+    With ``inference_only=True`` the pickled schedules are not restored (enough to act).
+    """
+    from sb3_contrib import MaskablePPO
+
+    meta = read_meta(path)
+    model_path = Path(meta["path"]) / MODEL_FILE
+    try:
+        return MaskablePPO.load(
+            model_path, env=env, device=device, custom_objects=_INFERENCE_ONLY if inference_only else None
+        )
+    except CheckpointError:
+        raise
+    except ValueError as exc:
+        if env is not None and "spaces do not match" in str(exc):  # SB3's check of the env against the model
+            raise CheckpointError(f"checkpoint {meta['path']} does not fit this environment: {exc}") from exc
+        raise CheckpointError(
+            f"corrupt checkpoint {meta['path']}: {MODEL_FILE} could not be loaded ({type(exc).__name__}: {exc})"
+        ) from exc
+    except Exception as exc:
+        raise CheckpointError(
+            f"corrupt checkpoint {meta['path']}: {MODEL_FILE} could not be loaded ({type(exc).__name__}: {exc})"
+        ) from exc
+
+
+# ---------------------------------------------------------------------------------- as a policy
+class CheckpointPolicy(Policy):
+    """A trained checkpoint as a ``Policy`` (for tournaments, the single-seat env, the AEC env).
+
+    ``deterministic=True`` plays the most probable legal action; otherwise it samples from the
+    masked action distribution with ``self.rng`` (so the policy is reproducible from its seed).
+    """
+
+    def __init__(
+        self,
+        path: Path | str,
+        game: str | None = None,
+        num_players: int | None = None,
+        deterministic: bool = True,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__(seed)
+        self.meta = read_meta(path)
+        check_compatible(self.meta, game, num_players)
+        self.path = Path(self.meta["path"])
+        self.game_name: str = self.meta["game"]
+        self.num_players: int = self.meta["num_players"]
+        self.deterministic = deterministic
+        self.model = load_model(self.path, inference_only=True)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
+        mask = np.asarray(action_mask).astype(bool)
+        if self.deterministic:
+            action, _ = self.model.predict(observation, action_masks=mask, deterministic=True)
+            return int(action)
+        import torch
+
+        with torch.no_grad():
+            obs_tensor, _ = self.model.policy.obs_to_tensor(observation)
+            distribution = self.model.policy.get_distribution(obs_tensor, action_masks=mask[None, :])
+            probs = distribution.distribution.probs[0].cpu().numpy().astype(np.float64)
+        probs = np.where(mask, probs, 0.0)
+        return int(self.rng.choice(len(probs), p=probs / probs.sum()))
+
+    def __repr__(self) -> str:
+        return f"CheckpointPolicy({str(self.path)!r}, game={self.game_name!r}, step={self.meta['step']})"
