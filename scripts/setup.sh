@@ -17,5 +17,5 @@ if ! .venv/bin/python -c "import torch" 2>/dev/null; then
     .venv/bin/python -m pip install --quiet torch==2.13.0
   fi
 fi
-.venv/bin/python -m pip install --quiet -e ".[train,render,dev]"
+.venv/bin/python -m pip install --quiet -e ".[train,render,web,dev]"
 echo "fiesta_envs installed in .venv (activate with: source .venv/bin/activate)"

@@ -1,0 +1,264 @@
+"""The web app (``fiesta serve``) through Flask's test client: start page, play, preview, watch, replay.
+
+The same app in a real browser is ``tests/test_web_browser.py`` (marker ``browser``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("flask")
+
+from PIL import Image
+from web_support import PREVIEW_LINK, action_values, click_through, random_record, start_table
+
+from fiesta_envs.registry import GAMES
+from fiesta_envs.render import private_lines
+from fiesta_envs.web.app import create_app
+from fiesta_envs.web.tables import PlayTable, TableStore, Timeline
+
+
+@pytest.fixture
+def client():
+    app = create_app()
+    app.config["TESTING"] = True
+    return app.test_client()
+
+
+def table_of(client, address: str):
+    """The server-side table behind ``address`` (the tests look at the engine directly)."""
+    return client.application.extensions["fiesta_tables"].get(address.rsplit("/", 1)[-1])
+
+
+def test_importing_the_package_does_not_import_flask() -> None:
+    code = "import sys, fiesta_envs, fiesta_envs.web, fiesta_envs.web.tables; print('flask' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+def test_start_page_names_every_game_with_its_forms(client) -> None:
+    page = client.get("/").get_data(as_text=True)
+    for name in GAMES:
+        assert f'id="game-{name}"' in page
+        assert f'<input type="hidden" name="game" value="{name}">' in page
+    for title in ("Fiesta Mexicana", "Tortilla de Patatas", "Tequila", "Fiesta de los Muertos", "La Catrina"):
+        assert title in page
+    assert page.count('class="start-play"') == len(GAMES)
+    assert page.count('class="start-watch"') == len(GAMES)
+    assert 'name="records"' in page  # the replay upload
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_person_plays_a_whole_game_by_pressing_buttons(client, game: str) -> None:
+    address = start_table(client, "/new/play", game=game, seat="0", agent="random", seed="4")
+    page = click_through(client, address)
+    table = table_of(client, address)
+    assert table.game.is_over
+    assert 'id="end"' in page and "Game over" in page
+    picture = client.get(f"{address}/picture.png")
+    assert picture.mimetype == "image/png"
+    assert Image.open(io.BytesIO(picture.data)).size[0] > 100
+    if table.game.cooperative:
+        assert "The team's result" in page
+    else:
+        assert "Winner" in page
+
+
+def test_buttons_are_the_legal_actions_grouped_by_first_word(client) -> None:
+    address = start_table(client, "/new/play", game="fiesta_mexicana", seat="0", agent="greedy", seed="2")
+    game = table_of(client, address).game
+    page = client.get(address).get_data(as_text=True)
+    assert action_values(page) == game.legal_actions()
+    for word in {name.split()[0] for name in game.legal_action_names()}:
+        assert f"<legend>{word}</legend>" in page
+
+
+def test_an_illegal_or_malformed_action_is_refused_with_the_reason(client) -> None:
+    address = start_table(client, "/new/play", game="fiesta_mexicana", seat="0", agent="random", seed="2")
+    game = table_of(client, address).game
+    illegal = next(a for a in range(game.num_actions) if not game.legal_mask()[a])
+    response = client.post(f"{address}/play", data={"action": str(illegal)})
+    assert response.status_code == 400
+    assert "may not play" in response.get_data(as_text=True)
+    response = client.post(f"{address}/play", data={"action": "nine"})
+    assert response.status_code == 400
+    assert "action: &#39;nine&#39; is not a whole number" in response.get_data(as_text=True)
+
+
+def play_until(client, address: str, first_word: str, limit: int = 400) -> str:
+    """Click the first action until one starting with ``first_word`` is offered; that page."""
+    table = table_of(client, address)
+    for _ in range(limit):
+        page = client.get(address).get_data(as_text=True)
+        if any(name.split()[0] == first_word for name in table.game.legal_action_names()):
+            return page
+        client.post(f"{address}/play", data={"action": str(action_values(page)[0])})
+    raise AssertionError(f"no {first_word!r} action within {limit} clicks")
+
+
+def test_a_placement_preview_shows_its_points_and_changes_nothing(client) -> None:
+    address = start_table(client, "/new/play", game="fiesta_mexicana", seat="0", agent="greedy", seed="6")
+    page = play_until(client, address, "place")
+    game = table_of(client, address).game
+    place = [a for a in game.legal_actions() if game.action_to_string(a).startswith("place")]
+    assert {int(a) for a in PREVIEW_LINK.findall(page)} >= set(place)
+    before = game.state_dict()
+    copy = game.clone()
+    copy.step(place[-1])
+    gained = copy.scores()[0] - game.scores()[0]
+    shown = client.get(f"{address}?preview={place[-1]}").get_data(as_text=True)
+    assert f"Preview: {game.action_to_string(place[-1])}" in shown
+    assert f"player_0 (you): {gained:+g} points" in shown
+    assert 'id="preview-picture"' in shown
+    assert client.get(f"{address}/picture.png?preview={place[-1]}").mimetype == "image/png"
+    assert game.state_dict() == before
+
+
+def test_choices_that_draw_cards_get_no_preview() -> None:
+    from fiesta_envs.tortilla.game import TortillaDePatatas
+    from fiesta_envs.web import preview as preview_module
+    from fiesta_envs.web.views import VIEWS, GameView
+
+    game = TortillaDePatatas(seed=1)
+    while "draw deck" not in game.legal_action_names():
+        game.step(game.legal_actions()[0])
+    draw = game.string_to_action("draw deck")
+    assert preview_module.preview(game, draw).after is None  # "draw" is not a previewed group
+    everything = GameView("Tortilla", frozenset({"draw"}), "")
+    original = VIEWS["tortilla_de_patatas"]
+    VIEWS["tortilla_de_patatas"] = everything
+    try:
+        result = preview_module.preview(game, draw)  # allowed by the view, refused by the deck check
+    finally:
+        VIEWS["tortilla_de_patatas"] = original
+    assert result.after is None and "card drawn" in result.note
+
+
+def test_the_private_panel_shows_the_persons_seat_only(client) -> None:
+    address = start_table(client, "/new/play", game="tortilla_de_patatas", seat="1", agent="careful", seed="3")
+    game = table_of(client, address).game
+    page = client.get(address).get_data(as_text=True)
+    mine, theirs = private_lines(game, 1), private_lines(game, 0)
+    assert mine and "Only you see" in page
+    for line in mine:
+        assert f"<li>{line}</li>" in page
+    for line in theirs:
+        if line not in mine:
+            assert f"<li>{line}</li>" not in page
+
+
+def test_secret_words_of_other_seats_stay_secret_in_the_log(client) -> None:
+    address = start_table(client, "/new/play", game="fiesta_de_los_muertos", seat="3", agent="random", seed="5")
+    table = table_of(client, address)
+    page = client.get(address).get_data(as_text=True)
+    written = [m for m in table.moves if m.player != 3]
+    assert written and all(m.name.startswith("write") for m in written)
+    for move in written:
+        assert f": {move.name}</li>" not in page
+        assert f": {move.public}</li>" in page
+
+
+def test_watching_agents_goes_forward_and_back(client) -> None:
+    address = start_table(client, "/new/watch", game="tortilla_de_patatas", agent="careful", seed="8")
+    timeline = table_of(client, address)
+    assert isinstance(timeline, Timeline)
+    page = client.get(f"{address}?step=3").get_data(as_text=True)
+    assert "step 3" in page and timeline.known_steps == 3
+    third = timeline.game_at(3).state_dict()
+    client.get(f"{address}?step=1")
+    assert timeline.position == 1 and timeline.known_steps == 3
+    assert client.get(f"{address}?step=3") and timeline.game_at(3).state_dict() == third
+    end = client.get(f"{address}?step=100000").get_data(as_text=True)
+    assert timeline.game_at(timeline.position).is_over and "Game over" in end
+    assert 'class="nav forward"' not in end
+
+
+def test_replaying_an_uploaded_record_reaches_its_scores(client) -> None:
+    records = [random_record("tequila", seed=2), random_record("fiesta_mexicana", seed=3, num_players=3)]
+    upload = io.BytesIO("\n".join(json.dumps(r) for r in records).encode())
+    response = client.post(
+        "/new/replay", data={"records": (upload, "games.jsonl"), "index": "1"}, content_type="multipart/form-data"
+    )
+    assert response.status_code == 302
+    address = response.headers["Location"]
+    timeline = table_of(client, address)
+    steps = len(records[1]["actions"])
+    assert f"step 0 of {steps}" in client.get(address).get_data(as_text=True)
+    end = client.get(f"{address}?step={steps}").get_data(as_text=True)
+    assert "Game over" in end and f"step {steps} of {steps}" in end
+    assert [float(s) for s in timeline.game_at(steps).scores()] == records[1]["scores"]
+    back = client.get(f"{address}?step={steps - 1}").get_data(as_text=True)
+    assert "Game over" not in back
+    assert client.get(f"{address}/picture.png?step=5").mimetype == "image/png"
+
+
+def test_a_seat_chosen_in_a_replay_shows_its_private_information(client) -> None:
+    record = random_record("tortilla_de_patatas", seed=4)
+    upload = io.BytesIO(json.dumps(record).encode())
+    address = client.post(
+        "/new/replay", data={"records": (upload, "one.jsonl")}, content_type="multipart/form-data"
+    ).headers["Location"]
+    timeline = table_of(client, address)
+    nobody = client.get(f"{address}?step=2").get_data(as_text=True)
+    assert 'id="private"' not in nobody
+    seat_1 = client.get(f"{address}?step=2&seat=1").get_data(as_text=True)
+    for line in private_lines(timeline.game_at(2), 1):
+        assert f"<li>{line}</li>" in seat_1
+
+
+def test_records_files_given_to_the_server_are_listed(tmp_path) -> None:
+    path = tmp_path / "games.jsonl"
+    path.write_text("\n".join(json.dumps(random_record("fiesta_mexicana", seed=s)) for s in (1, 2)) + "\n")
+    client = create_app([path]).test_client()
+    page = client.get("/").get_data(as_text=True)
+    assert str(path) in page and page.count('class="replay-listed"') == 2
+    response = client.post("/new/replay", data={"file": "0", "index": "1"})
+    assert response.status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("route", "form", "message"),
+    [
+        ("/new/play", {"game": "chess"}, "unknown game &#39;chess&#39;; known games: fiesta_mexicana"),
+        ("/new/play", {"game": "tequila", "seat": "5"}, "seat 5 is not a seat of a 2-player game"),
+        ("/new/play", {"game": "tequila", "players": "9"}, "tequila"),
+        ("/new/play", {"game": "tequila", "agent": "nobody"}, "unknown agent &#39;nobody&#39;"),
+        ("/new/play", {"game": "tequila", "seed": "x"}, "seed: &#39;x&#39; is not a whole number"),
+        ("/new/play", {"game": "tequila", "options": "colour=red"}, "colour"),
+        ("/new/watch", {"game": "tequila", "agents_typed": "random,random,random"}, "3 agents named for 2 seats"),
+        ("/new/replay", {"file": "0"}, "no listed records file number 0"),
+    ],
+)
+def test_bad_forms_are_refused_with_a_clear_message(client, route: str, form: dict, message: str) -> None:
+    response = client.post(route, data=form)
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+
+
+def test_a_malformed_records_upload_names_the_line(client) -> None:
+    upload = io.BytesIO(b'{"game": "tequila"}\nnot json\n')
+    response = client.post("/new/replay", data={"records": (upload, "bad.jsonl")}, content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert "bad.jsonl, line 2: not JSON" in response.get_data(as_text=True)
+    upload = io.BytesIO(b'{"game": "tequila"}\n')
+    response = client.post("/new/replay", data={"records": (upload, "bad.jsonl")}, content_type="multipart/form-data")
+    assert "not a game record: it has no &#39;num_players&#39;" in response.get_data(as_text=True)
+
+
+def test_unknown_tables_are_not_found(client) -> None:
+    assert client.get("/table/nothing").status_code == 404
+    assert client.post("/table/nothing/play", data={"action": "1"}).status_code == 404
+
+
+def test_the_store_forgets_the_oldest_tables() -> None:
+    from fiesta_envs.core.policy import RandomPolicy
+    from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
+
+    store = TableStore(limit=2)
+    ids = [store.add(PlayTable(FiestaMexicana(seed=i), 0, {1: ("random", RandomPolicy(0))}, i)) for i in range(3)]
+    assert store.get(ids[0]) is None and store.get(ids[2]) is not None
