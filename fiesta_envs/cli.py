@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fuzz": ("fiesta_envs.testing.fuzz", "play random legal games and check every invariant after every step"),
     "play": ("fiesta_envs.tools.play", "play a game in the terminal against baselines or checkpoints"),
     "replay": ("fiesta_envs.tools.replay", "replay a saved game record as text, an animated GIF or PNG frames"),
+    "serve": ("fiesta_envs.web.serve", "play, watch and replay games in a web browser (on 127.0.0.1)"),
     "tune": ("fiesta_envs.training.tune", "hyper-parameter search on a training config with Optuna (resumable)"),
     "export": ("fiesta_envs.training.export", "turn a training checkpoint into an agent shipped in the package (ppo)"),
 }

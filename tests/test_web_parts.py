@@ -51,6 +51,13 @@ def test_the_breakdown_lays_out_final_info_by_shape() -> None:
     assert items.header == ["#", "team", "points"] and items.rows[2] == ["3", "0", "2"]
 
 
+def test_fiesta_serve_is_a_subcommand(capsys) -> None:
+    from fiesta_envs.cli import main
+
+    assert main(["serve", "--port", "0"]) == 2
+    assert "--port 0 is not a port number" in capsys.readouterr().err
+
+
 def test_serve_refuses_a_port_out_of_range(capsys) -> None:
     parser = argparse.ArgumentParser()
     add_arguments(parser)

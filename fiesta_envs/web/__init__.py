@@ -2,7 +2,7 @@
 
 A small Flask application (``pip install fiesta_envs[web]``) served on 127.0.0.1 only::
 
-    python -m fiesta_envs.web --port 8000        # then open http://127.0.0.1:8000/
+    fiesta serve --port 8000        # then open http://127.0.0.1:8000/ (or: python -m fiesta_envs.web)
 
 The start page names every game. A person can play any seat against agents (baselines, the
 shipped ``ppo``, a checkpoint directory), watch agents play each other step by step, or replay

@@ -17,7 +17,7 @@ from fiesta_envs.registry import GameSpec
 
 def agent_choices(spec: GameSpec) -> list[str]:
     """The agents of ``spec`` that can be named without a path (baselines and shipped agents)."""
-    from training.agents import agent_names
+    from fiesta_envs.evaluation.agents import agent_names
 
     return agent_names(spec)
 
@@ -31,7 +31,7 @@ def make_agents(
     seed: int | None,
 ) -> dict[int, tuple[str, Policy]]:
     """A labelled policy for every seat in ``seats``: one name per seat, or one name for all of them."""
-    from training.agents import resolve_agent
+    from fiesta_envs.evaluation.agents import resolve_agent
 
     wanted = [name.strip() for name in names if name.strip()] or ["random"]
     if len(wanted) == 1:
@@ -51,6 +51,6 @@ def make_agents(
 
 def parse_options(text: str) -> dict[str, Any]:
     """Game options typed as ``key=value`` pairs separated by commas or spaces (``menu=kids``)."""
-    from training.evaluate import parse_option
+    from fiesta_envs.evaluation.evaluate import parse_option
 
     return dict(parse_option(item) for item in text.replace(",", " ").split())

@@ -1,4 +1,5 @@
-"""The command line of the web app: ``python -m fiesta_envs.web [--port 8000] [--records FILE ...]``.
+"""The command line of the web app: ``fiesta serve [--port 8000] [--records FILE ...]``
+(or ``python -m fiesta_envs.web ...``).
 
 The server listens on 127.0.0.1 only (this machine); open the address it prints in a browser.
 """
@@ -47,6 +48,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m fiesta_envs.web", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="fiesta serve", description=__doc__.splitlines()[0])
     add_arguments(parser)
     return run(parser.parse_args(argv))
