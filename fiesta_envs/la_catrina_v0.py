@@ -1,93 +1,11 @@
-"""Fiesta de los Muertos: La Catrina, the cooperative campaign, as a PettingZoo AEC environment
-(``la_catrina_v0``).
+"""Retired: La Catrina is now ``fiesta_envs.la_catrina_v1`` (id ``fiesta_envs/LaCatrina-v1``): its
+observation gives every word and character an identity code."""
 
-The game in brief
------------------
-Up to four rounds of Fiesta de los Muertos (see ``fiesta_de_los_muertos_v0`` for a round: draw,
-four writing steps, deduction, appeasement) to colour the 13 flowers of La Catrina's hat. Round r
-is played with r - 1 constraint cards (new cards each round). Phase 4 changes:
+from fiesta_envs.core.retired import retired_env_functions
 
-- a checked yellow box gives the team the choice of a Memory Bone (yellow) or a flower;
-- red Limbo Bones (0/1/2/3/4 for 4/5/6/7/8 players, never won back) close an unappeased skull
-  whatever boxes are missing, but never check its yellow box;
-- a round succeeds when every skull is closed (appeased by its white boxes, Memory Bones or a
-  Limbo Bone). Success in round 2/3/4 colours 1/2/3 more flowers. Bones left carry over.
-
-The campaign stops after a failed round, after round 4, or as soon as the 13th flower is
-coloured (even in the middle of a round). Score: the flowers, 0-13.
-
-Players
--------
-4 to 8 (default 4), agents ``player_0 .. player_{N-1}``. The team's decisions (memory or flower,
-spending bones) are taken by the round's decider: seat (round - 1) mod N.
-
-Actions: ``Discrete(C + W + 84)`` with a mask, as in ``fiesta_de_los_muertos_v0``
------------------------------------------------------------------------------
-``keep CHARACTER``, ``write WORD``, ``blank``, ``match S to C``, ``bone S``, plus:
-
-==============  ==================================================================
-``flower``      take a flower for the checked yellow box now in question
-``memory``      take a Memory Bone for it instead
-``limbo S``     spend a Limbo Bone to close skull number S (not yet closed)
-``done``        stop spending bones: the round ends
-==============  ==================================================================
-
-Phase 4 order: reveal; for each skull in number order whose yellow box is checked, ``flower`` or
-``memory``; then the decider spends bones (``bone S``, ``limbo S``) and says ``done``. The choice
-and the spending are skipped when there is nothing to decide.
-
-Observation
------------
-The same vector as ``fiesta_de_los_muertos_v0`` (layout in ``fiesta_envs/muertos/observation.py``);
-the campaign blocks are live here: round number, flowers / 13, Memory Bones / their cap, Limbo
-Bones / 4, whether this seat is the decider, the constraint cards in play. A player sees only its
-own character and the words it received or wrote; earlier rounds are not in the vector.
-
-Rewards
--------
-Cooperative: zero until the end, then every agent gets flowers / 13. ``scores()`` gives every
-seat the number of flowers. ``infos`` at the end carry ``final_info()``: ``flowers``,
-``mood_band`` and ``mood_text`` (0-3 put out, 4-6 slight smile, 7-9 proud, 10-12 radiant,
-13 won over), ``end_reason`` ("failed round", "after round 4", "13 flowers"), one record per
-round played (constraint cards, appeased skulls, success, yellow and bonus flowers), bones left
-and the last round's skull reports.
-
-Options
--------
-``draw_choice``, ``double_challenge`` (4 players only) and ``cortege`` as in the base game (the
-rulebook allows Les Cortèges with La Catrina; we draw two themes every round). The constraint
-cards are fixed by the campaign (0, 1, 2, 3).
-
-Rulings we added
-----------------
-- "Draws k new cards": each round's cards are drawn from the cards not used in earlier rounds.
-- A bonus never colours more than the 13th flower (a round's ``bonus_flowers`` counts the
-  flowers actually coloured); the 13th flower ends the game at once, even in a round with open
-  skulls (it is not a failed round), and any yellow boxes still waiting for a choice are lost.
-- Memory Bones check white boxes as in the base game and may be spent in the round they are won.
-
-Baselines
----------
-The ``associative`` team (see ``fiesta_de_los_muertos_v0``) and core's ``random``; flowers at the
-end, 200 campaigns per player count, no options (``fiesta evaluate --game la_catrina --players N
---agents associative,random --games 200``):
-
-=======  =============================  ===============  ===========
-players  associative: flowers [95% CI]  all 13 flowers   random
-=======  =============================  ===============  ===========
-4        2.25 [1.93, 2.57]              1.0%             0 flowers
-5        3.27 [2.87, 3.67]              2.0%             0 flowers
-6        4.13 [3.68, 4.59]              4.0%             0 flowers
-7        5.92 [5.41, 6.43]              11.0%            0 flowers
-8        7.15 [6.60, 7.70]              14.5%            0 flowers
-=======  =============================  ===============  ===========
-
-Version history
----------------
-- version 0: first release, lexicon version 2 (see ``fiesta_de_los_muertos_v0``; 1685 actions).
-"""
-
-from fiesta_envs.core.aec import aec_env_classes
-from fiesta_envs.muertos.catrina import LaCatrina
-
-raw_env, env = aec_env_classes(LaCatrina, "la_catrina_v0")
+env, raw_env, parallel_env = retired_env_functions(
+    "la_catrina_v0",
+    "la_catrina_v1",
+    "fiesta_envs/LaCatrina-v1",
+    "the observation gives every word and character an identity code",
+)

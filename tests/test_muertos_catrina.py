@@ -11,7 +11,7 @@ from muertos_scenarios import deduce, edit_state, play_round
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.muertos.bands import mood_band
 from fiesta_envs.muertos.catrina import LaCatrina
-from fiesta_envs.muertos.common import ENCODER, LAYOUT, LEXICON
+from fiesta_envs.muertos.common import LAYOUT, LEXICON, OBSERVER
 from fiesta_envs.muertos.constraints import INCOMPATIBLE
 from fiesta_envs.muertos.lexicon import THEMES
 from fiesta_envs.muertos.round import LIMBO_BONES, MEMORY_BONES, Phase
@@ -276,11 +276,11 @@ def test_mood_bands(flowers, band):
 def test_observation_shows_the_team_and_round():
     game = new(5, seed=11)
     finish_round(game, [5] * 5, rewards="flower")
-    obs = game.observe(1)
-    assert obs[ENCODER.round + 1] == 1.0
-    assert obs[ENCODER.team + 2] == pytest.approx(5 / 13)
-    assert obs[ENCODER.team + 3] == 1.0  # seat 1 decides in round 2
-    assert obs[ENCODER.constraints : ENCODER.constraints + 15].sum() == 1.0
+    blocks = OBSERVER.decode(game.observe(1))
+    assert blocks["round"].tolist() == [0, 1, 0, 0]
+    assert blocks["team"][2] == pytest.approx(5 / 13)
+    assert blocks["team"][3] == 1.0  # seat 1 decides in round 2
+    assert blocks["constraints"].sum() == 1.0
 
 
 def test_memory_bones_in_the_observation_are_scaled_by_the_most_the_team_can_hold():
@@ -290,18 +290,19 @@ def test_memory_bones_in_the_observation_are_scaled_by_the_most_the_team_can_hol
     for _ in range(3):
         finish_round(game, [4] * 4, rewards="memory")
     assert game.team.memory == 12
-    assert game.observe(0)[ENCODER.team] == pytest.approx(12 / 16)
+    assert OBSERVER.decode(game.observe(0))["team"][0] == pytest.approx(12 / 16)
 
 
 def test_the_decider_sees_which_yellow_boxes_await_a_reward():
     game = new(4, seed=15)
     play_round(game, [4, 0, 4, 4])
-    obs = game.observe(0)
-    pending = [obs[ENCODER.reveal + d * ENCODER.reveal_width + 14] for d in range(4)]
-    assert pending == [1.0, 0.0, 1.0, 1.0]
+
+    def pending() -> list[float]:
+        return OBSERVER.decode(game.observe(0))["reveal"].reshape(8, 15)[:4, 14].tolist()
+
+    assert pending() == [1.0, 0.0, 1.0, 1.0]
     game.play("flower")
-    obs = game.observe(0)
-    assert [obs[ENCODER.reveal + d * ENCODER.reveal_width + 14] for d in range(4)] == [0.0, 0.0, 1.0, 1.0]
+    assert pending() == [0.0, 0.0, 1.0, 1.0]
 
 
 def test_state_dict_round_trips_through_a_campaign():

@@ -19,7 +19,7 @@ from muertos_scenarios import (
 
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from fiesta_envs.muertos.bands import result_band
-from fiesta_envs.muertos.common import ENCODER, LAYOUT, LEXICON
+from fiesta_envs.muertos.common import LAYOUT, LEXICON, OBSERVER
 from fiesta_envs.muertos.constraints import CONSTRAINTS, INCOMPATIBLE, allowed_after, check_word, constraint_id
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.lexicon import THEMES, name_tokens
@@ -692,52 +692,49 @@ def test_the_answers_stay_hidden_until_the_reveal_then_every_player_sees_them():
     assert other.round.table == game.round.table and other.round.answer(3) == game.round.answer(4)
     for player in (0, 1, 2):
         assert np.array_equal(game.observe(player), other.observe(player))
-    to_match = [game.observe(p)[ENCODER.to_match : ENCODER.to_match + 8].tolist() for p in range(5)]
+    to_match = [OBSERVER.decode(game.observe(p))["to_match"].tolist() for p in range(5)]
     assert to_match[1] == [0, 0, 1, 0, 0, 0, 0, 0] and not any(any(v) for p, v in enumerate(to_match) if p != 1)
     deduce(game, [2, 2, 2, 2, 2])
     assert game.round.phase == Phase.SPEND
-    obs = game.observe(3)
+    reveal = OBSERVER.decode(game.observe(3))["reveal"].reshape(8, 15)
     for d, skull in enumerate(game.round.numbers):
-        start = ENCODER.reveal + d * ENCODER.reveal_width
-        assert obs[start : start + 8].tolist() == [float(c == game.round.answer(skull)) for c in range(8)]
+        assert reveal[d, :8].tolist() == [float(c == game.round.answer(skull)) for c in range(8)]
 
 
 def test_observation_shows_own_character_and_the_word_being_answered():
     game = new(4, seed=20)
-    obs = game.observe(0)
+    blocks = OBSERVER.decode(game.observe(0))
     character = game.round.characters[0]
-    start = ENCODER.mine
-    assert obs[start] == 1.0
-    assert np.array_equal(obs[start + 1 : start + 1 + ENCODER.tags], LEXICON.character_tags[character])
-    prompt = ENCODER.task + 2 + 4
-    assert obs[prompt] == 1.0  # seat 0 reads a character: its own
-    assert np.array_equal(obs[prompt + 3 : prompt + 3 + ENCODER.tags], LEXICON.character_tags[character])
-    assert not game.observe(1)[ENCODER.task : ENCODER.task + 9].any()  # not seat 1's turn
+    mine = blocks["my_characters"]
+    assert mine[0] == 1.0 and OBSERVER.character_in(mine) == character
+    assert np.array_equal(mine[1 : 1 + OBSERVER.tags], LEXICON.character_tags[character])
+    prompt = blocks["prompt"]
+    assert prompt[0] == 1.0  # seat 0 reads a character: its own
+    assert np.array_equal(prompt[3 : 3 + OBSERVER.tags], LEXICON.character_tags[character])
+    other = OBSERVER.decode(game.observe(1))
+    assert not other["task"].any() and not other["prompt"].any()  # not seat 1's turn
 
 
 def test_final_words_that_i_wrote_are_flagged():
     game = new(4, seed=21)
     write_all(game)
-    obs = game.observe(2)
+    finals = OBSERVER.decode(game.observe(2))["final_words"].reshape(8, -1)
     my_skull = (2 - 3) % 4
     number = game.round.numbers.index(my_skull)
-    flag = ENCODER.finals + number * ENCODER.final_width + ENCODER.word_width
-    assert obs[flag] == 1.0
+    assert finals[number, OBSERVER.word_width] == 1.0
 
 
 def test_the_table_shows_the_eight_characters_and_flags_my_own():
     game = new(5, seed=28)
     write_all(game)
     for player in range(5):
-        obs = game.observe(player)
+        slots = OBSERVER.decode(game.observe(player))["table"].reshape(8, -1)
         table = game.round.table
         mine = table.index(game.round.characters[player])
-        width = ENCODER.table_width
         for slot, character in enumerate(table):
-            start = ENCODER.table + slot * width
-            assert obs[start] == 1.0
-            assert np.array_equal(obs[start + 1 : start + 1 + ENCODER.tags], LEXICON.character_tags[character])
-            assert obs[start + ENCODER.character_width] == float(slot == mine)
+            assert slots[slot, 0] == 1.0 and OBSERVER.character_in(slots[slot]) == character
+            assert np.array_equal(slots[slot, 1 : 1 + OBSERVER.tags], LEXICON.character_tags[character])
+            assert slots[slot, OBSERVER.character_width] == float(slot == mine)
 
 
 # ---------------------------------------------------------------------- state, determinism, errors

@@ -1,21 +1,15 @@
 """The speed caches of Fiesta de los Muertos / La Catrina change nothing a player or learner sees.
 
-* Observations are kept per seat and only their changed blocks are rewritten
-  (``ObservationEncoder.refresh``): at every step, every seat's kept vector must equal one
-  encoded from scratch, also after a state dict round trip and across La Catrina's rounds.
-  The memory and guess blocks look only at the writing steps and matches made since a seat's
-  last look, and the header only at phase changes: seats are therefore also looked at after
-  irregular gaps (several steps, a whole phase, a round), in every player count.
 * Legal masks are shared between positions (``round.legal_mask``): each must equal a mask
   built afresh from the rules (``allowed_words`` for the writing), and be read-only.
   (Draw and spend masks are built afresh for every position.) A deep copy or pickle of a game
   fetches those shared tables again instead of copying them, so its masks stay read-only.
-* The header rows kept by content, the memory slots rechecked per step (``MemoryPlan.since``) and
-  the deal's cheaper shuffles (the same draws as ``rng.permutation``) are checked on their own.
+* The deal's cheaper shuffles draw what ``rng.permutation`` draws.
 * Shortcuts of the step path are checked against the plain rules they stand for: the writer's
-  prompt read from its own view (a fresh encoding reads it the same way, so it is checked against
-  ``Round.prompt()`` and the lexicon's tags), ``current_player``, ``blank`` played through the
-  ``write`` handler, and ``correct_count``.
+  prompt (checked against ``Round.prompt()``, the lexicon's tags and the identity codes),
+  ``current_player``, ``blank`` played through the ``write`` handler, and ``correct_count``.
+
+(The observation has no cache: ``tests/test_observers.py`` and ``tests/test_muertos_observation.py``.)
 """
 
 from __future__ import annotations
@@ -29,8 +23,9 @@ import pytest
 
 from fiesta_envs.muertos import observation
 from fiesta_envs.muertos.catrina import LaCatrina
-from fiesta_envs.muertos.common import ENCODER, LAYOUT, LEXICON
+from fiesta_envs.muertos.common import LAYOUT, LEXICON, OBSERVER
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
+from fiesta_envs.muertos.identity import load_identity_codes
 from fiesta_envs.muertos.round import BLANK, STEPS, Phase, _shuffled_range
 
 CASES = [
@@ -40,10 +35,6 @@ CASES = [
     (LaCatrina, 5, {}),
     (LaCatrina, 4, {"double_challenge": True}),
 ]
-
-
-def fresh_observation(game, player: int) -> np.ndarray:
-    return ENCODER.encode(game.round, player, game.round_index, game.memory_cap, game.over)
 
 
 def fresh_mask(game) -> np.ndarray:
@@ -70,7 +61,7 @@ def fresh_mask(game) -> np.ndarray:
 
 
 @pytest.mark.parametrize(("game_class", "players", "options"), CASES)
-def test_kept_observations_and_shared_masks_equal_fresh_ones(game_class, players, options) -> None:
+def test_shared_masks_equal_fresh_ones(game_class, players, options) -> None:
     game = game_class(num_players=players, **options)
     rng = np.random.default_rng(players)
     for seed in range(6):
@@ -81,19 +72,12 @@ def test_kept_observations_and_shared_masks_equal_fresh_ones(game_class, players
             if game.round.phase in (Phase.WRITE, Phase.DEDUCE, Phase.YELLOW) and not game.over:
                 assert not mask.flags.writeable  # shared between positions: nobody may change it
             np.testing.assert_array_equal(mask, fresh_mask(game))
-            # The actor every step (as rollouts do), all seats now and then (their blocks lag behind).
-            seats = range(players) if step % 4 == 0 else [game.current_player]
-            for seat in seats:
-                assert np.array_equal(game.observe(seat), fresh_observation(game, seat))
             if step % 23 == 7:
                 copy = game_class.from_state_dict(json.loads(json.dumps(game.state_dict())))
-                for seat in range(players):
-                    assert np.array_equal(copy.observe(seat), game.observe(seat))
+                np.testing.assert_array_equal(copy.legal_mask(), mask)
             legal = np.flatnonzero(mask)
             game.step(int(legal[rng.integers(len(legal))]))
             step += 1
-        for seat in range(players):
-            assert np.array_equal(game.observe(seat), fresh_observation(game, seat))
 
 
 def play_smart(game, rng: np.random.Generator) -> None:
@@ -108,42 +92,11 @@ def play_smart(game, rng: np.random.Generator) -> None:
     game.step(int(legal[rng.integers(len(legal))]))
 
 
-@pytest.mark.parametrize(
-    ("game_class", "players", "options"),
-    [
-        (FiestaDeLosMuertos, 6, {}),
-        (FiestaDeLosMuertos, 7, {"constraints": 1, "cortege": True}),
-        (LaCatrina, 4, {}),
-        (LaCatrina, 6, {"draw_choice": True}),
-        (LaCatrina, 8, {}),
-    ],
-)
-def test_seats_looked_at_after_irregular_gaps_see_what_a_fresh_encoding_shows(game_class, players, options) -> None:
-    game = game_class(num_players=players, **options)
-    rng = np.random.default_rng(100 + players)
-    rounds_reached = set()
-    for seed in range(4):
-        game.reset(seed)
-        while not game.is_over:
-            rounds_reached.add(game.round_index)
-            looked_at = np.flatnonzero(rng.random(players) < 0.25)  # each seat now and then, never in step
-            for seat in looked_at.tolist():
-                assert np.array_equal(game.observe(seat), fresh_observation(game, seat))
-            np.testing.assert_array_equal(game.legal_mask(), fresh_mask(game))
-            play_smart(game, rng)
-        for seat in range(players):
-            assert np.array_equal(game.observe(seat), fresh_observation(game, seat))
-    if game_class is LaCatrina:
-        assert len(rounds_reached) > 1  # the campaign went past its first round
-
-
 def test_a_loaded_game_continues_with_the_same_observations_as_the_original() -> None:
     game = LaCatrina(num_players=5, seed=3)
     rng = np.random.default_rng(3)
     for _ in range(30):
         play_smart(game, rng)
-    for seat in range(5):
-        game.observe(seat)  # the original's views are now kept and partly up to date
     copy = LaCatrina.from_state_dict(json.loads(json.dumps(game.state_dict())))
     copy_rng = np.random.default_rng(9)
     game_rng = np.random.default_rng(9)
@@ -156,7 +109,7 @@ def test_a_loaded_game_continues_with_the_same_observations_as_the_original() ->
     assert copy.is_over and copy.state_dict() == game.state_dict()
 
 
-def test_a_game_deep_copied_or_pickled_mid_game_goes_on_with_its_own_kept_views() -> None:
+def test_a_game_deep_copied_or_pickled_mid_game_goes_on_alike() -> None:
     game = LaCatrina(num_players=4, seed=2)
     rng = np.random.default_rng(2)
     for _ in range(9):
@@ -171,15 +124,13 @@ def test_a_game_deep_copied_or_pickled_mid_game_goes_on_with_its_own_kept_views(
             other.step(action)
         game.step(action)
     assert all(other.state_dict() == game.state_dict() for other in copies)
-    # the copies write into vectors of their own, never into the original's
-    assert copies[0]._views[0].cells.obj is copies[0]._views[0].vector is not game._views[0].vector
 
 
 def test_observe_returns_a_fresh_vector() -> None:
     game = FiestaDeLosMuertos(num_players=4, seed=1)
     first = game.observe(0)
     first[:] = 7.0
-    assert np.array_equal(game.observe(0), fresh_observation(game, 0))
+    assert np.array_equal(game.observe(0), OBSERVER.reference(game, 0))
 
 
 def test_a_deep_copied_or_pickled_game_hands_out_shared_read_only_masks() -> None:
@@ -207,50 +158,20 @@ def test_the_deal_draws_what_rng_permutation_draws() -> None:
         assert ours.integers(1 << 30) == numpy_own.integers(1 << 30)  # and the stream goes on alike
 
 
-def test_header_rows_are_kept_within_their_bound_and_remade_alike(monkeypatch) -> None:
-    """The header blocks come from rows kept by content (``ObservationEncoder._header_row``): with the
-    table emptied at every new row, every observation still equals a fresh encoding."""
-    monkeypatch.setattr(observation, "HEADER_ROWS_KEPT", 1)
-    monkeypatch.setattr(ENCODER, "_header_rows", {})
-    game = LaCatrina(num_players=5, seed=6)
-    rng = np.random.default_rng(6)
-    while not game.is_over:
-        for seat in range(5):
-            assert np.array_equal(game.observe(seat), fresh_observation(game, seat))
-        assert len(ENCODER._header_rows) <= 1
-        play_smart(game, rng)
-
-
-@pytest.mark.parametrize(("players", "hands"), [(4, 1), (4, 2), (5, 1), (8, 1)])
-def test_memory_plan_since_lists_the_slots_the_writing_steps_can_have_changed(players, hands) -> None:
-    """``MemoryPlan.since[shown + 1][handed]``: my teeth of steps ``shown .. handed`` (every step after
-    a clear, ``shown`` = -1) and the words handed to me at the steps after ``shown``."""
-    for player in range(players):
-        plan = observation.memory_plan(players, hands, player)
-        for shown in range(-1, STEPS + 1):
-            for handed in range(STEPS + 1):
-                last = min(handed, STEPS - 1)
-                mine = range(STEPS) if shown < 0 else range(shown, last + 1)
-                handed_to_me = range(max(shown, 0) + 1, last + 1)
-                expected = {slot for k in mine for slot in plan.wrote[k]}
-                expected |= {slot for k in handed_to_me for slot in plan.received[k]}
-                assert set(plan.since[shown + 1][handed]) == expected
-
-
 def expected_task(game_round) -> np.ndarray:
     """The writing task block of the writer, built from the rules' own ``prompt()`` and the lexicon's
-    tags (the kept views read the prompt from the memory slot or character they already show)."""
+    tags and the identity codes."""
     kind, ident = game_round.prompt()
-    tags = ENCODER.tags
-    block = np.zeros(observation.HANDS + STEPS + 3 + tags, np.float32)
+    codes = load_identity_codes()
+    block = np.zeros(observation.HANDS + STEPS + 3 + OBSERVER.tags + OBSERVER.code_bits, np.float32)
     block[game_round.hand] = block[observation.HANDS + game_round.step] = 1.0
     prompt = block[observation.HANDS + STEPS :]
     if kind == "character":
         prompt[0] = 1.0
-        prompt[3:] = np.asarray(LEXICON.character_tags[ident], dtype=np.float32)
+        prompt[3:] = np.concatenate([LEXICON.character_tags[ident], codes.characters[ident]])
     elif kind == "word":
         prompt[1] = 1.0
-        prompt[3:] = np.asarray(LEXICON.word_tags[ident], dtype=np.float32)
+        prompt[3:] = np.concatenate([LEXICON.word_tags[ident], codes.words[ident]])
     else:
         prompt[2] = 1.0
     return block
@@ -261,12 +182,12 @@ def expected_task(game_round) -> np.ndarray:
 )
 def test_the_shortcuts_of_the_step_path_agree_with_the_rules_they_stand_for(game_class, players, options) -> None:
     """Inlined or table-driven code on the step path against the plain rules it replaces: the writer's
-    task (prompt read from the view), ``current_player`` (the seat read without ``Round.current_player``),
+    task (prompt), ``current_player`` (the seat read without ``Round.current_player``),
     the ``blank`` action writing BLANK through the ``write`` handler, and ``correct_count`` (a count of
     the answer slot) against matching characters."""
     game = game_class(num_players=players, **options)
     rng = np.random.default_rng(7 + players)
-    task = slice(ENCODER.task, ENCODER.task + observation.HANDS + STEPS + 3 + ENCODER.tags)
+    task = slice(OBSERVER.layout.slice("task").start, OBSERVER.layout.slice("prompt").stop)
     blanks = 0
     for seed in range(5):
         game.reset(seed)

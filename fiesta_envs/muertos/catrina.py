@@ -4,7 +4,7 @@ Each round plays as the base game except Phase 4: a checked yellow box gives the
 Memory Bone or a flower (the decider chooses), and red Limbo Bones close unappeased skulls.
 Round r (1..4) has r - 1 constraint cards; closing every skull of rounds 2/3/4 colours 1/2/3
 more flowers. The campaign stops after a failed round, after round 4, or at 13 flowers (see
-``fiesta_envs.la_catrina_v0`` for the full documentation).
+``fiesta_envs.la_catrina_v1`` for the full documentation).
 """
 
 from __future__ import annotations

@@ -20,13 +20,14 @@ from fiesta_envs.core.errors import InvalidOptionError, InvalidStateError
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import Option
 from fiesta_envs.muertos.actions import ActionLayout
+from fiesta_envs.muertos.identity import load_identity_codes
 from fiesta_envs.muertos.lexicon import LEXICON_VERSION, load_lexicon
-from fiesta_envs.muertos.observation import ObservationEncoder, PlayerView
+from fiesta_envs.muertos.observation import MuertosObserver
 from fiesta_envs.muertos.round import DONE, LIMBO_BONES, MEMORY_BONES, Round, RoundRules, Team
 
 LEXICON = load_lexicon()
 LAYOUT = ActionLayout(LEXICON)
-ENCODER = ObservationEncoder(LEXICON)
+OBSERVER = MuertosObserver(LEXICON, load_identity_codes())
 
 FLAG = (False, True)
 DRAW_CHOICE = Option(False, choices=FLAG, doc="each player is dealt two characters and keeps one")
@@ -43,7 +44,7 @@ class MuertosGame(Game):
     default_players = 4
     cooperative = True
     score_scale = 1.0
-    version = 0  # the lexicon's own LEXICON_VERSION is saved in every state dict too
+    version = 1  # 1: identity codes in the observation; the lexicon's LEXICON_VERSION is saved in state dicts too
     #: Rounds the game can last (1 for the base game, 4 for La Catrina).
     max_rounds: ClassVar[int] = 1
     #: La Catrina's phase 4 (yellow-box choice, Limbo Bones).
@@ -83,7 +84,12 @@ class MuertosGame(Game):
 
     @property
     def observation_size(self) -> int:
-        return ENCODER.size
+        return OBSERVER.size
+
+    @property
+    def observer(self) -> MuertosObserver:
+        """Writes what a seat knows (``observation.py``); shared by every game, it keeps nothing between calls."""
+        return OBSERVER
 
     @functools.cached_property
     def memory_cap(self) -> int:
@@ -100,8 +106,6 @@ class MuertosGame(Game):
         """The round in play is over: score it, then end the game or deal the next round."""
 
     def _new_game(self) -> None:
-        if not hasattr(self, "_views"):
-            self._views = [PlayerView(ENCODER.size, player) for player in range(self.num_players)]
         limbo = LIMBO_BONES[self.num_players] if self.catrina else 0
         self.team = Team(memory=MEMORY_BONES[self.num_players], limbo=limbo)
         self.round_index = 0
@@ -150,15 +154,7 @@ class MuertosGame(Game):
 
     # ------------------------------------------------------------------ views
     def observe(self, player: int) -> np.ndarray:
-        # Each seat's vector is kept in a PlayerView and only its changed blocks are rewritten
-        # (see ObservationEncoder.refresh); a new Round object (reset, next round, loaded state,
-        # clone) clears the view, and a Round changes only by its actions (Round.apply), so nothing
-        # else needs to invalidate it. The caller gets a copy: it may change it freely.
-        if not 0 <= player < self.num_players:  # not a seat: no view is kept for it
-            return ENCODER.encode(self.round, player, self.round_index, self.memory_cap, self.over)
-        view = self._views[player]
-        ENCODER.refresh(view, self.round, self.round_index, self.memory_cap, self.over)
-        return view.vector.copy()
+        return OBSERVER.observe(self, player)
 
     def _build_action_names(self) -> list[str]:
         return LAYOUT.names()

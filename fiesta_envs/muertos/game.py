@@ -1,7 +1,7 @@
 """Fiesta de los Muertos: one cooperative round for 4-8 players.
 
 Draw, four writing steps, the deduction and the appeasement of ``round.py``; the team's
-result is the number of appeased skulls (see ``fiesta_envs.fiesta_de_los_muertos_v0`` for
+result is the number of appeased skulls (see ``fiesta_envs.fiesta_de_los_muertos_v1`` for
 the full documentation).
 """
 

@@ -144,7 +144,6 @@ class Round:
         self.step = 0  # writing step 0..3 (4 once the writing is over)
         self.hand = 0  # double challenge: which of the seat's two skulls it writes on now
         self.number = 0  # deduction: the skull number (0-based) the seat matches now
-        self.written = 0  # teeth written (or left blank) on this Round object: observers' change counter
         self._table: list[int] | None = None
         self._allowed_cache: dict[int, np.ndarray] = {}
         self._write_masks: dict[int, np.ndarray] | None = None  # by prompt key, see ``_write_masks``
@@ -446,7 +445,6 @@ class Round:
         step 4. (``_writing_skull`` inlined: this runs at every writing step.)"""
         n, step = self.rules.num_players, self.step
         self.words[self.hand * n + (self.seat - step) % n][step] = self.layout.first[action]
-        self.written += 1
         self.hand += 1
         if self.hand < self.rules.hands:
             return
