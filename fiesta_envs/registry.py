@@ -25,6 +25,7 @@ class GameSpec:
     aec_module: str  # public PettingZoo-style module with env() and raw_env
     engine: str  # "module:Class" of the rules engine
     baselines: str  # "module:DICT" of scripted policies by name
+    renderer: str | None = None  # module drawing the game (fiesta_envs.render.<...>); None: text only
 
     def game_class(self) -> type[Game]:
         return _load(self.engine)
@@ -33,26 +34,12 @@ class GameSpec:
         return _load(self.baselines)
 
     def configurations(self) -> list[tuple[int, dict[str, Any]]]:
-        """Every supported player count with default options, then every non-default choice of
-        every option (at the default player count, or the first count that accepts it).
-        Used by the API tests, the fuzzer and the benchmark."""
-        game_class = self.game_class()
-        configs: list[tuple[int, dict[str, Any]]] = [(n, {}) for n in game_class.player_counts]
-        for name, option in game_class.options.items():
-            if name == "reward" or option.choices is None:
-                continue
-            for choice in option.choices:
-                if choice == option.default:
-                    continue
-                counts = [game_class.default_players, *game_class.player_counts]
-                for n in dict.fromkeys(counts):
-                    try:
-                        game_class(num_players=n, **{name: choice})
-                    except InvalidOptionError:
-                        continue
-                    configs.append((n, {name: choice}))
-                    break
-        return configs
+        """Every supported player count with default options, then every non-default choice of every
+        option but ``reward`` once (at the default player count, or the first count that accepts it).
+        Used by the API tests, the golden playthroughs and the benchmark; see ``core.configurations``."""
+        from fiesta_envs.core.configurations import configurations
+
+        return configurations(self.game_class(), every_count=False, skip=("reward",))
 
 
 def _load(target: str) -> Any:
@@ -69,6 +56,7 @@ GAMES: dict[str, GameSpec] = {
             "fiesta_envs.fiesta_mexicana_v0",
             "fiesta_envs.fiesta_mexicana.game:FiestaMexicana",
             "fiesta_envs.fiesta_mexicana.baselines:BASELINES",
+            "fiesta_envs.render.fiesta_mexicana",
         ),
         GameSpec(
             "tortilla_de_patatas",
@@ -76,6 +64,7 @@ GAMES: dict[str, GameSpec] = {
             "fiesta_envs.tortilla_de_patatas_v0",
             "fiesta_envs.tortilla.game:TortillaDePatatas",
             "fiesta_envs.tortilla.baselines:BASELINES",
+            "fiesta_envs.render.tortilla",
         ),
         GameSpec(
             "tequila",
@@ -83,6 +72,7 @@ GAMES: dict[str, GameSpec] = {
             "fiesta_envs.tequila_v0",
             "fiesta_envs.tequila.game:Tequila",
             "fiesta_envs.tequila.baselines:BASELINES",
+            "fiesta_envs.render.tequila",
         ),
         GameSpec(
             "fiesta_de_los_muertos",
@@ -90,6 +80,7 @@ GAMES: dict[str, GameSpec] = {
             "fiesta_envs.fiesta_de_los_muertos_v1",
             "fiesta_envs.muertos.game:FiestaDeLosMuertos",
             "fiesta_envs.muertos.baselines:BASELINES",
+            "fiesta_envs.render.muertos",
         ),
         GameSpec(
             "la_catrina",
@@ -97,6 +88,7 @@ GAMES: dict[str, GameSpec] = {
             "fiesta_envs.la_catrina_v1",
             "fiesta_envs.muertos.catrina:LaCatrina",
             "fiesta_envs.muertos.baselines:BASELINES",
+            "fiesta_envs.render.muertos",
         ),
     )
 }

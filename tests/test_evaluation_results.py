@@ -17,7 +17,6 @@ from fiesta_envs.evaluation.evaluate import (
     MatchResult,
     evaluate_against_baselines,
     pairwise_credit,
-    parse_option,
     print_results_table,
     run_tournament,
     summarize,
@@ -81,7 +80,7 @@ def test_a_tie_break_in_winners_decides_pairwise_results():
 
 
 def test_evaluate_against_baselines(toy_registry):
-    results = evaluate_against_baselines("toy_nim", 3, "optimal", ["random", "take_one"], 10, seed=1)
+    results = evaluate_against_baselines("toy_nim", 3, "optimal", ["random", "take_one"], games_per_baseline=10, seed=1)
     assert [(r.agent, r.opponent) for r in results] == [("optimal", "random"), ("optimal", "take_one")]
     for r in results:
         assert isinstance(r, MatchResult)
@@ -89,18 +88,20 @@ def test_evaluate_against_baselines(toy_registry):
         assert r.win_rate == pytest.approx(r.wins / r.games)
         assert r.ci_low <= r.win_rate <= r.ci_high
     assert results[1].win_rate > 1 / 3  # optimal against take_one: far above an equal share
-    again = evaluate_against_baselines("toy_nim", 3, "optimal", ["random", "take_one"], 10, seed=1, workers=2)
+    again = evaluate_against_baselines(
+        "toy_nim", 3, "optimal", ["random", "take_one"], games_per_baseline=10, seed=1, workers=2
+    )
     assert again == results
 
 
 def test_evaluate_against_baselines_keeps_an_agent_apart_from_its_namesake(toy_registry):
-    (result,) = evaluate_against_baselines("toy_nim", 2, "random", ["random"], 20, seed=0)
+    (result,) = evaluate_against_baselines("toy_nim", 2, "random", ["random"], games_per_baseline=20, seed=0)
     assert (result.agent, result.opponent) == ("agent:random", "random")
     assert 0.2 < result.win_rate < 0.8
 
 
 def test_cooperative_teams_have_means_histograms_and_paired_comparisons(toy_registry):
-    results = evaluate_against_baselines("toy_team", 3, "take_one", ["take_three"], 20, seed=0)
+    results = evaluate_against_baselines("toy_team", 3, "take_one", ["take_three"], games_per_baseline=20, seed=0)
     (result,) = results
     assert result.games == 20 and result.win_rate == 1.0  # one stone at a time always takes more turns
     assert result.mean_margin > 0
@@ -128,14 +129,6 @@ def test_print_results_table(capsys):
     print_results_table([result], "greedy against random")
     out = capsys.readouterr().out
     assert "greedy against random" in out and "0.755 [0.691, 0.809]" in out and "150 / 2 / 48" in out
-
-
-def test_parse_option():
-    assert parse_option("max_take=2") == ("max_take", 2)
-    assert parse_option("variant=basic") == ("variant", "basic")
-    assert parse_option("flag=true") == ("flag", True)
-    with pytest.raises(ValueError, match="key=value"):
-        parse_option("nothing")
 
 
 # ---------------------------------------------------------------------- files and the command line

@@ -12,8 +12,9 @@ from __future__ import annotations
 import pytest
 from fuzz_support import missing_part
 
+from fiesta_envs.core.configurations import configurations
 from fiesta_envs.registry import GAMES
-from fiesta_envs.testing.fuzz import configurations, fuzz_all, fuzz_game
+from fiesta_envs.testing.fuzz import fuzz_all, fuzz_game
 
 #: Random games per game in the default test run, spread over its configurations (a few hundred
 #: per game; the whole default fuzz run takes about a minute of CPU).

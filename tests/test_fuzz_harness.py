@@ -14,16 +14,23 @@ from fuzz_support import TOY_NAME, use_toy_registry
 from toy_game import Nim
 
 from fiesta_envs import cli
+from fiesta_envs.core.configurations import configurations
 from fiesta_envs.core.errors import InvalidOptionError
-from fiesta_envs.testing.fuzz import CHECK_KINDS, FuzzReport, configurations, fuzz_all, fuzz_game
+from fiesta_envs.testing.fuzz import CHECK_KINDS, FuzzReport, fuzz_all, fuzz_game
 from fiesta_envs.testing.invariants import json_problem, mask_problems, observation_problems, returns_problems
 
 
 def test_configurations_enumerate_player_counts_and_choices_plainest_first():
     configs = configurations(Nim)
     assert configs[:2] == [(2, {}), (3, {})]
-    assert configs == [(2, {}), (3, {}), (2, {"max_take": 2}), (3, {"max_take": 2}),
-                       (2, {"reward": "margin"}), (3, {"reward": "margin"})]  # fmt: skip
+    assert configs == [
+        (2, {}),
+        (3, {}),
+        (2, {"reward": "margin"}),
+        (3, {"reward": "margin"}),
+        (2, {"max_take": 2}),
+        (3, {"max_take": 2}),
+    ]  # fmt: skip  (options in declared order)
     full = configurations(Nim, depth=None)
     assert len(full) == 2 * 2 * 2  # player counts x reward x max_take
     assert (3, {"reward": "margin", "max_take": 2}) in full
@@ -311,3 +318,10 @@ def test_a_baseline_choosing_an_illegal_action_is_reported(monkeypatch):
     report = fuzz_game(TOY_NAME, 2, {}, games=10, seed=0, policies=["take_three"])
     assert report.failures["policy"] > 0
     assert "TakeThree chose 2" in report.examples[0].message
+
+
+@pytest.mark.parametrize(("argv", "message"), [(["--option", "nothing"], "--option needs NAME=VALUE"),
+                                               (["--game", "chess"], "unknown game 'chess'")])  # fmt: skip
+def test_fuzz_command_refuses_bad_input_with_a_message(capsys, argv, message):
+    assert cli.main(["fuzz", "--games", "1", *argv]) == 2
+    assert message in capsys.readouterr().err

@@ -57,7 +57,7 @@ def test_the_shipped_config_beats_the_baseline(config_path, baseline, tmp_path):
         config.num_players,
         str(run),
         [baseline, "random"],
-        1000,
+        games_per_baseline=1000,
         seed=1,
         options=dict(config.options),
         workers=2,

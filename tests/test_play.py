@@ -19,7 +19,7 @@ from fiesta_envs.tools.play import PlaySession, play
 def session(game, script: str, seat: int = 0) -> tuple[PlaySession, io.StringIO]:
     out = io.StringIO()
     opponents = {s: ("random", RandomPolicy(seed=s)) for s in range(game.num_players) if s != seat}
-    return PlaySession(game, seat, opponents, io.StringIO(script), out), out
+    return PlaySession(game, seat, opponents, stdin=io.StringIO(script), stdout=out), out
 
 
 def test_a_whole_fiesta_mexicana_game_from_typed_lines_with_mistakes() -> None:

@@ -244,5 +244,7 @@ def test_training_beats_random_on_fiesta_mexicana(tmp_path):
     overrides = ["final_eval.games=0", "eval.every=0"]
     config = ROOT / "configs" / "fiesta_mexicana" / "quick.yaml"
     assert train("--config", config, "--run-dir", tmp_path / "run", *[a for o in overrides for a in ("--set", o)]) == 0
-    [result] = evaluate_against_baselines("fiesta_mexicana", 2, str(tmp_path / "run"), ["random"], 200, seed=99)
+    [result] = evaluate_against_baselines(
+        "fiesta_mexicana", 2, str(tmp_path / "run"), ["random"], games_per_baseline=200, seed=99
+    )
     assert result.ci_low > 0.5, result

@@ -49,6 +49,7 @@ class ExportError(FiestaError, ValueError):
 def export_checkpoint(
     source: str | Path,
     name: str = "ppo",
+    *,
     out_dir: str | Path | None = None,
     eval_json: str | Path | None = None,
     command: str | None = None,
@@ -190,7 +191,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        paths = export_checkpoint(args.source, args.name, args.out, args.eval_json, args.command, args.force)
+        paths = export_checkpoint(
+            args.source, args.name, out_dir=args.out, eval_json=args.eval_json, command=args.command, force=args.force
+        )
     except (FiestaError, ValueError) as error:
         print(f"fiesta export: error: {error}", file=sys.stderr)
         return 2

@@ -207,7 +207,7 @@ def accuracy_by_kind(predicted: np.ndarray, data: Decisions, action_names: list[
     }
 
 
-def clone(model: Any, data: Decisions, settings: Any, seed: int, action_names: list[str]) -> dict[str, Any]:
+def clone(model: Any, data: Decisions, settings: Any, *, seed: int, action_names: list[str]) -> dict[str, Any]:
     """Behaviour cloning of ``data`` into ``model``'s policy and value networks (see the module docstring)."""
     import torch
 
@@ -264,7 +264,7 @@ def clone(model: Any, data: Decisions, settings: Any, seed: int, action_names: l
     }
 
 
-def pretrain(model: Any, config: Any, run_dir: Path, env_factory: Any, seed: int, note: Any) -> dict[str, Any]:
+def pretrain(model: Any, config: Any, run_dir: Path, *, env_factory: Any, seed: int, note: Any) -> dict[str, Any]:
     """Collect (or reuse) the teacher's decisions and clone them into ``model``; returns the metrics."""
     from fiesta_envs.registry import game_spec
 
@@ -291,7 +291,7 @@ def pretrain(model: Any, config: Any, run_dir: Path, env_factory: Any, seed: int
         note(f"pretrain: reusing {len(data):,} decisions from {directory / DATASET}")
     collected = time.perf_counter() - started
     game = game_spec(config.game).game_class()(num_players=config.num_players, **config.options)
-    metrics = clone(model, data, settings, seed, game.action_names())
+    metrics = clone(model, data, settings, seed=seed, action_names=game.action_names())
     metrics["collect_seconds"] = round(collected, 1)
     metrics["clone_seconds"] = round(time.perf_counter() - started - collected, 1)
     write_json_atomically(directory / METRICS, metrics)

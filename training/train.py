@@ -57,6 +57,7 @@ from typing import Any
 import numpy as np
 
 from fiesta_envs.core.errors import FiestaError
+from fiesta_envs.core.rng import derive_seed
 from fiesta_envs.evaluation.checkpoints import (
     CheckpointError,
     check_compatible,
@@ -188,9 +189,9 @@ def resume_config(run_dir: Path, overrides: Sequence[str], new_run_dir: Path | N
 _PURPOSES = {"global": 1, "envs": 2, "model": 3, "eval": 4, "final_eval": 5, "pretrain": 6}
 
 
-def derive_seed(seed: int, step: int, purpose: str) -> int:
+def run_seed(seed: int, step: int, purpose: str) -> int:
     """A 31-bit seed for ``purpose`` at ``step`` of a run with ``seed`` (independent streams)."""
-    return int(np.random.SeedSequence([seed, step, _PURPOSES[purpose]]).generate_state(1)[0] & 0x7FFFFFFF)
+    return derive_seed(seed, step, _PURPOSES[purpose], bits=31)
 
 
 def seed_everything(seed: int) -> None:
@@ -203,6 +204,7 @@ def seed_everything(seed: int) -> None:
 
 # ---------------------------------------------------------------------------------- environments
 def _build_env(
+    *,
     game: str,
     num_players: int,
     options: dict[str, Any],
@@ -254,17 +256,17 @@ def env_factory(config: TrainConfig, members: list[str], pretraining: bool = Fal
     teacher's games are collected in (its opponents are ``pretrain.opponents``, no league)."""
     return functools.partial(
         _build_env,
-        config.game,
-        config.num_players,
-        dict(config.options),
-        config.pretrain_opponents if pretraining else dict(config.opponents.baselines),
-        0.0 if pretraining else config.opponents.self_play.weight,
-        config.opponents.self_play.deterministic,
-        False if pretraining else config.cooperative(),
-        [] if pretraining else list(members),
-        config.reward_shaping,
-        config.ppo.gamma,
-        config.team_play,
+        game=config.game,
+        num_players=config.num_players,
+        options=dict(config.options),
+        baselines=config.pretrain_opponents if pretraining else dict(config.opponents.baselines),
+        self_play_weight=0.0 if pretraining else config.opponents.self_play.weight,
+        deterministic_members=config.opponents.self_play.deterministic,
+        cooperative=False if pretraining else config.cooperative(),
+        members=[] if pretraining else list(members),
+        reward_shaping=config.reward_shaping,
+        gamma=config.ppo.gamma,
+        team_play=config.team_play,
     )
 
 
@@ -283,7 +285,14 @@ def evaluate(config: TrainConfig, agent: Any, baselines: Sequence[str], games: i
     from fiesta_envs.evaluation.evaluate import evaluate_against_baselines
 
     return evaluate_against_baselines(
-        config.game, config.num_players, agent, baselines, games, seed, options=dict(config.options), workers=workers
+        config.game,
+        config.num_players,
+        agent,
+        baselines,
+        games_per_baseline=games,
+        seed=seed,
+        options=dict(config.options),
+        workers=workers,
     )
 
 
@@ -396,14 +405,14 @@ class Trainer:
         from fiesta_envs.training.pretrain import pretrain
 
         config = self.config
-        seed_everything(derive_seed(config.seed, 0, "pretrain"))
+        seed_everything(run_seed(config.seed, 0, "pretrain"))
         pretrain(
             self.model,
             config,
             self.run_dir,
-            env_factory(config, [], pretraining=True),
-            derive_seed(config.seed, 0, "pretrain"),
-            self._note,
+            env_factory=env_factory(config, [], pretraining=True),
+            seed=run_seed(config.seed, 0, "pretrain"),
+            note=self._note,
         )
 
     def _forget_evaluations_after(self, step: int) -> None:
@@ -419,7 +428,7 @@ class Trainer:
         from sb3_contrib import MaskablePPO
 
         config, ppo = self.config, self.config.ppo
-        seed_everything(derive_seed(config.seed, 0, "model"))
+        seed_everything(run_seed(config.seed, 0, "model"))
         return MaskablePPO(
             "MlpPolicy",
             vec_env,
@@ -439,7 +448,7 @@ class Trainer:
                 "net_arch": list(ppo.net_arch),
                 "activation_fn": nn.Tanh if ppo.activation == "tanh" else nn.ReLU,
             },
-            seed=derive_seed(config.seed, 0, "model"),
+            seed=run_seed(config.seed, 0, "model"),
             device=config.device,
             verbose=0,
         )
@@ -467,7 +476,7 @@ class Trainer:
         self.bar = bar
         restart_envs = True
         while step < self.total:
-            seed_everything(derive_seed(self.config.seed, step, "global"))
+            seed_everything(run_seed(self.config.seed, step, "global"))
             if restart_envs:
                 self._restart_envs(step)
                 restart_envs = False
@@ -497,7 +506,7 @@ class Trainer:
 
     def _restart_envs(self, step: int) -> None:
         """Fresh episodes seeded from (seed, step): what makes a resumed run match an uninterrupted one."""
-        self.vec_env.seed(derive_seed(self.config.seed, step, "envs"))
+        self.vec_env.seed(run_seed(self.config.seed, step, "envs"))
         self.model._last_obs = self.vec_env.reset()
         self.model._last_episode_starts = np.ones((self.vec_env.num_envs,), dtype=bool)
 
@@ -523,7 +532,7 @@ class Trainer:
         baselines = config.eval_baselines(config.eval.baselines)
         started = time.perf_counter()
         results = evaluate(
-            config, self.learner_policy(), baselines, config.eval.games, derive_seed(config.seed, step, "eval")
+            config, self.learner_policy(), baselines, config.eval.games, run_seed(config.seed, step, "eval")
         )
         rates = summarise(results)
         for name, rate in rates.items():
@@ -556,7 +565,7 @@ class Trainer:
             agent,
             baselines,
             config.final_eval.games,
-            derive_seed(config.seed, self.total, "final_eval"),
+            run_seed(config.seed, self.total, "final_eval"),
             workers=config.final_eval.workers,
         )
         print_table(results, f"{config.game}, {config.num_players} players: {checkpoint} against the baselines")

@@ -7,8 +7,10 @@ unknown or out of range. Nothing here knows about a particular game.
 
 from __future__ import annotations
 
+import argparse
 import difflib
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,3 +94,29 @@ def validate_player_count(game: str, allowed: tuple[int, ...], num_players: Any)
         counts = ", ".join(str(n) for n in allowed)
         raise InvalidOptionError(f"{game}: num_players={num_players!r} is not supported; allowed: {counts}")
     return int(num_players)
+
+
+# ---------------------------------------------------------------------- the command line's --option
+OPTION_METAVAR = "NAME=VALUE"
+
+
+def add_option_argument(parser: argparse.ArgumentParser, help_text: str = "a game option (repeatable)") -> None:
+    """The ``--option NAME=VALUE`` argument every ``fiesta`` command that sets up a game shares."""
+    parser.add_argument("--option", action="append", default=[], metavar=OPTION_METAVAR, help=help_text)
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``NAME=VALUE`` with the value read as JSON when it can be (``3``, ``true``, ``"x"``), else a string."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise InvalidOptionError(f"--option needs {OPTION_METAVAR}, got {text!r}")
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError:
+        parsed = value
+    return name.strip(), parsed
+
+
+def parse_options(texts: Iterable[str]) -> dict[str, Any]:
+    """The options of repeated ``--option NAME=VALUE`` arguments (the last one of a name wins)."""
+    return dict(parse_option(text) for text in texts)

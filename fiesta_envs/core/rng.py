@@ -1,4 +1,4 @@
-"""Saving and restoring a ``numpy.random.Generator`` as JSON-safe data."""
+"""Random generators: saving and restoring a ``numpy.random.Generator`` as JSON-safe data, and deriving seeds."""
 
 from __future__ import annotations
 
@@ -22,3 +22,17 @@ def generator_from_state(state: Mapping[str, Any]) -> np.random.Generator:
     bit_generator = bit_generator_class()
     bit_generator.state = dict(state)
     return np.random.Generator(bit_generator)
+
+
+def derive_seed(*keys: int, bits: int = 63) -> int:
+    """A seed for one independent random stream, from non-negative integer keys (a run's seed, a step,
+    a purpose, a deal, a seat...): different keys give unrelated seeds (``numpy.random.SeedSequence``).
+
+    ``bits=63`` (the default, tournaments) or ``bits=31`` (training: what every library accepts as a seed).
+    """
+    words = np.random.SeedSequence([int(key) for key in keys]).generate_state(2, dtype=np.uint32)
+    if bits == 63:
+        return (int(words[0]) << 31) ^ int(words[1])
+    if bits == 31:
+        return int(words[0]) & 0x7FFFFFFF
+    raise ValueError(f"derive_seed: bits must be 31 or 63, got {bits!r}")

@@ -59,6 +59,7 @@ from typing import Any
 
 from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import FiestaError, InvalidOptionError
+from fiesta_envs.core.options import add_option_argument, parse_options
 from fiesta_envs.evaluation.agents import AgentSource, resolve_agent, resolve_agents
 from fiesta_envs.evaluation.records import RecordWriter
 from fiesta_envs.evaluation.stats import Comparison, Rating, mean_interval, rate_agents, wilson_interval
@@ -328,6 +329,7 @@ def run_tournament(
     game: str,
     num_players: int | None,
     agents: Sequence[Any],
+    *,
     games_per_table: int = 100,
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
@@ -349,14 +351,14 @@ def run_tournament(
         spec,
         num_players,
         full_options,
-        sources,
-        tables,
-        games_per_table,
-        seed,
-        workers,
-        records,
-        bootstrap,
-        progress,
+        sources=sources,
+        tables=tables,
+        games_per_table=games_per_table,
+        seed=seed,
+        workers=workers,
+        records=records,
+        bootstrap=bootstrap,
+        progress=progress,
     )
 
 
@@ -364,6 +366,7 @@ def _play(
     spec: GameSpec,
     num_players: int,
     options: dict[str, Any],
+    *,
     sources: list[AgentSource],
     tables: list[Table],
     games_per_table: int,
@@ -420,6 +423,7 @@ def evaluate_against_baselines(
     num_players: int,
     agent: Any,
     baselines: Sequence[str],
+    *,
     games_per_baseline: int,
     seed: int,
     options: dict | None = None,
@@ -447,12 +451,12 @@ def evaluate_against_baselines(
         spec,
         num_players,
         full_options,
-        sources,
-        tables,
-        games_per_baseline,
-        seed,
-        workers,
-        None,
+        sources=sources,
+        tables=tables,
+        games_per_table=games_per_baseline,
+        seed=seed,
+        workers=workers,
+        records=None,
         bootstrap=0,
         progress=False,
     )
@@ -602,18 +606,6 @@ def save_evaluation(evaluation: Evaluation, out_dir: str | Path, plot: bool = Tr
 
 
 # ---------------------------------------------------------------------- command line
-def parse_option(text: str) -> tuple[str, Any]:
-    """``key=value`` with the value read as JSON when it can be (``3``, ``true``, ``"x"``), else a string."""
-    key, sep, value = text.partition("=")
-    if not sep or not key.strip():
-        raise InvalidOptionError(f"--option needs key=value, got {text!r}")
-    try:
-        parsed = json.loads(value)
-    except json.JSONDecodeError:
-        parsed = value
-    return key.strip(), parsed
-
-
 EPILOG = """\
 examples:
   fiesta evaluate --game fiesta_mexicana --players 2 --agents greedy,random --games 200
@@ -647,7 +639,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=0, help="parallel processes (default 0: one per CPU core)")
     parser.add_argument("--out", default=None, help="directory for results (default evaluations/<game>_<N>p)")
     parser.add_argument("--records", default=None, help="save every game as a replayable JSON line in this file")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
+    add_option_argument(parser)
     parser.add_argument("--no-mixed", action="store_true", help="only duels, no mixed tables (3-4 players)")
     parser.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for rating intervals")
     parser.add_argument("--no-plot", action="store_true", help="do not draw ratings.png")
@@ -655,7 +647,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        options = dict(parse_option(text) for text in args.option)
+        options = parse_options(args.option)
         agents = [a.strip() for a in args.agents.split(",") if a.strip()]
         if args.games < 1:
             raise InvalidOptionError(f"--games must be at least 1, got {args.games}")

@@ -33,10 +33,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-import numpy as np
-
 from fiesta_envs.core.errors import FiestaError, IllegalActionError
 from fiesta_envs.core.policy import Policy
+from fiesta_envs.core.rng import derive_seed
 from fiesta_envs.evaluation.agents import AgentSource
 from fiesta_envs.evaluation.records import make_record
 from fiesta_envs.registry import GameSpec
@@ -137,12 +136,6 @@ def tournament_tables(labels: Sequence[str], num_players: int, teams: bool, mixe
 
 
 # ---------------------------------------------------------------------- schedule
-def derive_seed(*keys: int) -> int:
-    """A 63-bit seed from non-negative integer keys (independent streams for different keys)."""
-    state = np.random.SeedSequence([int(k) for k in keys]).generate_state(2, dtype=np.uint32)
-    return int((int(state[0]) << 31) ^ int(state[1]))
-
-
 def deals_per_table(games_per_table: int, table: Table) -> int:
     """Deals needed for at least ``games_per_table`` games in whole rotations."""
     return max(1, math.ceil(games_per_table / table.rotations))

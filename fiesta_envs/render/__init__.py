@@ -5,7 +5,7 @@ whole table as a spectator sees it: no hidden hands, objectives or deck order, e
 game reveals at its end. Each module also gives ``private_lines(game, seat)``, what one seat
 alone knows, in text (``fiesta play`` shows it to the person in that seat), and may give
 ``public_action(name)``, how an action looks to the other players (the words written in Fiesta
-de los Muertos stay secret). The functions here pick the module by the game's name. Pillow is
+de los Muertos stay secret). The functions here pick the module through the registry (``GameSpec.renderer``). Pillow is
 optional: ``pip install fiesta_envs[render]``.
 """
 
@@ -16,22 +16,16 @@ from typing import Any
 
 import numpy as np
 
-#: The drawing module of each game, by the engine's name.
-MODULES: dict[str, str] = {
-    "fiesta_mexicana": "fiesta_envs.render.fiesta_mexicana",
-    "tortilla_de_patatas": "fiesta_envs.render.tortilla",
-    "tequila": "fiesta_envs.render.tequila",
-    "fiesta_de_los_muertos": "fiesta_envs.render.muertos",
-    "la_catrina": "fiesta_envs.render.muertos",
-}
-
 
 def module_for(game: Any) -> Any:
-    """The drawing module of ``game`` (a ``Game`` or its name)."""
-    name = game if isinstance(game, str) else game.name
-    if name not in MODULES:
-        raise NotImplementedError(f"{name} has no picture rendering; games with one: {', '.join(MODULES)}")
-    return importlib.import_module(MODULES[name])
+    """The drawing module of ``game`` (a ``Game`` or its name), as the registry's ``GameSpec.renderer`` names it."""
+    from fiesta_envs.registry import GAMES, game_spec
+
+    spec = game_spec(game if isinstance(game, str) else game.name)
+    if spec.renderer is None:
+        drawn = ", ".join(name for name, other in GAMES.items() if other.renderer)
+        raise NotImplementedError(f"{spec.name} has no picture rendering; games with one: {drawn}")
+    return importlib.import_module(spec.renderer)
 
 
 def draw(game: Any) -> np.ndarray:

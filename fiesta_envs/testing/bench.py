@@ -203,7 +203,7 @@ class Contestant:
 
 
 def measure(
-    contestants: list[Contestant], games: int, repeats: int, seed: int = 0, min_seconds: float = 0.0
+    contestants: list[Contestant], *, games: int, repeats: int, seed: int = 0, min_seconds: float = 0.0
 ) -> list[Measurement]:
     """Time ``repeats`` runs of every loop, interleaved, after one warm-up game each.
 
@@ -286,13 +286,13 @@ def game_contestants(name: str, num_players: int | None = None, apis: tuple[str,
 
 
 def bench(
-    names: list[str], games: int, repeats: int, seed: int = 0, min_seconds: float = 0.0
+    names: list[str], *, games: int, repeats: int, seed: int = 0, min_seconds: float = 0.0
 ) -> tuple[dict[str, Measurement], list[Measurement]]:
     """The reference and every game's loops, measured together; ratios filled in."""
     contestants = reference_contestants()
     for name in names:
         contestants += game_contestants(name)
-    measured = measure(contestants, games, repeats, seed, min_seconds)
+    measured = measure(contestants, games=games, repeats=repeats, seed=seed, min_seconds=min_seconds)
     reference = {"wrapped": measured[0], "raw": measured[1]}
     results = measured[2:]
     add_ratios(results, reference)
@@ -311,7 +311,9 @@ def add_ratios(results: list[Measurement], reference: dict[str, Measurement]) ->
 
 
 # ---------------------------------------------------------------------------- training
-def bench_training(name: str, n_envs: int, timesteps: int, seed: int = 0, torch_threads: int = 1) -> TrainMeasurement:
+def bench_training(
+    name: str, *, n_envs: int, timesteps: int, seed: int = 0, torch_threads: int = 1
+) -> TrainMeasurement:
     """MaskablePPO training frames per second, and the share of that time spent in the env.
 
     ``n_envs`` single-seat envs (random opponents) in a ``DummyVecEnv``, so that the time inside
@@ -476,13 +478,23 @@ def run(args: argparse.Namespace) -> int:
 
     console = Console(width=None if sys.stdout.isatty() else 140)
     names = [game_spec(name).name for name in args.game] if args.game else list(GAMES)
-    reference, results = bench(names, args.games, args.repeats, args.seed, args.min_seconds)
+    reference, results = bench(
+        names, games=args.games, repeats=args.repeats, seed=args.seed, min_seconds=args.min_seconds
+    )
     console.print(results_table(reference, results))
     training: list[TrainMeasurement] = []
     if args.train:
         for name in names:
             for n_envs in (1, 2):
-                training.append(bench_training(name, n_envs, args.train_steps, args.seed, args.torch_threads))
+                training.append(
+                    bench_training(
+                        name,
+                        n_envs=n_envs,
+                        timesteps=args.train_steps,
+                        seed=args.seed,
+                        torch_threads=args.torch_threads,
+                    )
+                )
         console.print(training_table(training))
     if args.profile:
         for name in names:

@@ -50,7 +50,6 @@ As a library: ``fuzz_game("fiesta_mexicana", 3, {}, games=100, seed=0)`` returns
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import math
 import sys
@@ -64,8 +63,10 @@ from typing import Any
 
 import numpy as np
 
+from fiesta_envs.core.configurations import accepts, configurations
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.core.game import Game
+from fiesta_envs.core.options import add_option_argument, parse_options
 from fiesta_envs.core.policy import Policy, legal_actions
 from fiesta_envs.testing.invariants import (
     GameInvariants,
@@ -190,48 +191,6 @@ def resolve_game(game: str | type[Game]) -> type[Game]:
     return game_spec(game).game_class()
 
 
-def configurations(
-    game_class: type[Game],
-    max_configs: int | None = None,
-    players: Iterable[int] | None = None,
-    depth: int | None = 1,
-) -> list[tuple[int, dict[str, Any]]]:
-    """The (player count, options) pairs to fuzz, the plainest first, at most ``max_configs``.
-
-    Every supported player count with the default options, then with each option that has a
-    list of ``choices`` set to each non-default choice; with ``depth`` > 1, also combinations of
-    up to ``depth`` non-default options (``None``: the full product). Options without choices
-    keep their default. Pairs the game refuses (``InvalidOptionError``, e.g. a variant that
-    exists for 4 players only) are left out. A cap keeps every player count with the defaults
-    first, then single variants before combinations.
-    """
-    counts = list(game_class.player_counts) if players is None else list(players)
-    varied = {name: option.choices for name, option in game_class.options.items() if option.choices}
-    defaults = {name: option.default for name, option in game_class.options.items()}
-    combos = []
-    for values in itertools.product(*varied.values()):
-        chosen = {name: value for name, value in zip(varied, values, strict=True) if value != defaults[name]}
-        if depth is None or len(chosen) <= depth:
-            combos.append(chosen)
-    combos.sort(key=len)  # stable: keeps the declared order within a level
-    result = []
-    for options in combos:
-        for n in counts:
-            if _accepted(game_class, n, options):
-                result.append((n, options))
-            if max_configs and len(result) >= max_configs:
-                return result
-    return result
-
-
-def _accepted(game_class: type[Game], num_players: int, options: dict[str, Any]) -> bool:
-    try:
-        game_class(num_players=num_players, seed=0, **options)
-    except InvalidOptionError:
-        return False
-    return True
-
-
 # ---------------------------------------------------------------------------- one game
 class _Failed(Exception):
     def __init__(self, check: str, message: str) -> None:
@@ -250,6 +209,7 @@ class _Fuzzer:
         game_class: type[Game],
         num_players: int,
         options: dict[str, Any],
+        *,
         checks: Iterable[str],
         sample_rate: float,
         samples: int,
@@ -554,6 +514,7 @@ def fuzz_game(
     game: str | type[Game],
     num_players: int,
     options: dict[str, Any] | None = None,
+    *,
     games: int = 100,
     seed: int = 0,
     checks: Iterable[str] = CHECK_KINDS,
@@ -580,7 +541,16 @@ def fuzz_game(
     report = FuzzReport(game_class.name, [(num_players, options)])
     started = time.perf_counter()
     fuzzer = _Fuzzer(
-        game_class, num_players, options, checks, sample_rate, samples, determinism_rate, report, max_steps, policies
+        game_class,
+        num_players,
+        options,
+        checks=checks,
+        sample_rate=sample_rate,
+        samples=samples,
+        determinism_rate=determinism_rate,
+        report=report,
+        max_steps=max_steps,
+        policies=policies,
     )
     seeds = np.random.SeedSequence([seed, num_players, _stable_hash(options)]).generate_state(games * 2, np.uint64)
     for i in range(games):
@@ -590,10 +560,28 @@ def fuzz_game(
         try:
             fuzzer.play(game_seed, rng)
         except _Failed as failure:
-            _record(report, game_class, num_players, options, game_seed, fuzzer.actions, failure.check, str(failure))
+            _record(
+                report,
+                game_class,
+                num_players,
+                options,
+                seed=game_seed,
+                actions=fuzzer.actions,
+                check=failure.check,
+                message=str(failure),
+            )
         except Exception as error:
             message = f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=-3)}"
-            _record(report, game_class, num_players, options, game_seed, fuzzer.actions, "crash", message)
+            _record(
+                report,
+                game_class,
+                num_players,
+                options,
+                seed=game_seed,
+                actions=fuzzer.actions,
+                check="crash",
+                message=message,
+            )
         report.games += 1
     report.seconds = time.perf_counter() - started
     return report
@@ -604,6 +592,7 @@ def _record(
     game_class: type[Game],
     num_players: int,
     options: dict[str, Any],
+    *,
     seed: int,
     actions: list[int],
     check: str,
@@ -622,6 +611,7 @@ def _stable_hash(options: dict[str, Any]) -> int:
 def fuzz_all(
     game: str | type[Game],
     games: int,
+    *,
     seed: int = 0,
     max_configs: int | None = None,
     players: Iterable[int] | None = None,
@@ -630,7 +620,7 @@ def fuzz_all(
     depth: int | None = 1,
     **settings: Any,
 ) -> FuzzReport:
-    """Fuzz ``games`` games in every configuration of one game (see ``configurations``).
+    """Fuzz ``games`` games in every configuration of one game (``core.configurations``, at every player count).
 
     With ``options``, only those options (at every player count the game accepts them for).
     With ``jobs`` > 1 the games are split over worker processes (the split changes the seeds,
@@ -639,9 +629,9 @@ def fuzz_all(
     game_class = resolve_game(game)
     if options is not None:
         counts = players or game_class.player_counts
-        configs = [(n, dict(options)) for n in counts if _accepted(game_class, n, options)]
+        configs = [(n, dict(options)) for n in counts if accepts(game_class, n, options)]
     else:
-        configs = configurations(game_class, max_configs, players, depth)
+        configs = configurations(game_class, players=players, depth=depth, max_configs=max_configs)
     tasks = []
     for n, config_options in configs:
         chunks = max(1, min(jobs * 2, games // 50)) if jobs > 1 else 1
@@ -673,9 +663,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=20, help="games per game and configuration (default 20)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games and the random actions")
     parser.add_argument("--players", type=int, action="append", help="only these player counts (repeatable)")
-    parser.add_argument(
-        "--option", action="append", default=[], metavar="NAME=VALUE", help="fix an option (repeatable; JSON values)"
-    )
+    add_option_argument(parser, "fix an option (repeatable; JSON values)")
     parser.add_argument("--max-configs", type=int, default=None, help="at most this many configurations per game")
     parser.add_argument(
         "--depth",
@@ -695,26 +683,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", metavar="FILE", help="also save the reports as JSON")
 
 
-def _parse_options(pairs: list[str]) -> dict[str, Any] | None:
-    if not pairs:
-        return None
-    options = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep:
-            raise SystemExit(f"fiesta fuzz: --option {pair!r} must look like NAME=VALUE")
-        try:
-            options[name] = json.loads(value)
-        except json.JSONDecodeError:
-            options[name] = value
-    return options
-
-
 def run(args: argparse.Namespace) -> int:
     from fiesta_envs.registry import GAMES, game_spec
 
-    names = [game_spec(name).name for name in args.game] if args.game else list(GAMES)
-    options = _parse_options(args.option)
+    try:
+        names = [game_spec(name).name for name in args.game] if args.game else list(GAMES)
+        options = parse_options(args.option) or None  # None: every configuration
+    except InvalidOptionError as error:
+        print(f"fiesta fuzz: error: {error}", file=sys.stderr)
+        return 2
     settings = {
         "sample_rate": args.sample_rate,
         "determinism_rate": args.determinism_rate,
@@ -723,7 +700,15 @@ def run(args: argparse.Namespace) -> int:
     reports = []
     for name in names:
         report = fuzz_all(
-            name, args.games, args.seed, args.max_configs, args.players, options, args.jobs, args.depth, **settings
+            name,
+            args.games,
+            seed=args.seed,
+            max_configs=args.max_configs,
+            players=args.players,
+            options=options,
+            jobs=args.jobs,
+            depth=args.depth,
+            **settings,
         )
         reports.append(report)
         status = "ok" if report.ok else f"{report.total_failures} FAILURES"

@@ -25,6 +25,7 @@ from typing import Any, TextIO
 
 from fiesta_envs.core.errors import FiestaError, IllegalActionError
 from fiesta_envs.core.game import Game
+from fiesta_envs.core.options import add_option_argument, parse_options
 from fiesta_envs.core.policy import Policy
 from fiesta_envs.registry import GameSpec, game_spec
 
@@ -52,6 +53,7 @@ class PlaySession:
         game: Game,
         seat: int,
         opponents: Mapping[int, tuple[str, Policy]],
+        *,
         stdin: TextIO,
         stdout: TextIO,
     ) -> None:
@@ -232,6 +234,7 @@ def make_opponents(
     num_players: int,
     seat: int,
     opponents: Sequence[str],
+    *,
     seed: int | None,
     options: Mapping[str, Any],
 ) -> dict[int, tuple[str, Policy]]:
@@ -258,6 +261,7 @@ def play(
     game: str,
     num_players: int | None = None,
     opponents: Sequence[str] = ("random",),
+    *,
     seat: int = 0,
     seed: int | None = None,
     options: Mapping[str, Any] | None = None,
@@ -267,8 +271,8 @@ def play(
     """Play one game in a terminal (or over any text streams, as the tests do)."""
     spec = game_spec(game)
     engine = spec.game_class()(num_players=num_players, seed=seed, **dict(options or {}))
-    policies = make_opponents(spec, engine.num_players, seat, opponents, seed, engine.config)
-    session = PlaySession(engine, seat, policies, stdin or sys.stdin, stdout or sys.stdout)
+    policies = make_opponents(spec, engine.num_players, seat, opponents, seed=seed, options=engine.config)
+    session = PlaySession(engine, seat, policies, stdin=stdin or sys.stdin, stdout=stdout or sys.stdout)
     return session.run()
 
 
@@ -284,16 +288,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the deal (default: random)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
+    add_option_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    from fiesta_envs.evaluation.evaluate import parse_option
-
     try:
-        options = dict(parse_option(text) for text in args.option)
+        options = parse_options(args.option)
         opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
-        return play(args.game, args.players, opponents, args.seat, args.seed, options)
+        return play(args.game, args.players, opponents, seat=args.seat, seed=args.seed, options=options)
     except (FiestaError, ValueError) as error:
         print(f"fiesta play: error: {error}", file=sys.stderr)
         return 2
