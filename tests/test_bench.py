@@ -1,8 +1,9 @@
 """``fiesta bench`` on a tiny budget: the table and the JSON have the promised structure.
 
-No timing is asserted in the default run (machines are noisy); the slow-marked test checks the
-targets of issue 11 on the real games: AEC >= 1.0x the wrapped connect_four_v3, engines >= 3x
-the raw one.
+No timing is asserted in the default run (machines are noisy); the slow-marked tests check the
+targets on the real games: the environment under 20% of MaskablePPO's training time, and the AEC
+loop at least as fast as the wrapped connect_four_v3. The engine's ratio to the raw connect_four is
+reported, not asserted (it moves between machines and runs).
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from fiesta_envs.registry import GAMES
 from fiesta_envs.testing.bench import (
     AEC_TARGET,
     API_NAMES,
-    ENGINE_TARGET,
+    ENV_SHARE_TARGET,
     Contestant,
     Measurement,
     add_ratios,
     bench,
+    bench_training,
     engine_loop,
     measure,
 )
@@ -46,7 +48,9 @@ def test_bench_command_prints_the_table_and_saves_json(monkeypatch, tmp_path, ca
         assert row["steps_per_second"]["min"] <= row["steps_per_second"]["median"] <= row["steps_per_second"]["max"]
         assert row["steps_per_game"] > 0 and row["reset_seconds"] > 0 and row["peak_memory_kib"] > 0
     aec, engine, gym = data["results"]
-    assert aec["target"] == AEC_TARGET and engine["target"] == ENGINE_TARGET and gym["target"] is None
+    assert aec["target"] == AEC_TARGET and engine["target"] is None and gym["target"] is None
+    assert engine["ratio"] > 0 and engine["met"] is None  # shown, not judged
+    assert data["targets"] == {"aec": AEC_TARGET, "env_share": ENV_SHARE_TARGET}
     assert aec["ratio"] == pytest.approx(
         aec["steps_per_second"]["median"] / data["reference"]["wrapped"]["steps_per_second"]["median"]
     )
@@ -88,7 +92,7 @@ def test_ratios_divide_medians_by_the_matching_reference():
     ours = [Measurement("g", api, 2, 1, steps_per_second=[600.0]) for api in API_NAMES]
     add_ratios(ours, {"wrapped": wrapped, "raw": raw})
     assert [m.ratio for m in ours] == [3.0, 0.6, 3.0]
-    assert [m.met for m in ours] == [True, False, None]
+    assert [m.met for m in ours] == [True, None, None]
 
 
 def test_json_is_written_atomically(tmp_path):
@@ -100,9 +104,19 @@ def test_json_is_written_atomically(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
 
 
+REAL_GAMES = [name for name, spec in GAMES.items() if not missing_part(spec)]
+
+
 @pytest.mark.slow
-def test_every_environment_meets_the_speed_targets():
-    names = [name for name, spec in GAMES.items() if not missing_part(spec)]
-    _, results = bench(names, games=20, repeats=5, min_seconds=1.0)
+def test_every_aec_environment_is_at_least_as_fast_as_connect_four():
+    _, results = bench(REAL_GAMES, games=20, repeats=5, min_seconds=1.0)
     missed = [f"{m.env} {m.api}: {m.ratio:.2f}x < {m.target}x" for m in results if m.met is False]
     assert not missed, missed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", REAL_GAMES)
+def test_the_environment_takes_under_a_fifth_of_training_time(name):
+    pytest.importorskip("sb3_contrib")
+    measured = bench_training(name, n_envs=1, timesteps=4096)
+    assert measured.env_share < ENV_SHARE_TARGET, f"{name}: environment {measured.env_share:.1%} of training time"
