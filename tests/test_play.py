@@ -47,7 +47,8 @@ def test_a_whole_fiesta_mexicana_game_from_typed_lines_with_mistakes() -> None:
     assert "may not play 'bid 1' (action 18): bids, passes and reserves are made during an auction only" in text
     assert "no legal action starts with 'rotate'" in text
     assert "there is no action number 999" in text
-    assert "'orient 0' could be 'orient 0 0', 'orient 0 1', 'orient 0 2', 'orient 0 3'" in text
+    assert "'orient 0' could be any of these; type more of the name or a number:" in text
+    assert "  1. orient 0 0" in text and "  4. orient 0 3" in text
     assert "(only you see) your objective hand" in text and "(only you see) your objectives:" in text
     assert "player_1 (random): " in text
     scores = game.scores()
@@ -69,7 +70,9 @@ def test_names_prefixes_and_numbers_all_play_the_same_action() -> None:
     assert run.parse("rotate l", legal) == game.string_to_action("rotate left")
     assert run.parse("rotate n", legal) == game.string_to_action("rotate none")
     assert run.parse("rot", legal) is None
-    assert "'rot' could be 'rotate left', 'rotate right', 'rotate none'" in out.getvalue()
+    assert "'rot' could be any of these" in out.getvalue()
+    for number, name in enumerate(game.legal_action_names(), start=1):
+        assert f"{number}. {name}" in out.getvalue()
 
 
 def test_an_illegal_entry_is_explained_and_asked_again(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -120,22 +120,22 @@ def test_a_placement_preview_shows_its_points_and_changes_nothing(client) -> Non
 
 
 def test_choices_that_draw_cards_get_no_preview() -> None:
+    from fiesta_envs.tools import preview as preview_module
+    from fiesta_envs.tools.guides import GUIDES, GameGuide
     from fiesta_envs.tortilla.game import TortillaDePatatas
-    from fiesta_envs.web import preview as preview_module
-    from fiesta_envs.web.views import VIEWS, GameView
 
     game = TortillaDePatatas(seed=1)
     while "draw deck" not in game.legal_action_names():
         game.step(game.legal_actions()[0])
     draw = game.string_to_action("draw deck")
     assert preview_module.preview(game, draw).after is None  # "draw" is not a previewed group
-    everything = GameView("Tortilla", frozenset({"draw"}), "")
-    original = VIEWS["tortilla_de_patatas"]
-    VIEWS["tortilla_de_patatas"] = everything
+    everything = GameGuide("Tortilla", frozenset({"draw"}), "")
+    original = GUIDES["tortilla_de_patatas"]
+    GUIDES["tortilla_de_patatas"] = everything
     try:
         result = preview_module.preview(game, draw)  # allowed by the view, refused by the deck check
     finally:
-        VIEWS["tortilla_de_patatas"] = original
+        GUIDES["tortilla_de_patatas"] = original
     assert result.after is None and "card drawn" in result.note
 
 
@@ -262,3 +262,15 @@ def test_the_store_forgets_the_oldest_tables() -> None:
     store = TableStore(limit=2)
     ids = [store.add(PlayTable(FiestaMexicana(seed=i), 0, {1: ("random", RandomPolicy(0))}, i)) for i in range(3)]
     assert store.get(ids[0]) is None and store.get(ids[2]) is not None
+
+
+def test_the_log_tells_opponents_moves_from_the_persons_side(client) -> None:
+    address = start_table(client, "/new/play", game="tortilla_de_patatas", seat="0", agent="careful", seed="3")
+    page = click_through(client, address)
+    table = table_of(client, address)
+    theirs = [m for m in table.moves if m.player == 1]
+    assert theirs and all(
+        m.public.split()[0] in ("plays", "starts", "serves", "draws", "takes", "chooses") for m in theirs
+    )
+    for move in theirs[-5:]:
+        assert f"player_1 (careful): {move.public}</li>" in page.replace("&#39;", "'")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from fiesta_envs.web.breakdown import build_breakdown
-from fiesta_envs.web.controls import group_actions
+from fiesta_envs.tools.action_groups import group_actions
+from fiesta_envs.tools.breakdown import build_breakdown
 from fiesta_envs.web.serve import add_arguments, run
 
 

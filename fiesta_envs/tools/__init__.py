@@ -1,1 +1,4 @@
-"""Tools for people: play a game in the terminal (``play``), replay a saved record (``replay``)."""
+"""Tools for people: play a game in the terminal (``play``), replay a saved record (``replay``),
+and what they share with the web app (``fiesta_envs.web``): legal actions grouped by first word
+(``action_groups``), previews of a choice (``preview``), final infos as tables (``breakdown``),
+per-game guides, legends and hints (``guides``), other players' moves in words (``narration``)."""

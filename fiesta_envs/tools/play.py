@@ -4,13 +4,21 @@
 
     fiesta play --game fiesta_mexicana --players 3 --opponents greedy,random --seat 1 --seed 7
 
-Before each of the person's decisions the table is shown (the game's text board) with what
-their seat alone knows (their hand, objectives, character...). They type an action by name
-(``bid 9``), by a unique beginning of a legal name (``bid 1`` when only ``bid 12`` starts so),
-or by its number in the list of legal actions. ``legal`` lists them, ``board`` shows the table
-again, ``help`` explains, ``quit`` (or end of input) leaves. A mistyped or illegal entry is
-explained (the rule that forbids it, or the names it resembles) and asked again; it never ends
-the game. At the end the scores and the winners are shown.
+The game starts with a short guide and the legend of the text board. Before each of the
+person's decisions the table is shown (the game's text board) with what their seat alone knows
+(their hand, objectives, character...) and a line about the decision where the game has one
+(which start card is being turned, which dish was won). The legal actions are listed with numbers
+when there are few, else as groups by first word (``bid: 13, 14, 15, 16``). The person types an
+action by name (``bid 9``), by a unique beginning of a legal name (``bid 1`` when only ``bid 12``
+starts so), or by its number among the legal actions; a beginning that several legal actions
+share (``reserve 13``, a group's name) lists them with their numbers. ``preview ACTION`` (or
+``? ACTION``) shows what a choice would do where the game allows it (``tools.preview``):
+the points it brings and the board after it. ``legal`` lists every legal action, ``board`` shows
+the table again, ``help`` explains, ``quit`` (or end of input) leaves. A mistyped or illegal entry
+is explained (the rule that forbids it, or the names it resembles) and asked again; it never ends
+the game. The other players' moves are told from the person's side of the table
+(``tools.narration``), one line per player's turn. At the end the scores, the winners and the
+game's breakdown (``final_info``, laid out by ``tools.breakdown``) are shown.
 
 ``--opponents`` names one agent per other seat in seat order (or one for all): a baseline
 (``random``, ``greedy``...) or a checkpoint path (``LABEL=PATH`` allowed), as for ``evaluate``.
@@ -20,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
@@ -28,8 +37,13 @@ from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import add_option_argument, parse_options
 from fiesta_envs.core.policy import Policy
 from fiesta_envs.registry import GameSpec, game_spec
+from fiesta_envs.tools.action_groups import ActionGroup, group_actions
+from fiesta_envs.tools.breakdown import Breakdown, build_breakdown
+from fiesta_envs.tools.guides import decision_hint, guide_for
+from fiesta_envs.tools.narration import Before, narrate
+from fiesta_envs.tools.preview import preview
 
-#: Legal actions listed with every prompt when there are at most this many (else: type ``legal``).
+#: Legal actions listed with numbers when there are at most this many (else: grouped by first word).
 MENU_LIMIT = 24
 WIDTH = 100
 QUIT_WORDS = ("quit", "exit", "q")
@@ -38,7 +52,11 @@ Type an action to play it:
   its full name         e.g. 'bid 9' or 'rotate left'
   a unique beginning    e.g. 'rotate l' when 'rotate left' is the only legal action starting so
   its number            the number shown before it in the list of legal actions
+A beginning that several legal actions share (e.g. 'bid' or 'reserve 13') lists them with numbers.
+'preview ACTION' or '? ACTION' shows what a choice would do (points, the board after) where the game
+can tell without revealing hidden cards or dice.
 Commands: 'legal' (list every legal action), 'board' (show the table again), 'help', 'quit'."""
+PREVIEW_WORDS = ("preview", "?")
 
 
 class Quit(Exception):
@@ -64,6 +82,7 @@ class PlaySession:
         self.opponents = dict(opponents)
         self.stdin = stdin
         self.stdout = stdout
+        self.pending: list[tuple[int, list[str]]] = []  # other players' moves not yet told
 
     # ------------------------------------------------------------------ the game
     def run(self) -> int:
@@ -71,6 +90,10 @@ class PlaySession:
         game = self.game
         labels = ", ".join("you" if s == self.seat else f"{self.opponents[s][0]}" for s in range(game.num_players))
         self.say(f"{game.name}, {game.num_players} players, seats in order: {labels}. Type 'help' for help.")
+        guide = guide_for(game.name)
+        for text in (guide.guide, guide.legend):
+            if text:
+                self.say(textwrap.fill(text, WIDTH))
         try:
             while not game.is_over:
                 player = game.current_player
@@ -79,26 +102,45 @@ class PlaySession:
                 else:
                     self.opponent_turn(player)
         except Quit:
+            self.flush_moves()
             self.say("You left the game.")
             return 0
+        self.flush_moves()
         self.show_end()
         return 0
 
     def opponent_turn(self, player: int) -> None:
-        label, policy = self.opponents[player]
+        _, policy = self.opponents[player]
         game = self.game
-        action = int(policy.act(game.observe(player), game.legal_mask().copy(), game, player))
+        observation = game.observe(player) if getattr(policy, "needs_observation", True) else None
+        action = int(policy.act(observation, game.legal_mask().copy(), game, player))
         name = game.action_to_string(action)
+        before = Before.of(game)
         game.step(action)
-        self.say(f"player_{player} ({label}): {_public_action(game, name)}")
+        told = narrate(before, game, player, name, self.seat)
+        if self.pending and self.pending[-1][0] == player:
+            self.pending[-1][1].append(told)
+        else:
+            self.pending.append((player, [told]))
+
+    def flush_moves(self) -> None:
+        """Tell the other players' moves since the person's last turn: one line per player's turn."""
+        for player, moves in self.pending:
+            line = f"player_{player} ({self.opponents[player][0]}): " + "; ".join(moves)
+            self.say(textwrap.fill(line, WIDTH, subsequent_indent="    "))
+        self.pending = []
 
     def human_turn(self) -> None:
+        self.flush_moves()
         self.show_board()
+        hint = decision_hint(self.game, self.seat)
+        if hint:
+            self.say(textwrap.fill(f"now: {hint}", WIDTH, subsequent_indent="     "))
         legal = self.game.legal_actions()
         if len(legal) <= MENU_LIMIT:
             self.show_legal(legal)
         else:
-            self.say(f"{len(legal)} legal actions; type 'legal' to list them")
+            self.show_groups(legal)
         while True:
             entry = self.ask(f"player_{self.seat}> ")
             action = self.parse(entry, legal)
@@ -132,6 +174,11 @@ class PlaySession:
         if lowered in ("board", "b"):
             self.show_board()
             return None
+        first, _, rest = text.partition(" ")
+        if first.lower() in PREVIEW_WORDS or text.startswith("?"):
+            wanted = rest if first.lower() in PREVIEW_WORDS else text[1:]
+            self.show_preview(wanted.strip(), legal)
+            return None
         names = game.action_names()
         if text in names:
             return names.index(text)  # legal or not: stepping it explains why not
@@ -145,9 +192,8 @@ class PlaySession:
         if len(starting) == 1:
             return starting[0]
         if starting:
-            shown = ", ".join(repr(names[a]) for a in starting[:8])
-            more = f" and {len(starting) - 8} more" if len(starting) > 8 else ""
-            self.say(f"{text!r} could be {shown}{more}; type more of the name")
+            self.say(f"{text!r} could be any of these; type more of the name or a number:")
+            self.say(_columns([f"{legal.index(a) + 1:>3}. {names[a]}" for a in starting], WIDTH))
             return None
         illegal = next((a for a, name in enumerate(names) if name.startswith(text)), None)
         if illegal is not None:
@@ -182,7 +228,7 @@ class PlaySession:
         self.say("-" * WIDTH)
         self.say(self.game.render_text())
         for line in private_lines(self.game, self.seat):
-            self.say(f"(only you see) {line}")
+            self.say(textwrap.fill(f"(only you see) {line}", WIDTH, subsequent_indent="    "))
 
     def show_legal(self, legal: Sequence[int], limit: int | None = MENU_LIMIT) -> None:
         names = self.game.action_names()
@@ -190,28 +236,97 @@ class PlaySession:
         self.say("legal actions:")
         self.say(_columns([f"{i + 1:>3}. {names[a]}" for i, a in enumerate(shown)], WIDTH))
 
+    def show_groups(self, legal: Sequence[int]) -> None:
+        """The legal actions as one line per group of names sharing a first word."""
+        names = self.game.action_names()
+        groups = group_actions([(a, names[a]) for a in legal])
+        self.say(f"{len(legal)} legal actions (type a group's name to list it with numbers, 'legal' for all):")
+        for group in groups:
+            self.say(_group_line(group, WIDTH))
+
+    def show_preview(self, wanted: str, legal: Sequence[int]) -> None:
+        """What the legal action ``wanted`` (name, beginning or number) would do, or why that is not told."""
+        if not wanted:
+            self.say("preview what? e.g. 'preview place 2' or '? 3'")
+            return
+        action = self.parse(wanted, legal)
+        if action is None:
+            return
+        if action not in legal:
+            self.say(f"{self.game.action_to_string(action)!r} is not legal now")
+            return
+        result = preview(self.game, action)
+        self.say(f"preview of {result.name!r}:")
+        for seat, change in result.score_changes.items():
+            who = "you" if seat == self.seat else self.opponents[seat][0]
+            self.say(f"  player_{seat} ({who}): {change:+g} points")
+        if result.after is not None:
+            self.say(result.after.render_text())
+        self.say(f"  ({result.note}; nothing was played)")
+
     def show_end(self) -> None:
         game = self.game
         self.say("-" * WIDTH)
         self.say(game.render_text())
         self.say("=" * WIDTH)
         scores = game.scores()
+        labels = [f"player_{s} ({'you' if s == self.seat else self.opponents[s][0]})" for s in range(game.num_players)]
         if game.cooperative:
             self.say(f"game over: the team's result is {scores[0]:g} (reward {game.returns()[0]:.2f})")
         else:
             for player in range(game.num_players):
-                who = "you" if player == self.seat else self.opponents[player][0]
-                self.say(f"player_{player} ({who}): {scores[player]:g}")
+                self.say(f"{labels[player]}: {scores[player]:g}")
             winners = game.winners()
             names = ", ".join(f"player_{w}" + (" (you)" if w == self.seat else "") for w in winners)
             self.say(f"winner{'s' if len(winners) > 1 else ''}: {names}")
             self.say("You win!" if self.seat in winners else "You lose.")
+        self.say(breakdown_text(build_breakdown(game.final_info(), labels), WIDTH))
 
 
-def _public_action(game: Game, name: str) -> str:
-    from fiesta_envs.render import public_action
+def _group_line(group: ActionGroup, width: int) -> str:
+    """``  bid (4): 13, 14, 15, 16``; a split group names its parts: ``  build (150): road (63), ...``,
+    or ``  reserve (42): 1, 2, ... 16, each with: drop 0, drop 1, drop 2`` when every part has the same choices."""
+    if group.size == 1 and not group.subgroups:
+        return f"  {group.buttons[0].name}"
+    suffix = ""
+    if group.subgroups:
+        choices = {tuple(b.label for b in sub.buttons) for sub in group.subgroups}
+        shared = ", each with: " + ", ".join(next(iter(choices)))
+        if len(choices) == 1 and len(shared) <= width // 2:
+            parts = [sub.title.split(" ", 1)[-1] for sub in group.subgroups]
+            suffix = shared
+        else:
+            parts = [f"{sub.title.split(' ', 1)[-1]} ({sub.size})" for sub in group.subgroups]
+    else:
+        parts = [button.label for button in group.buttons]
+    line = f"  {group.title} ({group.size}): "
+    room = width - len(suffix) - 4
+    for i, part in enumerate(parts):
+        piece = part + (", " if i < len(parts) - 1 else "")
+        if len(line) + len(piece) + len(parts[-1]) + 4 > room and i < len(parts) - 1:
+            line += "... " + parts[-1]
+            break
+        line += piece
+    return line + suffix
 
-    return public_action(game, name)
+
+def breakdown_text(breakdown: Breakdown, width: int) -> str:
+    """The end-of-game breakdown as text: facts, then each table in aligned columns."""
+    lines = []
+    for key, value in breakdown.facts:
+        lines.append(textwrap.fill(f"{key}: {value}", width, subsequent_indent="    "))
+    for table in breakdown.tables:
+        lines.append(f"{table.title}:")
+        rows = [table.header, *table.rows]
+        widths = [max(len(row[c]) for row in rows) for c in range(len(table.header))]
+        if sum(widths) + 2 * len(widths) <= width:
+            for row in rows:
+                lines.append("  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+            continue
+        for row in table.rows:  # too wide for columns: one wrapped paragraph per row
+            fields = "; ".join(f"{h}: {cell}" for h, cell in zip(table.header[1:], row[1:], strict=True))
+            lines.append(textwrap.fill(f"{row[0]} - {fields}", width, initial_indent="  ", subsequent_indent="      "))
+    return "\n".join(lines)
 
 
 def _columns(items: Sequence[str], width: int) -> str:

@@ -13,8 +13,9 @@ cards or dice, a preview shows the points it brings and the table after it; what
 knows is shown only to that seat; the end of a game shows the breakdown of ``final_info``.
 
 Modules, one job each: ``tables`` (the games being played or watched, kept on the server),
-``controls`` (legal actions as grouped buttons), ``preview`` (what a choice would do),
-``breakdown`` (final infos as tables), ``views`` (what each game adds), ``agents`` (naming an
-agent), ``app`` (the Flask routes and pages), ``serve`` (the command line).
+``agents`` (naming an agent), ``app`` (the Flask routes and pages), ``serve`` (the command line).
+What the terminal game shares with it lives in ``fiesta_envs.tools``: ``action_groups`` (legal
+actions grouped by first word), ``preview`` (what a choice would do), ``breakdown`` (final infos
+as tables), ``guides`` (what each game adds: legend, hints, which choices get a preview).
 ``import fiesta_envs`` never imports this package, and this package imports Flask only in ``app``.
 """

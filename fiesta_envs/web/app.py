@@ -26,12 +26,12 @@ from werkzeug.wrappers import Response
 from fiesta_envs.core.errors import FiestaError
 from fiesta_envs.core.game import Game
 from fiesta_envs.registry import GAMES, game_spec
+from fiesta_envs.tools.action_groups import group_actions
+from fiesta_envs.tools.breakdown import build_breakdown, show
+from fiesta_envs.tools.guides import decision_hint, guide_for
+from fiesta_envs.tools.preview import has_preview, preview
 from fiesta_envs.web.agents import agent_choices, make_agents, parse_options
-from fiesta_envs.web.breakdown import build_breakdown, show
-from fiesta_envs.web.controls import group_actions
-from fiesta_envs.web.preview import has_preview, preview
 from fiesta_envs.web.tables import PlayTable, TableStore, Timeline, timeline_from_record
-from fiesta_envs.web.views import view_for
 
 #: Records shown per file on the start page.
 RECORDS_LISTED = 40
@@ -140,8 +140,8 @@ def _index_page(files: Sequence[Path], error: BaseException | str | None = None)
         games.append(
             {
                 "name": spec.name,
-                "title": view_for(spec.name).title,
-                "guide": view_for(spec.name).guide,
+                "title": guide_for(spec.name).title,
+                "guide": guide_for(spec.name).guide,
                 "player_counts": game_class.player_counts,
                 "default_players": game_class.default_players,
                 "agents": agent_choices(spec),
@@ -167,10 +167,11 @@ def _play_page(table_id: str, table: PlayTable, error: str | None = None) -> str
         table_id=table_id,
         table=table,
         game=game,
-        view=view_for(game.name),
+        guide=guide_for(game.name),
         labels=_seat_labels(table.labels),
         scores=[show(float(s)) for s in game.scores()],
         private=_private_lines(game, table.seat),
+        hint=decision_hint(game, table.seat),
         groups=groups,
         previewable=previewable,
         preview=preview_of,
@@ -192,7 +193,7 @@ def _timeline_page(table_id: str, timeline: Timeline) -> str:
         table_id=table_id,
         timeline=timeline,
         game=game,
-        view=view_for(game.name),
+        guide=guide_for(game.name),
         step=timeline.position,
         last_step=timeline.last_step,
         forward=timeline.can_go_forward(),

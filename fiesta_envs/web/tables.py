@@ -23,6 +23,7 @@ from fiesta_envs.core.errors import FiestaError, InvalidStateError
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.policy import Policy
 from fiesta_envs.registry import GameSpec, game_spec
+from fiesta_envs.tools.narration import Before, narrate
 
 #: How many tables the server keeps before it forgets the oldest.
 MAX_TABLES = 64
@@ -35,13 +36,7 @@ class Move:
     step: int  # 1 for the first action
     player: int
     name: str  # the action's full name
-    public: str  # how the other players see it (secret words stay secret)
-
-
-def public_name(game: Game, name: str) -> str:
-    from fiesta_envs.render import public_action
-
-    return public_action(game, name)
+    public: str  # how the other players are told it (secret words stay secret; ``tools.narration``)
 
 
 def agent_move(game: Game, policy: Policy) -> int:
@@ -91,8 +86,9 @@ class PlayTable:
         game = self.game
         player = game.current_player
         name = game.action_to_string(action)
+        before = Before.of(game)
         game.step(action)
-        self.moves.append(Move(len(self.moves) + 1, player, name, public_name(game, name)))
+        self.moves.append(Move(len(self.moves) + 1, player, name, narrate(before, game, player, name, self.seat)))
 
 
 class Timeline:
@@ -160,6 +156,7 @@ class Timeline:
         if game.is_over or (self.recorded is not None and self.known_steps >= len(self.recorded)):
             return False
         player = game.current_player
+        before = Before.of(game)
         if self.recorded is not None:
             name = self.recorded[self.known_steps]
             try:
@@ -173,7 +170,7 @@ class Timeline:
             name = game.action_to_string(action)
             game.step(action)
         self._states.append(game.state_dict())
-        self.moves.append(Move(len(self.moves) + 1, player, name, public_name(game, name)))
+        self.moves.append(Move(len(self.moves) + 1, player, name, narrate(before, game, player, name, None)))
         return True
 
 

@@ -1,7 +1,7 @@
 """What a choice would do, worked out on a copy of the game (``Game.clone``).
 
 A preview is given only when it reveals nothing the player could not know: the action's group
-must be one the game's view lists (``views.GameView.preview_groups``), and after playing it on
+must be one the game's guide lists (``tools.guides.GameGuide.preview_groups``), and after playing it on
 the copy the random generator must not have moved (no die rolled, no pile shuffled) and no
 hidden pile (a ``deck`` anywhere in the state) may have shrunk. Otherwise the answer says why
 there is no preview. The preview holds each seat's score change and the copy itself, from which
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fiesta_envs.core.game import Game
-from fiesta_envs.web.views import view_for
+from fiesta_envs.tools.guides import guide_for
 
 
 @dataclass
@@ -29,8 +29,8 @@ class Preview:
 
 
 def has_preview(game: Game, name: str) -> bool:
-    """Whether actions named like ``name`` are of a group the game's view previews."""
-    return name.split()[0] in view_for(game.name).preview_groups
+    """Whether actions named like ``name`` are of a group the game's guide previews."""
+    return name.split()[0] in guide_for(game.name).preview_groups
 
 
 def preview(game: Game, action: int) -> Preview:

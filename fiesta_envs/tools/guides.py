@@ -1,0 +1,145 @@
+"""What a person needs told about each game while playing it, in the terminal or the browser.
+
+A ``GameGuide`` holds the game's printed name, a short guide, a legend of the text board's
+abbreviations, the action groups (first words of action names) whose outcome may be previewed
+(``tools.preview``: placing a card, turning a table, building on one's own farm, serving a pan;
+never a card drawn, a die rolled or a secret word), and ``hint``: a line about the decision at hand
+that the board does not spell out (which start card is being turned, which dish was won).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class GameGuide:
+    title: str  # the game's printed name
+    preview_groups: frozenset[str]  # first words of the actions that get a preview
+    guide: str  # one or two sentences for the person playing
+    legend: str = ""  # the text board's abbreviations
+    hint: Callable[[Any, int], str | None] = field(default=lambda game, seat: None)
+
+
+# ---------------------------------------------------------------------- Fiesta Mexicana
+def _fiesta_mexicana_legend() -> str:
+    from fiesta_envs.fiesta_mexicana.components import DISHES, SAUCES
+
+    dishes = ", ".join(f"{dish[:3]} = {dish}" for dish in DISHES)
+    sauces = ", ".join(f"{sauce[0]} = {sauce}" for sauce in SAUCES)
+    return (
+        "Table cells read 'tos1 g.b.': the dish (first three letters: " + dishes + "), its skulls, then the "
+        "sauce of its halves on the North, East, South and West edges as you see the table "
+        "(" + sauces + ", '.' none); '---------' is an empty space. Spaces are numbered 1-16 as the table is "
+        "turned now."
+    )
+
+
+def _fiesta_mexicana_hint(game: Any, seat: int) -> str | None:
+    from fiesta_envs.fiesta_mexicana.game import describe_card
+
+    state = game.state_dict()["state"]
+    phase = state["phase"]
+    if phase == "orient":
+        step = state["orient_step"]
+        card = state["start_cards"][seat][step]
+        space = (6, 11)[step]
+        return (
+            f"start card {step} (it goes on the space reading {space}): {describe_card(card)}; "
+            f"'orient {step} R' turns it R quarter turns clockwise"
+        )
+    if phase == "place" and state["offer"] >= 0:
+        bid = state["high_bid"]
+        return (
+            f"you won {describe_card(state['offer'])} with the bid {bid}: it goes on the space reading {bid}; "
+            "'place R' turns it R quarter turns clockwise (preview one to see its points)"
+        )
+    if phase == "rotate":
+        return "turn your table or leave it; free spaces by number: " + "; ".join(
+            f"{turn}: {_free_numbers(game, seat, f'rotate {turn}')}" for turn in ("none", "left", "right")
+        )
+    if phase == "auction":
+        return "bid on a free space's number above the high bid; 'reserve N drop K' bids N and discards objective K"
+    return None
+
+
+def _free_numbers(game: Any, seat: int, rotation: str) -> str:
+    """The numbers ``seat``'s free spaces read after ``rotation`` (played on a copy; only that seat's
+    own table is read from it)."""
+    from fiesta_envs.fiesta_mexicana.board import FIXED_OF
+
+    copy = game.clone()
+    copy.play(rotation)
+    state = copy.state_dict()["state"]
+    orientation, cards = state["orientation"][seat], state["cards"][seat]
+    free = [view + 1 for view in range(16) if cards[FIXED_OF[orientation][view]] < 0]
+    return " ".join(map(str, free))
+
+
+# ---------------------------------------------------------------------- Tequila
+TEQUILA_LEGEND = (
+    "Farm squares are named by row and column from the top left, 0-based: 'build road at 2 3 as 1' builds on "
+    "row 2, column 3. 'as 0..3' is the orientation: the building turned 0-3 quarter turns clockwise from its "
+    "printed position. Fences are numbered 0-39 along the field borders."
+)
+
+
+GUIDES: dict[str, GameGuide] = {
+    "fiesta_mexicana": GameGuide(
+        "Fiesta Mexicana",
+        frozenset({"orient", "place", "rotate"}),
+        "Bid for the dish on offer (reserve a bid to keep objectives in play), place the won dish on its space, "
+        "then turn your table. Preview a placement or a turn to see the points it scores.",
+        legend="",  # built on first use: see guide_for
+        hint=_fiesta_mexicana_hint,
+    ),
+    "tortilla_de_patatas": GameGuide(
+        "Tortilla de Patatas",
+        frozenset({"start", "play", "serve"}),
+        "Play ingredient cards onto your pans (a card equal to a neighbouring top card steals it), and serve "
+        "omelettes to the diner cards: 'serve P SIZE with D' serves pan P as size SIZE to the D-diner card. "
+        "Preview a serve to see its points.",
+        legend="Pans are named from your side: 'mine P' are your team's pans, 'theirs P' the other team's.",
+    ),
+    "tequila": GameGuide(
+        "Tequila",
+        frozenset({"build", "fence", "sell", "pay", "gain", "virtual", "extra"}),
+        "Use your dice to build on your farm (roads, fields, distillers, casks...), fence fields and sell "
+        "tequila. Preview a building or a fence to see the farm after it.",
+        legend=TEQUILA_LEGEND,
+    ),
+    "fiesta_de_los_muertos": GameGuide(
+        "Fiesta de los Muertos",
+        frozenset(),
+        "Cooperative: write a word that links the word you received to the character on your skull; at the end, "
+        "match every chain of words to its character.",
+    ),
+    "la_catrina": GameGuide(
+        "La Catrina (campaign)",
+        frozenset(),
+        "Four rounds of Fiesta de los Muertos with La Catrina's constraints; keep her mood up.",
+    ),
+}
+
+_LEGENDS: dict[str, Callable[[], str]] = {"fiesta_mexicana": _fiesta_mexicana_legend}
+
+
+def guide_for(game_name: str) -> GameGuide:
+    """The guide of a game by its engine name (a plain one for games without a guide)."""
+    guide = GUIDES.get(game_name)
+    if guide is None:
+        return GameGuide(game_name.replace("_", " ").title(), frozenset(), "")
+    if not guide.legend and game_name in _LEGENDS:
+        guide = GUIDES[game_name] = GameGuide(
+            guide.title, guide.preview_groups, guide.guide, _LEGENDS[game_name](), guide.hint
+        )
+    return guide
+
+
+def decision_hint(game: Any, seat: int) -> str | None:
+    """A line about the decision ``seat`` faces now, where the game's guide has one."""
+    if game.is_over or game.current_player != seat:
+        return None
+    return guide_for(game.name).hint(game, seat)

@@ -1,0 +1,92 @@
+"""Other players' moves told from the viewer's side of the table, in words.
+
+``narrate(before, game, player, name, viewer)`` describes the action ``name`` that ``player`` just
+played, ``before`` being the position before it (``Before.of(game)``) and ``game`` the position
+after. Most games show the action as the other players see it (``render.public_action``: the
+words written in Fiesta de los Muertos stay secret). Tortilla de Patatas names pans from the
+actor's side ("steal from theirs 2" is the viewer's pan 2) and steals without a word when only
+one pan can be stolen from; its narrator names every pan from the viewer's side and tells each
+card stolen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from fiesta_envs.core.game import Game
+
+
+@dataclass(frozen=True)
+class Before:
+    """What a narrator compares the new position with."""
+
+    state: dict[str, Any]  # the game's ``state_dict()["state"]`` before the move
+    scores: list[float]
+
+    @classmethod
+    def of(cls, game: Game) -> Before:
+        return cls(game.state_dict()["state"], [float(s) for s in game.scores()])
+
+
+def narrate(before: Before, game: Game, player: int, name: str, viewer: int | None) -> str:
+    """How ``viewer`` (None: a spectator) is told that ``player`` played ``name``."""
+    narrator = NARRATORS.get(game.name)
+    if narrator is not None:
+        return narrator(before, game, player, name, viewer)
+    from fiesta_envs.render import public_action
+
+    return public_action(game, name)
+
+
+# ---------------------------------------------------------------------- Tortilla de Patatas
+def _tortilla(before: Before, game: Game, player: int, name: str, viewer: int | None) -> str:
+    teams = game.teams()
+    actor_team = teams[player]
+    viewer_team = teams[viewer] if viewer is not None else None
+    shared = game.num_players > 2
+
+    def pan(team: int, number: int) -> str:
+        if team == viewer_team:
+            return f"{'your team' + chr(39) + 's' if shared else 'your'} pan {number}"
+        if team == actor_team:
+            return f"their own pan {number}"
+        return f"team {'AB'[team]}'s pan {number}"
+
+    words = name.split()
+    if words[0] == "play":  # play CARD on P
+        text = f"plays {words[1]} on {pan(actor_team, int(words[3]))}"
+    elif words[0] == "start":
+        text = f"starts a pan with {words[1]}"
+    elif words[0] == "serve":  # serve P SIZE with D
+        gained = game.scores()[player] - before.scores[player]
+        text = (
+            f"serves {pan(actor_team, int(words[1]))} as a size-{words[2]} omelette to the {words[4]}-diner card "
+            f"({gained:+g} points)"
+        )
+    elif words[0] == "draw":
+        text = "draws from the fridge" if words[1] == "deck" else f"takes the {before.state['door']} from the door"
+    elif words[0] == "steal":
+        text = "chooses which pan to steal from"
+    else:
+        text = name
+    stolen = _stolen(before.state["pans"], game.state_dict()["state"]["pans"], served=words[0] == "serve")
+    for team, number, card in stolen:
+        text += f"; steals the {card} from {pan(team, number)}"
+    return text
+
+
+def _stolen(before: list, after: list, served: bool) -> list[tuple[int, int, str]]:
+    """``(team, pan, top card)`` of every pan that lost cards but was not served."""
+    if served:
+        return []
+    return [
+        (team, number, cards[-1])
+        for team, pans in enumerate(before)
+        for number, cards in enumerate(pans)
+        if cards and len(after[team][number]) < len(cards)
+    ]
+
+
+NARRATORS: dict[str, Callable[[Before, Game, int, str, int | None], str]] = {"tortilla_de_patatas": _tortilla}
