@@ -21,7 +21,7 @@ from fiesta_envs.tortilla.game import TortillaDePatatas
 def session(game, script: str, seat: int = 0) -> tuple[PlaySession, io.StringIO]:
     out = io.StringIO()
     opponents = {s: ("random", RandomPolicy(seed=s)) for s in range(game.num_players) if s != seat}
-    return PlaySession(game, seat, opponents, io.StringIO(script), out), out
+    return PlaySession(game, seat, opponents, stdin=io.StringIO(script), stdout=out), out
 
 
 def flat(text: str) -> str:
