@@ -51,6 +51,6 @@ def make_agents(
 
 def parse_options(text: str) -> dict[str, Any]:
     """Game options typed as ``key=value`` pairs separated by commas or spaces (``menu=kids``)."""
-    from fiesta_envs.evaluation.evaluate import parse_option
+    from fiesta_envs.core.options import parse_option
 
     return dict(parse_option(item) for item in text.replace(",", " ").split())
