@@ -16,8 +16,8 @@ from information_support import InformationCase
 
 from fiesta_envs.muertos.catrina import LaCatrina
 from fiesta_envs.muertos.common import LEXICON, MuertosGame
+from fiesta_envs.muertos.components import STEPS, Phase
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
-from fiesta_envs.muertos.round import STEPS, Phase
 
 
 def _position(

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from fiesta_envs.muertos.common import LAYOUT, LEXICON
-from fiesta_envs.muertos.round import Phase
+from fiesta_envs.muertos.components import Phase
 
 
 def first_legal_name(game) -> str:

@@ -13,8 +13,8 @@ from fiesta_envs.core.policy import Policy, RandomPolicy
 from fiesta_envs.muertos.baselines import BASELINES, AssociativeTeam, best_matching
 from fiesta_envs.muertos.catrina import LaCatrina
 from fiesta_envs.muertos.common import LAYOUT, LEXICON
+from fiesta_envs.muertos.components import Phase
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
-from fiesta_envs.muertos.round import Phase
 
 
 def play(game, policy: Policy, seed: int):

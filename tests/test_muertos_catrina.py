@@ -12,9 +12,9 @@ from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.muertos.bands import mood_band
 from fiesta_envs.muertos.catrina import LaCatrina
 from fiesta_envs.muertos.common import LAYOUT, LEXICON, OBSERVER
+from fiesta_envs.muertos.components import LIMBO_BONES, MEMORY_BONES, Phase
 from fiesta_envs.muertos.constraints import INCOMPATIBLE
 from fiesta_envs.muertos.lexicon import THEMES
-from fiesta_envs.muertos.round import LIMBO_BONES, MEMORY_BONES, Phase
 
 
 def new(n: int = 4, seed: int = 0, **options) -> LaCatrina:

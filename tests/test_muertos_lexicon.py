@@ -10,6 +10,7 @@ from importlib import resources
 import numpy as np
 import pytest
 
+from fiesta_envs.muertos.constraints import check_first_words
 from fiesta_envs.muertos.lexicon import (
     LEXICON_VERSION,
     PARTS_OF_SPEECH,
@@ -220,7 +221,8 @@ def test_association_graph_is_rich_but_not_trivial(lexicon):
 
 # ---------------------------------------------------------------------- validation catches broken data
 def _build(data: dict) -> Lexicon:
-    return Lexicon.from_data(data)
+    """The lexicon and the constraint cards' promise on it, as the games load them."""
+    return check_first_words(Lexicon.from_data(data))
 
 
 def test_package_data_is_valid(raw_data):

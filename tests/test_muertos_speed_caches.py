@@ -24,9 +24,10 @@ import pytest
 from fiesta_envs.muertos import observation
 from fiesta_envs.muertos.catrina import LaCatrina
 from fiesta_envs.muertos.common import LAYOUT, LEXICON, OBSERVER
+from fiesta_envs.muertos.components import BLANK, STEPS, Phase
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.identity import load_identity_codes
-from fiesta_envs.muertos.round import BLANK, STEPS, Phase, _shuffled_range
+from fiesta_envs.muertos.round import _shuffled_range
 
 CASES = [
     (FiestaDeLosMuertos, 4, {}),

@@ -16,6 +16,7 @@ int in [-1, 51], got 99``. Cross-field rules raise through ``problem_if`` in the
 from __future__ import annotations
 
 import dataclasses
+import enum
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -24,6 +25,8 @@ from fiesta_envs.core.errors import InvalidStateError
 
 def to_json_safe(value: Any) -> Any:
     """A dataclass (or nested lists, tuples and dicts of plain values) as JSON-safe data."""
+    if isinstance(value, enum.Enum):  # (an IntEnum phase is saved as its number)
+        return to_json_safe(value.value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_json_safe(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Mapping):
@@ -40,8 +43,9 @@ class FieldReader:
 
     def __init__(self, data: Any, game: str, path: str = "") -> None:
         if not isinstance(data, Mapping):
-            where = f" {path!r}" if path else ""
-            raise InvalidStateError(f"{game}: state{where} must be a mapping, got {type(data).__name__}")
+            if not path:
+                raise InvalidStateError(f"{game}: malformed state: expected a mapping, got {type(data).__name__}")
+            raise InvalidStateError(f"{game}: state {path!r} must be a mapping, got {type(data).__name__}")
         self.data = data
         self.game = game
         self.path = path
@@ -107,6 +111,15 @@ class FieldReader:
 
     def list(self, key: str, length: int | None = None) -> list:
         return self._list(self.raw(key), self._name(key), length)
+
+    def choice_list(self, key: str, choices: Sequence[str], length: int | None = None) -> list[str]:
+        """A list whose every entry is one of ``choices``."""
+        field = self._name(key)
+        values = self._list(self.raw(key), field, length)
+        for i, v in enumerate(values):
+            if v not in choices:
+                raise self.fail(f"{field}[{i}]", f"one of {', '.join(map(repr, choices))}", v)
+        return list(values)
 
     def int_list(
         self, key: str, length: int | None = None, low: int | None = None, high: int | None = None

@@ -19,15 +19,8 @@ from __future__ import annotations
 
 import enum
 
+from fiesta_envs.muertos.components import BLANK, MAX_SKULLS, TABLE_SIZE
 from fiesta_envs.muertos.lexicon import Lexicon
-
-#: Skulls in play at most (8 players, or 4 players with the double challenge): number cards 1..8.
-MAX_SKULLS = 8
-#: Characters face up during the deduction.
-TABLE_SIZE = 8
-#: A tooth left blank (``round.BLANK``): the ``first`` of the ``blank`` action, which the writing step
-#: writes on the tooth as it writes a ``write W`` action's word id.
-BLANK_TOOTH = -1
 
 
 class Kind(enum.IntEnum):
@@ -72,7 +65,7 @@ class ActionLayout:
             add(Kind.KEEP, c)
         for w in range(self.num_words):
             add(Kind.WRITE, w)
-        add(Kind.BLANK, BLANK_TOOTH)  # ``first`` is what the action writes on the tooth, as for ``write W``
+        add(Kind.BLANK, BLANK)  # ``first`` is what the action writes on the tooth, as for ``write W``
         for number in range(MAX_SKULLS):
             for slot in range(TABLE_SIZE):
                 add(Kind.MATCH, number, slot)

@@ -27,7 +27,8 @@ import numpy as np
 
 from fiesta_envs.core.policy import Policy
 from fiesta_envs.muertos.common import LAYOUT, LEXICON
-from fiesta_envs.muertos.round import BLANK, STEPS, Phase, Round
+from fiesta_envs.muertos.components import BLANK, STEPS, Phase
+from fiesta_envs.muertos.round import Round
 
 _SHARED_WORDS = LEXICON.shared_word_tags.astype(float)
 #: How many meanings (tags) each word has: the writers' tie-break.

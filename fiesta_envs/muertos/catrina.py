@@ -9,19 +9,19 @@ more flowers. The campaign stops after a failed round, after round 4, or at 13 f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from fiesta_envs.core.fields import FieldReader
 from fiesta_envs.muertos.bands import mood_band
 from fiesta_envs.muertos.common import CORTEGE, DOUBLE_CHALLENGE, DRAW_CHOICE, MuertosGame
+from fiesta_envs.muertos.components import MAX_FLOWERS
 from fiesta_envs.muertos.constraints import CONSTRAINTS, draw_constraints
+from fiesta_envs.muertos.state import CatrinaState
 
 #: Constraint cards in rounds 1..4.
 ROUND_CONSTRAINTS = (0, 1, 2, 3)
 #: Flowers coloured for closing every skull of rounds 1..4.
 SUCCESS_FLOWERS = (0, 1, 2, 3)
-#: The flowers on La Catrina's hat; colouring the last one ends the campaign at once.
-MAX_FLOWERS = 13
 #: Why the campaign ended.
 END_REASONS = ("", "failed round", "after round 4", "13 flowers")
 
@@ -95,16 +95,16 @@ class LaCatrina(MuertosGame):
             "skull_reports": self.round.skull_reports(),
         }
 
-    def _extra_state(self) -> dict[str, Any]:
-        return {"used_constraints": list(self.used_constraints), "end_reason": self.end_reason}
+    def saved_state(self) -> CatrinaState:
+        base = super().saved_state()
+        return CatrinaState(
+            **{name: getattr(base, name) for name in base.__dataclass_fields__},
+            used_constraints=self.used_constraints,
+            end_reason=self.end_reason,
+        )
 
-    def _load_extra_state(self, data: Mapping[str, Any]) -> None:
-        used = data["used_constraints"]
-        if not isinstance(used, list) or not all(
-            isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(CONSTRAINTS) for c in used
-        ):
-            raise ValueError("used_constraints must be a list of constraint ids")
-        if data["end_reason"] not in END_REASONS:
-            raise ValueError(f"end_reason must be one of {END_REASONS}")
-        self.used_constraints = list(used)
-        self.end_reason = data["end_reason"]
+    def _read_campaign(self, read: FieldReader) -> dict[str, Any]:
+        return {
+            "used_constraints": read.int_list("used_constraints", None, 0, len(CONSTRAINTS) - 1),
+            "end_reason": read.choice("end_reason", END_REASONS),
+        }

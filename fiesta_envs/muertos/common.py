@@ -16,16 +16,20 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from fiesta_envs.core.errors import InvalidOptionError, InvalidStateError
+from fiesta_envs.core.errors import InvalidOptionError
+from fiesta_envs.core.fields import FieldReader, to_json_safe
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import Option
 from fiesta_envs.muertos.actions import ActionLayout
+from fiesta_envs.muertos.components import LIMBO_BONES, MEMORY_BONES, Phase
+from fiesta_envs.muertos.constraints import check_first_words
 from fiesta_envs.muertos.identity import load_identity_codes
 from fiesta_envs.muertos.lexicon import LEXICON_VERSION, load_lexicon
 from fiesta_envs.muertos.observation import MuertosObserver
-from fiesta_envs.muertos.round import DONE, LIMBO_BONES, MEMORY_BONES, Round, RoundRules, Team
+from fiesta_envs.muertos.round import Round
+from fiesta_envs.muertos.state import MuertosState, RoundRules, Team
 
-LEXICON = load_lexicon()
+LEXICON = check_first_words(load_lexicon())
 LAYOUT = ActionLayout(LEXICON)
 OBSERVER = MuertosObserver(LEXICON, load_identity_codes())
 
@@ -115,7 +119,15 @@ class MuertosGame(Game):
 
     def _deal_round(self) -> None:
         decider = self.round_index % self.num_players
-        self.round = Round.deal(self.rules, LEXICON, LAYOUT, self.team, self.rng, self._round_constraints(), decider)
+        self.round = Round.deal(
+            rules=self.rules,
+            lexicon=LEXICON,
+            layout=LAYOUT,
+            team=self.team,
+            rng=self.rng,
+            constraints=self._round_constraints(),
+            decider=decider,
+        )
 
     @property
     def current_player(self) -> int:
@@ -133,7 +145,7 @@ class MuertosGame(Game):
     def _apply(self, action: int) -> None:
         game = self.round
         game.apply(action)
-        if game.phase == DONE or self.team.flowers >= self.stop_flowers:
+        if game.phase == Phase.DONE or self.team.flowers >= self.stop_flowers:
             self._round_finished()
 
     def explain_illegal(self, action: int) -> str:
@@ -194,42 +206,35 @@ class MuertosGame(Game):
         return np.full(self.num_players, float(self.team_reward()))
 
     # ------------------------------------------------------------------ state dicts
+    def saved_state(self) -> MuertosState:
+        """The position as the dataclass ``state_dict`` writes (La Catrina's adds its own fields)."""
+        return MuertosState(
+            lexicon_version=LEXICON_VERSION,
+            round_index=self.round_index,
+            over=self.over,
+            team=self.team,
+            history=self.history,
+            round=self.round,
+        )
+
     def _state_to_dict(self) -> dict[str, Any]:
-        return {
-            "lexicon_version": LEXICON_VERSION,
-            "round_index": self.round_index,
-            "over": self.over,
-            "team": self.team.to_dict(),
-            "history": [dict(record) for record in self.history],
-            "round": self.round.to_dict(),
-            **self._extra_state(),
-        }
-
-    def _extra_state(self) -> dict[str, Any]:
-        return {}
-
-    def _load_extra_state(self, data: Mapping[str, Any]) -> None:
-        return None
+        return to_json_safe(self.saved_state())
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> None:
-        if data["lexicon_version"] != LEXICON_VERSION:
-            raise InvalidStateError(
-                f"{self.name}: state dict uses lexicon version {data['lexicon_version']}, "
-                f"this package has {LEXICON_VERSION}"
-            )
-        round_index = data["round_index"]
-        if isinstance(round_index, bool) or not isinstance(round_index, int):
-            raise TypeError("round_index must be an int")
-        if not 0 <= round_index < self.max_rounds:
-            raise ValueError(f"round_index must be within 0..{self.max_rounds - 1}")
-        over = data["over"]
-        if not isinstance(over, bool):
-            raise TypeError("over must be a bool")
-        history = data["history"]
-        if not isinstance(history, list) or not all(isinstance(r, dict) for r in history):
-            raise TypeError("history must be a list of dicts")
-        team = Team.from_dict(data["team"])
-        game = Round.from_dict(data["round"], self.rules, LEXICON, LAYOUT, team)
-        self._load_extra_state(data)
-        self.team, self.round, self.round_index, self.over = team, game, round_index, over
-        self.history = [dict(record) for record in history]
+        read = FieldReader(data, self.name)
+        version = read.int("lexicon_version")
+        read.problem_if(version != LEXICON_VERSION, f"lexicon version {version}; this package has {LEXICON_VERSION}")
+        round_index = read.int("round_index", 0, self.max_rounds - 1)
+        over = read.bool("over")
+        history = [dict(record.data) for record in read.parts("history")]
+        team = Team.read(read.part("team"))
+        game = Round.read(read.part("round"), self.rules, LEXICON, LAYOUT, team)
+        campaign = self._read_campaign(read)
+        # Every field is read and checked: only now does the game change.
+        self.team, self.round, self.round_index, self.over, self.history = team, game, round_index, over, history
+        for name, value in campaign.items():
+            setattr(self, name, value)
+
+    def _read_campaign(self, read: FieldReader) -> dict[str, Any]:
+        """La Catrina's own fields, by attribute name (none in the base game)."""
+        return {}

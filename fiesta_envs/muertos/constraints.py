@@ -39,12 +39,10 @@ import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from fiesta_envs.muertos.lexicon import Lexicon, Word
+from fiesta_envs.muertos.lexicon import Lexicon, LexiconError, Word
 
 
 @dataclass(frozen=True)
@@ -277,8 +275,8 @@ def compatible_sets(max_size: int = 2) -> list[tuple[int, ...]]:
 def first_word_problems(lexicon: Lexicon) -> list[str]:
     """Characters left without a legal first word under no card, one card or a drawable pair.
 
-    Previous-word checks never apply to a first word, so only the word checks matter. Used by the
-    lexicon's validation; an empty list means the promise holds.
+    Previous-word checks never apply to a first word, so only the word checks matter. An empty list means
+    the promise holds (``check_first_words``).
     """
     problems = []
     links = lexicon.character_links
@@ -288,3 +286,12 @@ def first_word_problems(lexicon: Lexicon) -> list[str]:
             cards = " + ".join(CONSTRAINTS[c].name for c in combo) or "no constraint"
             problems.append(f"character {lexicon.characters[character].name!r} has no legal first word under {cards}")
     return problems
+
+
+def check_first_words(lexicon: Lexicon) -> Lexicon:
+    """``lexicon`` itself, once it keeps the cards' promise: every character has a legal first word under no
+    card, one card or a drawable pair. Raises ``LexiconError`` naming the first character without one."""
+    problems = first_word_problems(lexicon)
+    if problems:
+        raise LexiconError(problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+    return lexicon

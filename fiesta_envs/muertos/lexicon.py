@@ -11,9 +11,10 @@ one tag*:
 
 Everything the rules need is precomputed here as boolean matrices (``word_links``,
 ``character_links``), so the engines only index arrays. The data is validated when loaded
-(``LexiconError`` says what is wrong), including the promise the constraint cards rely on: every
-character has a legal first word under no constraint, under each single constraint card and under
-each pair of cards that may be drawn together.
+(``LexiconError`` says what is wrong). The promise the constraint cards rely on (every character has a
+legal first word under no card, one card or a pair that may be drawn together) is checked by
+``constraints.check_first_words``, which the games call on this lexicon: this module imports nothing of
+the game above it.
 
 ``LEXICON_VERSION`` is part of the environments' contract: the action space has one ``write``
 action per word and one ``keep`` action per character, so any change of the data bumps it.
@@ -157,13 +158,6 @@ class Lexicon:
         lonely = np.flatnonzero(~self.word_links.any(axis=1))
         if lonely.size:
             raise LexiconError(f"word {self.words[lonely[0]].text!r} is associated with no other word")
-        # Imported here: the constraint cards are rules about words and import nothing from here
-        # at run time, but the promise "every character has a first word" spans both modules.
-        from fiesta_envs.muertos.constraints import first_word_problems
-
-        problems = first_word_problems(self)
-        if problems:
-            raise LexiconError(problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
 
     # ------------------------------------------------------------------ look-ups
     def word_id(self, text: str) -> int:

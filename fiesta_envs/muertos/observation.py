@@ -22,17 +22,24 @@ from typing import Protocol
 import numpy as np
 
 from fiesta_envs.core.observer import ObservationLayout, Observer
-from fiesta_envs.muertos.actions import MAX_SKULLS, TABLE_SIZE
+from fiesta_envs.muertos.components import (
+    BLANK,
+    MAX_FLOWERS,
+    MAX_LIMBO,
+    MAX_SKULLS,
+    NOT_WRITTEN,
+    STEPS,
+    TABLE_SIZE,
+    Phase,
+)
 from fiesta_envs.muertos.constraints import CONSTRAINTS
 from fiesta_envs.muertos.identity import IdentityCodes
 from fiesta_envs.muertos.lexicon import THEMES, Lexicon
-from fiesta_envs.muertos.round import BLANK, NOT_WRITTEN, STEPS, Phase, Round
+from fiesta_envs.muertos.round import Round
 
 PLAYER_COUNTS = (4, 5, 6, 7, 8)
 HANDS = 2
 ROUNDS = 4
-MAX_FLOWERS = 13
-MAX_LIMBO = 4
 #: Extra entries after a table slot's character (mine in hand 0, 1) and a final word (I wrote it last, 0, 1).
 HAND_FLAGS = HANDS
 #: Per skull number after the reveal: answer slot one-hot, then the 7 values listed in the page.

@@ -30,120 +30,36 @@ Rules (see the package docs for the rulings):
 
 from __future__ import annotations
 
-import enum
 import functools
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from fiesta_envs.muertos.actions import BLANK_TOOTH, MAX_SKULLS, TABLE_SIZE, ActionLayout, Kind
+from fiesta_envs.core.fields import FieldReader
+from fiesta_envs.muertos.actions import ActionLayout, Kind
+from fiesta_envs.muertos.components import BLANK, MAX_SKULLS, NOT_WRITTEN, STEPS, TABLE_SIZE, Phase
 from fiesta_envs.muertos.constraints import CONSTRAINTS, allowed_after, check_word
 from fiesta_envs.muertos.lexicon import THEMES, Lexicon
-
-#: Teeth on a skull: the four writing steps.
-STEPS = 4
-#: A tooth not written yet, and a tooth left blank.
-NOT_WRITTEN = -2
-BLANK = BLANK_TOOTH  # -1
-#: Yellow Memory Bones at the start, by player count (published).
-MEMORY_BONES = {4: 0, 5: 1, 6: 2, 7: 3, 8: 4}
-#: Red Limbo Bones of La Catrina, by player count (rulebook).
-LIMBO_BONES = {4: 0, 5: 1, 6: 2, 7: 3, 8: 4}
+from fiesta_envs.muertos.state import RoundRules, RoundState, Team
 
 
-#: What a checked yellow box gave: nothing yet, a Memory Bone or a flower.
-REWARDS = ("", "memory", "flower")
+class Round(RoundState):
+    """The state of one round (a ``RoundState``) and the rules that move it. Build it with ``Round.deal`` or
+    ``Round.read``."""
 
-
-class Phase(enum.IntEnum):
-    DRAW = 0  # draw choice: keep one of two characters
-    WRITE = 1  # four writing steps
-    DEDUCE = 2  # every player matches every skull
-    YELLOW = 3  # La Catrina: memory or flower for each checked yellow box
-    SPEND = 4  # the decider spends bones, then ``done``
-    DONE = 5  # the round is over
-
-
-# The phases as plain module names: the step path compares phases several times per action, and
-# a global lookup is ten times cheaper than an enum attribute lookup (``Phase.WRITE``).
-DRAW, WRITE, DEDUCE, YELLOW, SPEND, DONE = Phase
-
-
-@dataclass
-class Team:
-    """What the team owns across rounds."""
-
-    memory: int
-    limbo: int = 0
-    flowers: int = 0
-
-    def to_dict(self) -> dict[str, int]:
-        return {"memory": self.memory, "limbo": self.limbo, "flowers": self.flowers}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Team:
-        values = [_int(data[key], key) for key in ("memory", "limbo", "flowers")]
-        if min(values) < 0:
-            raise ValueError(f"team counts must not be negative: {values}")
-        return cls(*values)
-
-
-@dataclass(frozen=True)
-class RoundRules:
-    """The fixed shape of every round of a game: player count and options, and the sizes they give
-    (plain attributes, set once: the step path reads them at every action)."""
-
-    num_players: int
-    double_challenge: bool = False
-    draw_choice: bool = False
-    cortege: bool = False
-    catrina: bool = False  # La Catrina's phase 4: yellow-box choice and Limbo Bones
-    #: Skulls each player fills.
-    hands: int = field(init=False)
-    skulls: int = field(init=False)
-    #: White boxes per skull: one less than the number of guessers.
-    white_boxes: int = field(init=False)
-
-    def __post_init__(self) -> None:
-        hands = 2 if self.double_challenge else 1
-        # (a frozen dataclass: its derived fields are set here, once, through ``object.__setattr__``)
-        object.__setattr__(self, "hands", hands)
-        object.__setattr__(self, "skulls", self.num_players * hands)
-        object.__setattr__(self, "white_boxes", self.num_players - 1)
-
-
-class Round:
-    """The state and rules of one round. Build it with ``Round.deal`` or ``Round.from_dict``."""
-
-    def __init__(self, rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team) -> None:
+    def __init__(
+        self, rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team, state: RoundState
+    ) -> None:
+        super().__init__(**{name: getattr(state, name) for name in RoundState.__dataclass_fields__})
         self.rules = rules
         self.lexicon = lexicon
         self.layout = layout
         self.team = team
-        n, s = rules.num_players, rules.skulls
-        self.constraints: list[int] = []
-        self.decider = 0
-        self.themes: list[int] = []
-        self.offers: list[list[int]] = []  # draw choice: the two characters dealt to each seat
-        self.characters: list[int] = [-1] * s  # by skull index
-        self.extras: list[int] = []  # characters added to the table
-        self.table_order: list[int] = list(range(TABLE_SIZE))  # table[c] = (characters + extras)[order[c]]
-        self.numbers: list[int] = list(range(s))  # numbers[d] = skull index with number card d
-        self.words: list[list[int]] = [[NOT_WRITTEN] * STEPS for _ in range(s)]
-        self.guesses: list[list[int]] = [[-1] * n for _ in range(s)]  # [skull][seat] = table slot
-        self.whites: list[int] = [0] * s
-        self.yellow: list[bool] = [False] * s
-        self.bones: list[int] = [0] * s  # Memory Bones spent on each skull
-        self.limbo: list[bool] = [False] * s
-        self.rewards: list[str] = [""] * s  # "memory" or "flower" chosen for a yellow box
-        self.pending: list[int] = []  # skull numbers whose yellow-box reward is still to choose
-        self.phase = DRAW
-        self.seat = 0  # whose turn it is in the draw, the writing and the deduction
-        self.step = 0  # writing step 0..3 (4 once the writing is over)
-        self.hand = 0  # double challenge: which of the seat's two skulls it writes on now
-        self.number = 0  # deduction: the skull number (0-based) the seat matches now
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        """Forget every value derived from the position (after a deal, a load or a draw): the one place."""
         self._table: list[int] | None = None
         self._allowed_cache: dict[int, np.ndarray] = {}
         self._write_masks: dict[int, np.ndarray] | None = None  # by prompt key, see ``_write_masks``
@@ -161,6 +77,7 @@ class Round:
     @classmethod
     def deal(
         cls,
+        *,
         rules: RoundRules,
         lexicon: Lexicon,
         layout: ActionLayout,
@@ -170,7 +87,7 @@ class Round:
         decider: int,
     ) -> Round:
         """A new round: all its chance (themes, deck, table order, number cards) drawn from ``rng``."""
-        fresh = cls(rules, lexicon, layout, team)
+        fresh = cls(rules, lexicon, layout, team, RoundState.before_the_deal(rules))
         fresh.constraints = list(constraints)
         fresh.decider = decider
         if rules.cortege:
@@ -194,7 +111,7 @@ class Round:
         fresh.extras = deck[dealt : dealt + extras]
         fresh.table_order = _shuffled_range(rng, TABLE_SIZE).tolist()
         fresh.numbers = _shuffled_range(rng, rules.skulls).tolist()
-        fresh.phase = DRAW if rules.draw_choice else WRITE
+        fresh.phase = Phase.DRAW if rules.draw_choice else Phase.WRITE
         return fresh
 
     def deck_pool(self) -> list[int]:
@@ -241,17 +158,17 @@ class Round:
     @property
     def current_player(self) -> int:
         phase = self.phase
-        if phase <= DEDUCE:  # draw, writing, deduction: seat by seat
+        if phase <= Phase.DEDUCE:  # draw, writing, deduction: seat by seat
             return self.seat
-        if phase <= SPEND:  # yellow-box choice and bones: the decider
+        if phase <= Phase.SPEND:  # yellow-box choice and bones: the decider
             return self.decider
         return -1
 
     def current_skull(self) -> int:
-        """The skull being written on (WRITE) or matched (DEDUCE)."""
-        if self.phase == WRITE:
+        """The skull being written on (writing) or matched (deduction)."""
+        if self.phase == Phase.WRITE:
             return self._writing_skull()
-        if self.phase == DEDUCE:
+        if self.phase == Phase.DEDUCE:
             return self.numbers[self.number]
         raise ValueError(f"no skull is in hand during phase {self.phase.name}")
 
@@ -304,7 +221,7 @@ class Round:
         between positions and read-only (``_free_write_masks``, ``_write_masks``, ``_one_group_masks``);
         draw and spend masks are built afresh."""
         phase = self.phase
-        if phase == WRITE:
+        if phase == Phase.WRITE:
             # The writing mask depends on the prompt alone: ``prompt_key()``, inlined (every writing step).
             n, step = self.rules.num_players, self.step
             skull = self.hand * n + (self.seat - step) % n
@@ -322,17 +239,17 @@ class Round:
                 mask = masks[key] = self._write_mask()
                 mask.flags.writeable = False
             return mask
-        if DEDUCE <= phase <= YELLOW:  # matching a skull, or the yellow-box choice
+        if Phase.DEDUCE <= phase <= Phase.YELLOW:  # matching a skull, or the yellow-box choice
             rows = self._group_masks
             if rows is None:
                 rows = self._group_masks = _one_group_masks(self.layout)
-            return rows[self.number if phase == DEDUCE else YELLOW_CHOICE]
+            return rows[self.number if phase == Phase.DEDUCE else YELLOW_CHOICE]
         layout = self.layout
         mask = np.zeros(layout.size, dtype=np.int8)
-        if phase == DRAW:
+        if phase == Phase.DRAW:
             for c in self.offers[self.seat]:
                 mask[layout.keep + c] = 1
-        elif phase == SPEND:
+        elif phase == Phase.SPEND:
             for d, j in enumerate(self.numbers):
                 if not self.closed(j):
                     if self.team.memory > 0:
@@ -357,19 +274,19 @@ class Round:
         layout = self.layout
         kind, a = layout.kind[action], layout.first[action]
         phase_text = {
-            DRAW: "players are choosing which character to keep",
-            WRITE: "players are writing words on the skulls",
-            DEDUCE: "players are matching skulls to characters",
-            YELLOW: "the decider chooses memory or flower for a checked yellow box",
-            SPEND: "the decider spends bones or says done",
-            DONE: "the round is over",
+            Phase.DRAW: "players are choosing which character to keep",
+            Phase.WRITE: "players are writing words on the skulls",
+            Phase.DEDUCE: "players are matching skulls to characters",
+            Phase.YELLOW: "the decider chooses memory or flower for a checked yellow box",
+            Phase.SPEND: "the decider spends bones or says done",
+            Phase.DONE: "the round is over",
         }[self.phase]
         wanted = {
-            DRAW: Kind.KEEP,
-            WRITE: (Kind.WRITE, Kind.BLANK),
-            DEDUCE: Kind.MATCH,
-            YELLOW: (Kind.FLOWER, Kind.MEMORY),
-            SPEND: (Kind.BONE, Kind.LIMBO, Kind.DONE),
+            Phase.DRAW: Kind.KEEP,
+            Phase.WRITE: (Kind.WRITE, Kind.BLANK),
+            Phase.DEDUCE: Kind.MATCH,
+            Phase.YELLOW: (Kind.FLOWER, Kind.MEMORY),
+            Phase.SPEND: (Kind.BONE, Kind.LIMBO, Kind.DONE),
         }.get(self.phase, ())
         wanted = wanted if isinstance(wanted, tuple) else (wanted,)
         if kind == Kind.LIMBO and not self.rules.catrina:
@@ -433,11 +350,11 @@ class Round:
 
     def _keep(self, action: int) -> None:
         self.characters[self.seat] = self.layout.first[action]
-        self._table = None
+        self.rebuild()  # the table changes with the characters
         self.seat += 1
         if self.seat == self.rules.num_players:
             self.seat = 0
-            self.phase = WRITE
+            self.phase = Phase.WRITE
 
     def _write(self, action: int) -> None:
         """``write W`` or ``blank`` (whose ``first`` is BLANK, see ``ActionLayout``): the tooth of this step
@@ -455,7 +372,7 @@ class Round:
         self.seat = 0
         self.step = step + 1
         if self.step == STEPS:
-            self.phase = DEDUCE
+            self.phase = Phase.DEDUCE
 
     def _match(self, action: int) -> None:
         """``match D to C`` for the skull number in turn, then the next number, the next seat, the reveal."""
@@ -498,7 +415,7 @@ class Round:
         self._start_spending()
 
     def _done(self, action: int) -> None:
-        self.phase = DONE
+        self.phase = Phase.DONE
 
     def _reveal(self) -> None:
         """Open the skulls: check boxes, then yellow-box rewards, then bone spending."""
@@ -511,7 +428,7 @@ class Round:
         if self.rules.catrina:
             self.pending = [d for d, j in enumerate(self.numbers) if self.yellow[j]]
             if self.pending:
-                self.phase = YELLOW
+                self.phase = Phase.YELLOW
                 return
         else:
             for j in range(self.rules.skulls):
@@ -526,7 +443,7 @@ class Round:
         return has_bone and not self.succeeded
 
     def _start_spending(self) -> None:
-        self.phase = SPEND if self.can_spend() else DONE
+        self.phase = Phase.SPEND if self.can_spend() else Phase.DONE
 
     def correct_count(self, skull: int) -> int:
         """Players who matched ``skull`` to its character's slot (the 8 characters on the table differ,
@@ -568,15 +485,15 @@ class Round:
             lines.append("constraints: " + "; ".join(CONSTRAINTS[c].name for c in self.constraints))
         if self.themes:
             lines.append("cortege themes: " + ", ".join(self.theme_names()))
-        if self.phase == WRITE:
+        if self.phase == Phase.WRITE:
             lines.append(f"writing step {self.step + 1} of {STEPS}: {self.step} teeth written on each skull")
-        if self.phase >= DEDUCE:
+        if self.phase >= Phase.DEDUCE:
             for c, character in enumerate(self.table):
                 lines.append(f"  character {c + 1}: {lexicon.characters[character].name}")
             for d, j in enumerate(self.numbers):
                 text = _word_text(lexicon, self.words[j][STEPS - 1])
                 line = f"  skull {d + 1}: {text}"
-                if self.phase >= YELLOW:
+                if self.phase >= Phase.YELLOW:
                     state = "closed" if self.closed(j) else "open"
                     line += (
                         f"  (answer {self.answer(j) + 1}, whites {self.whites[j]}/{self.rules.white_boxes}, "
@@ -586,83 +503,11 @@ class Round:
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ state dicts
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "constraints": list(self.constraints),
-            "decider": self.decider,
-            "themes": list(self.themes),
-            "offers": [list(o) for o in self.offers],
-            "characters": list(self.characters),
-            "extras": list(self.extras),
-            "table_order": list(self.table_order),
-            "numbers": list(self.numbers),
-            "words": [list(w) for w in self.words],
-            "guesses": [list(g) for g in self.guesses],
-            "whites": list(self.whites),
-            "yellow": list(self.yellow),
-            "bones": list(self.bones),
-            "limbo": list(self.limbo),
-            "rewards": list(self.rewards),
-            "pending": list(self.pending),
-            "phase": int(self.phase),
-            "seat": self.seat,
-            "step": self.step,
-            "hand": self.hand,
-            "number": self.number,
-        }
-
     @classmethod
-    def from_dict(
-        cls, data: Mapping[str, Any], rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team
-    ) -> Round:
-        """Restore ``to_dict``'s output; raises ValueError/KeyError/TypeError on malformed data."""
-        restored = cls(rules, lexicon, layout, team)
-        n, s = rules.num_players, rules.skulls
-        n_chars, n_words = len(lexicon.characters), len(lexicon.words)
-        restored.constraints = _int_list(data["constraints"], "constraints", 0, len(CONSTRAINTS) - 1)
-        restored.decider = _int(data["decider"], "decider", 0, n - 1)
-        restored.themes = _int_list(data["themes"], "themes", 0, len(THEMES) - 1, length=2 if rules.cortege else 0)
-        offers = data["offers"]
-        if not isinstance(offers, list) or len(offers) != (n if rules.draw_choice else 0):
-            raise ValueError("offers: one pair per seat under draw_choice, none otherwise")
-        restored.offers = [_int_list(o, "offers", 0, n_chars - 1, length=2) for o in offers]
-        restored.characters = _int_list(data["characters"], "characters", -1, n_chars - 1, length=s)
-        restored.extras = _int_list(data["extras"], "extras", 0, n_chars - 1, length=TABLE_SIZE - s)
-        restored.table_order = _permutation(data["table_order"], "table_order", TABLE_SIZE)
-        restored.numbers = _permutation(data["numbers"], "numbers", s)
-        restored.words = _matrix(data["words"], "words", s, STEPS, NOT_WRITTEN, n_words - 1)
-        restored.guesses = _matrix(data["guesses"], "guesses", s, n, -1, TABLE_SIZE - 1)
-        restored.whites = _int_list(data["whites"], "whites", 0, rules.white_boxes, length=s)
-        restored.yellow = _bool_list(data["yellow"], "yellow", s)
-        restored.bones = _int_list(data["bones"], "bones", 0, rules.white_boxes, length=s)
-        restored.limbo = _bool_list(data["limbo"], "limbo", s)
-        rewards = data["rewards"]
-        if not isinstance(rewards, list) or len(rewards) != s or any(r not in REWARDS for r in rewards):
-            raise ValueError("rewards: one of '', 'memory', 'flower' per skull")
-        restored.rewards = list(rewards)
-        restored.pending = _int_list(data["pending"], "pending", 0, s - 1)
-        restored.phase = Phase(_int(data["phase"], "phase", 0, len(Phase) - 1))
-        restored.seat = _int(data["seat"], "seat", 0, n - 1)
-        restored.step = _int(data["step"], "step", 0, STEPS)
-        restored.hand = _int(data["hand"], "hand", 0, rules.hands - 1)
-        restored.number = _int(data["number"], "number", 0, s - 1)
-        if restored.phase > DRAW and -1 in restored.characters:
-            raise ValueError("every skull needs its character once the draw is over")
-        if restored.phase == DRAW and not rules.draw_choice:
-            raise ValueError("there is a draw phase only under draw_choice")
-        if restored.phase <= WRITE and restored.step >= STEPS:
-            raise ValueError("writing step must be 0..3 until the writing is over")
-        if restored.phase >= DEDUCE and restored.step != STEPS:
-            raise ValueError("the deduction comes after the 4 writing steps (step must be 4)")
-        if restored.phase == YELLOW and not restored.pending:
-            raise ValueError("the yellow phase needs a pending yellow box")
-        for d in restored.pending:
-            skull = restored.numbers[d]
-            if not restored.yellow[skull] or restored.rewards[skull]:
-                raise ValueError(f"pending: skull number {d + 1} has no yellow box waiting for a reward")
-        if restored.phase > DRAW and len(set(restored.characters + restored.extras)) != TABLE_SIZE:
-            raise ValueError("the 8 characters on the table must differ")
-        return restored
+    def read(cls, read: FieldReader, rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team) -> Round:
+        """The round saved in a state dict's ``round`` part (``RoundState.read`` checks every field)."""
+        state = RoundState.read(read, rules, len(lexicon.characters), len(lexicon.words))
+        return cls(rules, lexicon, layout, team, state)
 
 
 #: ``Round.apply``'s handler of each action kind.
@@ -762,38 +607,3 @@ def _word_text(lexicon: Lexicon, word: int) -> str | None:
     if word == BLANK:
         return "(blank)"
     return lexicon.words[word].text
-
-
-def _int(value: Any, name: str, low: int | None = None, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name}: expected an int, got {value!r}")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise ValueError(f"{name}: {value} is outside {low}..{high}")
-    return int(value)
-
-
-def _int_list(value: Any, name: str, low: int, high: int, length: int | None = None) -> list[int]:
-    if not isinstance(value, list):
-        raise TypeError(f"{name}: expected a list, got {type(value).__name__}")
-    if length is not None and len(value) != length:
-        raise ValueError(f"{name}: expected {length} entries, got {len(value)}")
-    return [_int(v, name, low, high) for v in value]
-
-
-def _bool_list(value: Any, name: str, length: int) -> list[bool]:
-    if not isinstance(value, list) or len(value) != length or not all(isinstance(v, bool) for v in value):
-        raise ValueError(f"{name}: expected {length} booleans")
-    return list(value)
-
-
-def _permutation(value: Any, name: str, size: int) -> list[int]:
-    values = _int_list(value, name, 0, size - 1, length=size)
-    if sorted(values) != list(range(size)):
-        raise ValueError(f"{name}: expected a permutation of 0..{size - 1}")
-    return values
-
-
-def _matrix(value: Any, name: str, rows: int, cols: int, low: int, high: int) -> list[list[int]]:
-    if not isinstance(value, list) or len(value) != rows:
-        raise ValueError(f"{name}: expected {rows} rows")
-    return [_int_list(row, name, low, high, length=cols) for row in value]

@@ -14,17 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from fiesta_envs.muertos.common import LEXICON
+from fiesta_envs.muertos.components import BLANK, MAX_FLOWERS, NOT_WRITTEN, STEPS, Phase
 from fiesta_envs.muertos.constraints import CONSTRAINTS
-from fiesta_envs.muertos.lexicon import THEMES
+from fiesta_envs.muertos.lexicon import THEMES, load_lexicon
 from fiesta_envs.render.canvas import COLOURS, RGB, Canvas, line_height, seat_colour, status_line
 
-#: Round phases, by the number the state stores (see ``muertos.round.Phase``).
-DRAW, WRITE, DEDUCE, YELLOW, SPEND, DONE = range(6)
+#: The package's lexicon (data: the renderer reads it, never the engine's modules).
+LEXICON = load_lexicon()
+#: How each phase is named on the picture, in ``Phase`` order.
 PHASE_NAMES = ("draw", "writing", "deduction", "yellow boxes", "spending bones", "round over")
-STEPS = 4
-NOT_WRITTEN, BLANK = -2, -1
-MAX_FLOWERS = 13
 SKULL_WIDTH = 112
 WIDTH = 8 * SKULL_WIDTH + 40
 MARGIN = 12
@@ -39,7 +37,7 @@ def draw(game: Any) -> np.ndarray:
     canvas = Canvas(WIDTH, 700)
     y = _header(canvas, game, data)
     y = _skulls(canvas, game, table, y + 6)
-    if table["phase"] >= DEDUCE:
+    if table["phase"] >= Phase.DEDUCE:
         y = _characters(canvas, table, y + 6)
     if game.catrina and data["history"]:
         y = _history(canvas, data["history"], y + 6)
@@ -53,11 +51,11 @@ def _header(canvas: Canvas, game: Any, data: dict[str, Any]) -> float:
     rounds = f" - round {data['round_index'] + 1}/{game.max_rounds}" if game.catrina else ""
     canvas.text((MARGIN, 8), f"{title} - {game.num_players} players{rounds}", 20)
     phase = PHASE_NAMES[table["phase"]]
-    if table["phase"] == WRITE:
+    if table["phase"] == Phase.WRITE:
         phase += f" (step {table['step'] + 1} of {STEPS})"
-    elif table["phase"] == DEDUCE:
+    elif table["phase"] == Phase.DEDUCE:
         phase += f" (player_{table['seat']} matches skull {table['number'] + 1})"
-    elif table["phase"] in (YELLOW, SPEND):
+    elif table["phase"] in (Phase.YELLOW, Phase.SPEND):
         phase += f" (decider: player_{table['decider']})"
     canvas.text((MARGIN, 36), f"phase: {phase}", 15)
     x = MARGIN
@@ -84,13 +82,13 @@ def _skulls(canvas: Canvas, game: Any, table: dict[str, Any], top: float) -> flo
     n = game.num_players
     skulls = len(table["characters"])
     phase = table["phase"]
-    revealed = phase >= YELLOW
+    revealed = phase >= Phase.YELLOW
     over = game.is_over
     height = 150 + (66 if revealed else 0) + (4 * line_height(11) + 18 if over else 0)
     for position in range(skulls):
         left = MARGIN + position * SKULL_WIDTH
         box = (left, top, left + SKULL_WIDTH - 8, top + height)
-        if phase >= DEDUCE:  # skulls are laid out by their number cards
+        if phase >= Phase.DEDUCE:  # skulls are laid out by their number cards
             skull = table["numbers"][position]
             title = f"skull {position + 1}"
         else:
@@ -99,16 +97,16 @@ def _skulls(canvas: Canvas, game: Any, table: dict[str, Any], top: float) -> flo
             title = f"player_{owner}" + (f" #{hand + 1}" if skulls > n else "")
         owner = skull % n
         # whose skull carries which number card stays secret until the reveal
-        colour = seat_colour(owner) if phase < DEDUCE or revealed else COLOURS["panel_edge"]
+        colour = seat_colour(owner) if phase < Phase.DEDUCE or revealed else COLOURS["panel_edge"]
         y = canvas.panel(box, title, colour, size=13)
         _skull_face(canvas, ((box[0] + box[2]) / 2, y + 30), table["words"][skull])
         y += 66
         inner = SKULL_WIDTH - 22
         x = box[0] + 6
-        if phase == WRITE:
+        if phase == Phase.WRITE:
             holder = (owner + table["step"]) % n
             canvas.text((x, y), f"held by player_{holder}", 11, max_width=inner)
-        elif phase >= DEDUCE:
+        elif phase >= Phase.DEDUCE:
             canvas.text((x, y), _word(table["words"][skull][STEPS - 1]), 13, COLOURS["highlight"], max_width=inner)
         y += line_height(13)
         if revealed:
@@ -215,13 +213,13 @@ def private_lines(game: Any, seat: int) -> list[str]:
     hands = len(table["characters"]) // n
     names = LEXICON.characters
     lines = []
-    if table["offers"] and table["phase"] == DRAW:
+    if table["offers"] and table["phase"] == Phase.DRAW:
         offer = ", ".join(f"{k}: {names[c].name}" for k, c in enumerate(table["offers"][seat]))
         lines.append(f"characters dealt to you (keep one): {offer}")
     mine = [table["characters"][hand * n + seat] for hand in range(hands)]
     if any(c >= 0 for c in mine):
         lines.append("your character(s): " + ", ".join(names[c].name for c in mine if c >= 0))
-    if table["phase"] == WRITE:
+    if table["phase"] == Phase.WRITE:
         step = table["step"]
         for hand in range(hands):
             skull = hand * n + (seat - step) % n
@@ -239,7 +237,7 @@ def private_lines(game: Any, seat: int) -> list[str]:
     ]
     if written:
         lines.append("words you wrote: " + "; ".join(written))
-    if table["phase"] == DEDUCE:
+    if table["phase"] == Phase.DEDUCE:
         guesses = [
             f"skull {d + 1} -> {table['guesses'][j][seat] + 1}"
             for d, j in enumerate(table["numbers"])

@@ -21,13 +21,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from fiesta_envs.muertos.common import LEXICON
-from fiesta_envs.muertos.lexicon import THEMES, name_tokens
+from fiesta_envs.muertos.components import BLANK, NOT_WRITTEN, TABLE_SIZE, Phase
+from fiesta_envs.muertos.lexicon import THEMES, load_lexicon, name_tokens
 
-NOT_WRITTEN, BLANK = -2, -1
-TABLE_SIZE = 8
-#: Round phases as the engine numbers them: draw, write, deduce, yellow, spend, done.
-DRAW, YELLOW = 0, 3
+LEXICON = load_lexicon()
 
 CHARACTER_TAGS = [set(c.tags) for c in LEXICON.characters]
 WORD_TAGS = [set(w.tags) for w in LEXICON.words]
@@ -45,7 +42,7 @@ def round_problems(data: dict[str, Any], game: dict[str, Any]) -> list[str]:
     problems = []
     characters, extras = game["characters"], game["extras"]
     pool = characters + extras
-    if game["phase"] == DRAW:  # characters are kept one by one from the offers
+    if game["phase"] == Phase.DRAW:  # characters are kept one by one from the offers
         offered = [c for pair in game["offers"] for c in pair] + extras
         if len(set(offered)) != len(offered):
             problems.append(f"a character is offered twice or also an extra: {game['offers']} + {extras}")
@@ -55,7 +52,7 @@ def round_problems(data: dict[str, Any], game: dict[str, Any]) -> list[str]:
         problems.append(f"table order {game['table_order']} is not a permutation of the 8 slots")
     if sorted(game["numbers"]) != list(range(skulls)):
         problems.append(f"number cards {game['numbers']} are not a permutation of the {skulls} skulls")
-    if data["options"].get("cortege") and game["phase"] != DRAW:
+    if data["options"].get("cortege") and game["phase"] != Phase.DRAW:
         themes = {THEMES[t] for t in game["themes"]}
         off = [c for c in pool if LEXICON.characters[c].theme not in themes]
         if len(themes) != 2 or off:
@@ -75,7 +72,7 @@ def round_problems(data: dict[str, Any], game: dict[str, Any]) -> list[str]:
     for skull in range(skulls):
         if whites[skull] > n - 1 or whites[skull] < 0:
             problems.append(f"skull {skull} has {whites[skull]} white boxes checked of {n - 1}")
-    if game["phase"] >= YELLOW:
+    if game["phase"] >= Phase.YELLOW:
         table = [pool[i] for i in game["table_order"]]
         for skull in range(skulls):
             correct = sum(1 for slot in game["guesses"][skull] if slot >= 0 and table[slot] == characters[skull])

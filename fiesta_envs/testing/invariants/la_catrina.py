@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from fiesta_envs.muertos.components import LIMBO_BONES, MAX_FLOWERS
 from fiesta_envs.testing.invariants.fiesta_de_los_muertos import check_transition, round_problems, team_problems
 
-MAX_FLOWERS = 13
-LIMBO_BONES = {4: 0, 5: 1, 6: 2, 7: 3, 8: 4}
 SUCCESS_FLOWERS = (0, 1, 2, 3)
 
 __all__ = ["check_final", "check_state", "check_transition"]
