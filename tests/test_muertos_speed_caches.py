@@ -4,7 +4,6 @@
   built afresh from the rules (``allowed_words`` for the writing), and be read-only.
   (Draw and spend masks are built afresh for every position.) A deep copy or pickle of a game
   fetches those shared tables again instead of copying them, so its masks stay read-only.
-* The deal's cheaper shuffles draw what ``rng.permutation`` draws.
 * Shortcuts of the step path are checked against the plain rules they stand for: the writer's
   prompt (checked against ``Round.prompt()``, the lexicon's tags and the identity codes),
   ``current_player``, ``blank`` played through the ``write`` handler, and ``correct_count``.
@@ -27,7 +26,6 @@ from fiesta_envs.muertos.common import LAYOUT, LEXICON, OBSERVER
 from fiesta_envs.muertos.components import BLANK, STEPS, Phase
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.identity import load_identity_codes
-from fiesta_envs.muertos.round import _shuffled_range
 
 CASES = [
     (FiestaDeLosMuertos, 4, {}),
@@ -147,16 +145,6 @@ def test_a_deep_copied_or_pickled_game_hands_out_shared_read_only_masks() -> Non
                     assert not mask.flags.writeable
                     np.testing.assert_array_equal(mask, fresh_mask(other))
             play_smart(game, rng)
-
-
-def test_the_deal_draws_what_rng_permutation_draws() -> None:
-    """``Round.deal`` shuffles kept ``arange`` copies: the same draws as ``rng.permutation``, so the
-    same seeds keep giving the same games."""
-    for size in (4, 8, 217):
-        ours, numpy_own = np.random.default_rng(size), np.random.default_rng(size)
-        for _ in range(3):
-            assert _shuffled_range(ours, size).tolist() == numpy_own.permutation(size).tolist()
-        assert ours.integers(1 << 30) == numpy_own.integers(1 << 30)  # and the stream goes on alike
 
 
 def expected_task(game_round) -> np.ndarray:

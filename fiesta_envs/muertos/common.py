@@ -228,7 +228,7 @@ class MuertosGame(Game):
         over = read.bool("over")
         history = [dict(record.data) for record in read.parts("history")]
         team = Team.read(read.part("team"))
-        game = Round.read(read.part("round"), self.rules, LEXICON, LAYOUT, team)
+        game = Round.read(read.part("round"), rules=self.rules, lexicon=LEXICON, layout=LAYOUT, team=team)
         campaign = self._read_campaign(read)
         # Every field is read and checked: only now does the game change.
         self.team, self.round, self.round_index, self.over, self.history = team, game, round_index, over, history

@@ -49,7 +49,7 @@ class Round(RoundState):
     ``Round.read``."""
 
     def __init__(
-        self, rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team, state: RoundState
+        self, *, rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team, state: RoundState
     ) -> None:
         super().__init__(**{name: getattr(state, name) for name in RoundState.__dataclass_fields__})
         self.rules = rules
@@ -62,16 +62,6 @@ class Round(RoundState):
         """Forget every value derived from the position (after a deal, a load or a draw): the one place."""
         self._table: list[int] | None = None
         self._allowed_cache: dict[int, np.ndarray] = {}
-        self._write_masks: dict[int, np.ndarray] | None = None  # by prompt key, see ``_write_masks``
-        self._free_masks: tuple[np.ndarray, ...] | None = None  # ``_free_write_masks``, kept at hand
-        self._group_masks: tuple[np.ndarray, ...] | None = None  # ``_one_group_masks``, kept at hand
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickling and ``copy.deepcopy``: the shared read-only mask tables kept at hand are left out (a
-        copy fetches them again), so that a copy's masks stay shared and read-only too."""
-        state = dict(self.__dict__)
-        state["_free_masks"] = state["_group_masks"] = state["_write_masks"] = None
-        return state
 
     # ------------------------------------------------------------------ setting up
     @classmethod
@@ -87,7 +77,7 @@ class Round(RoundState):
         decider: int,
     ) -> Round:
         """A new round: all its chance (themes, deck, table order, number cards) drawn from ``rng``."""
-        fresh = cls(rules, lexicon, layout, team, RoundState.before_the_deal(rules))
+        fresh = cls(rules=rules, lexicon=lexicon, layout=layout, team=team, state=RoundState.before_the_deal(rules))
         fresh.constraints = list(constraints)
         fresh.decider = decider
         if rules.cortege:
@@ -102,15 +92,15 @@ class Round(RoundState):
                 f"a round needs {dealt + extras}"
             )
         # The whole pool is shuffled (that fixes the random stream); only the top cards are used.
-        top = _shuffled_range(rng, len(pool))[: dealt + extras].tolist()
+        top = rng.permutation(len(pool))[: dealt + extras].tolist()
         deck = top if not fresh.themes else [pool[i] for i in top]  # without themes the pool is 0, 1, 2...
         if rules.draw_choice:
             fresh.offers = [deck[2 * p : 2 * p + 2] for p in range(rules.num_players)]
         else:
             fresh.characters = deck[: rules.skulls]
         fresh.extras = deck[dealt : dealt + extras]
-        fresh.table_order = _shuffled_range(rng, TABLE_SIZE).tolist()
-        fresh.numbers = _shuffled_range(rng, rules.skulls).tolist()
+        fresh.table_order = rng.permutation(TABLE_SIZE).tolist()
+        fresh.numbers = rng.permutation(rules.skulls).tolist()
         fresh.phase = Phase.DRAW if rules.draw_choice else Phase.WRITE
         return fresh
 
@@ -167,15 +157,10 @@ class Round(RoundState):
     def current_skull(self) -> int:
         """The skull being written on (writing) or matched (deduction)."""
         if self.phase == Phase.WRITE:
-            return self._writing_skull()
+            return self.holder_skull(self.seat, self.step, self.hand)
         if self.phase == Phase.DEDUCE:
             return self.numbers[self.number]
         raise ValueError(f"no skull is in hand during phase {self.phase.name}")
-
-    def _writing_skull(self) -> int:
-        """The skull in the writer's hand: ``holder_skull(seat, step, hand)``, inlined for speed."""
-        n = self.rules.num_players
-        return self.hand * n + (self.seat - self.step) % n
 
     def prompt(self) -> tuple[str, int]:
         """What the writer reads now: ("character", id), ("word", id) or ("blank", -1)."""
@@ -187,11 +172,10 @@ class Round(RoundState):
 
     def prompt_key(self) -> int:
         """The prompt as one int: a word id (>= 0), blank (-1) or ``-2 - character id`` (<= -2)."""
-        n, step = self.rules.num_players, self.step
-        skull = self.hand * n + (self.seat - step) % n  # ``_writing_skull()``, inlined: read every step
-        if step == 0:
+        skull = self.holder_skull(self.seat, self.step, self.hand)
+        if self.step == 0:
             return -2 - self.characters[skull]
-        return self.words[skull][step - 1]  # BLANK is -1
+        return self.words[skull][self.step - 1]  # BLANK is -1
 
     # ------------------------------------------------------------------ legality
     def allowed_words(self) -> np.ndarray:
@@ -221,29 +205,18 @@ class Round(RoundState):
         between positions and read-only (``_free_write_masks``, ``_write_masks``, ``_one_group_masks``);
         draw and spend masks are built afresh."""
         phase = self.phase
-        if phase == Phase.WRITE:
-            # The writing mask depends on the prompt alone: ``prompt_key()``, inlined (every writing step).
-            n, step = self.rules.num_players, self.step
-            skull = self.hand * n + (self.seat - step) % n
-            key = self.words[skull][step - 1] if step else -2 - self.characters[skull]
+        if phase == Phase.WRITE:  # the writing mask depends on the prompt alone
+            key = self.prompt_key()
             if not self.constraints:  # the association rule alone: one row of a table made once
-                free = self._free_masks
-                if free is None:
-                    free = self._free_masks = _free_write_masks(self.layout, self.lexicon)
-                return free[key]
-            masks = self._write_masks
-            if masks is None:
-                masks = self._write_masks = _write_masks(self.layout, self.constraints)
+                return _free_write_masks(self.layout, self.lexicon)[key]
+            masks = _write_masks(self.layout, self.constraints)
             mask = masks.get(key)
             if mask is None:
                 mask = masks[key] = self._write_mask()
                 mask.flags.writeable = False
             return mask
         if Phase.DEDUCE <= phase <= Phase.YELLOW:  # matching a skull, or the yellow-box choice
-            rows = self._group_masks
-            if rows is None:
-                rows = self._group_masks = _one_group_masks(self.layout)
-            return rows[self.number if phase == Phase.DEDUCE else YELLOW_CHOICE]
+            return _one_group_masks(self.layout)[self.number if phase == Phase.DEDUCE else YELLOW_CHOICE]
         layout = self.layout
         mask = np.zeros(layout.size, dtype=np.int8)
         if phase == Phase.DRAW:
@@ -359,18 +332,17 @@ class Round(RoundState):
     def _write(self, action: int) -> None:
         """``write W`` or ``blank`` (whose ``first`` is BLANK, see ``ActionLayout``): the tooth of this step
         on the skull in hand, then the turn passes: next hand, next seat, next step, the deduction after
-        step 4. (``_writing_skull`` inlined: this runs at every writing step.)"""
-        n, step = self.rules.num_players, self.step
-        self.words[self.hand * n + (self.seat - step) % n][step] = self.layout.first[action]
+        step 4."""
+        self.words[self.holder_skull(self.seat, self.step, self.hand)][self.step] = self.layout.first[action]
         self.hand += 1
         if self.hand < self.rules.hands:
             return
         self.hand = 0
         self.seat += 1
-        if self.seat < n:
+        if self.seat < self.rules.num_players:
             return
         self.seat = 0
-        self.step = step + 1
+        self.step += 1
         if self.step == STEPS:
             self.phase = Phase.DEDUCE
 
@@ -504,14 +476,14 @@ class Round(RoundState):
 
     # ------------------------------------------------------------------ state dicts
     @classmethod
-    def read(cls, read: FieldReader, rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team) -> Round:
+    def read(cls, read: FieldReader, *, rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team) -> Round:
         """The round saved in a state dict's ``round`` part (``RoundState.read`` checks every field)."""
         state = RoundState.read(read, rules, len(lexicon.characters), len(lexicon.words))
-        return cls(rules, lexicon, layout, team, state)
+        return cls(rules=rules, lexicon=lexicon, layout=layout, team=team, state=state)
 
 
 #: ``Round.apply``'s handler of each action kind.
-_HANDLER_OF_KIND: dict[Kind, Callable[[Round, int], None]] = {
+_HANDLERS: dict[Kind, Callable[[Round, int], None]] = {
     Kind.KEEP: Round._keep,
     Kind.WRITE: Round._write,
     Kind.BLANK: Round._write,  # the tooth written is the action's ``first``: BLANK
@@ -522,8 +494,6 @@ _HANDLER_OF_KIND: dict[Kind, Callable[[Round, int], None]] = {
     Kind.MEMORY: Round._memory,
     Kind.DONE: Round._done,
 }
-#: The same, indexed by the kind's value (``ActionLayout.kind[action]``): a tuple index is cheaper than a hash.
-_HANDLERS = tuple(_HANDLER_OF_KIND[kind] for kind in Kind)
 
 
 # ---------------------------------------------------------------------- helpers
@@ -537,22 +507,21 @@ YELLOW_CHOICE = MAX_SKULLS
 
 
 @functools.cache
-def _one_group_masks(layout: ActionLayout) -> tuple[np.ndarray, ...]:
+def _one_group_masks(layout: ActionLayout) -> np.ndarray:
     """Read-only int8 rows (MAX_SKULLS + 1 of n_actions): row d allows matching skull number d to any
-    of the 8 table slots; row ``YELLOW_CHOICE`` allows ``flower`` and ``memory``. Shared by every round.
-    (Rows of one array, kept in a tuple: indexing a tuple is cheaper than making a numpy row view.)"""
+    of the 8 table slots; row ``YELLOW_CHOICE`` allows ``flower`` and ``memory``. Shared by every round."""
     masks = np.zeros((MAX_SKULLS + 1, layout.size), dtype=np.int8)
     for number in range(MAX_SKULLS):
         start = layout.match_action(number, 0)
         masks[number, start : start + TABLE_SIZE] = 1
     masks[YELLOW_CHOICE, [layout.flower, layout.memory]] = 1
     masks.flags.writeable = False
-    return tuple(masks)
+    return masks
 
 
 @functools.cache
-def _free_write_masks(layout: ActionLayout, lexicon: Lexicon) -> tuple[np.ndarray, ...]:
-    """Read-only int8 rows (words + characters + 1 of n_actions) in a tuple: the writing masks without
+def _free_write_masks(layout: ActionLayout, lexicon: Lexicon) -> np.ndarray:
+    """Read-only int8 rows (words + characters + 1 of n_actions): the writing masks without
     constraints, by ``Round.prompt_key`` (words from the front, blank last, characters backwards before it)."""
     n_words, n_characters = len(lexicon.words), len(lexicon.characters)
     allowed = np.zeros((n_words + n_characters + 1, n_words), dtype=bool)
@@ -563,7 +532,7 @@ def _free_write_masks(layout: ActionLayout, lexicon: Lexicon) -> tuple[np.ndarra
     masks[:, layout.write : layout.blank] = allowed
     masks[:, layout.blank] = ~allowed.any(axis=1)
     masks.flags.writeable = False
-    return tuple(masks)
+    return masks
 
 
 def _write_masks(layout: ActionLayout, constraints: list[int]) -> dict[int, np.ndarray]:
@@ -583,22 +552,6 @@ def _deck_pool(lexicon: Lexicon, themes: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(range(len(lexicon.characters)))
     wanted = {THEMES[t] for t in themes}
     return tuple(i for i, c in enumerate(lexicon.characters) if c.theme in wanted)
-
-
-@functools.cache
-def _range(size: int) -> np.ndarray:
-    """A kept read-only ``np.arange(size)``, copied by ``_shuffled_range``."""
-    values = np.arange(size)
-    values.flags.writeable = False
-    return values
-
-
-def _shuffled_range(rng: np.random.Generator, size: int) -> np.ndarray:
-    """``rng.permutation(size)`` with the very same draws (numpy shuffles a fresh ``arange``), but
-    copying a kept ``arange`` instead of building one: the deal shuffles three of them."""
-    values = _range(size).copy()
-    rng.shuffle(values)
-    return values
 
 
 def _word_text(lexicon: Lexicon, word: int) -> str | None:

@@ -110,7 +110,7 @@ def _skulls(canvas: Canvas, game: Any, table: dict[str, Any], top: float) -> flo
             canvas.text((x, y), _word(table["words"][skull][STEPS - 1]), 13, COLOURS["highlight"], max_width=inner)
         y += line_height(13)
         if revealed:
-            y = _reveal(canvas, game, table, skull, (x, y), inner)
+            y = _reveal(canvas, game, table, skull=skull, origin=(x, y), room=inner)
         if over:
             y += 4
             canvas.text((x, y), LEXICON.characters[table["characters"][skull]].name, 11, max_width=inner)
@@ -136,7 +136,7 @@ def _skull_face(canvas: Canvas, centre: tuple[float, float], words: list[int]) -
 
 
 def _reveal(
-    canvas: Canvas, game: Any, table: dict[str, Any], skull: int, origin: tuple[float, float], room: float
+    canvas: Canvas, game: Any, table: dict[str, Any], *, skull: int, origin: tuple[float, float], room: float
 ) -> float:
     x, y = origin
     answer = _table_slots(table).index(table["characters"][skull]) + 1
