@@ -9,8 +9,10 @@ Simultaneous steps as printed: what a seat reads at writing step k (written at s
 seat when step k begins; nothing another seat wrote, kept or matched during the current step is shown (see
 ``_memory``), and the others' guesses only after the reveal.
 
-``MuertosObserver.encode`` builds the vector from scratch from the round's state; the environments call it at
-every step (``Observer.observe``): about 5 microseconds, so no incremental copy is kept.
+``MuertosObserver.encode`` builds the vector from scratch from the round's state, and the environments call it at
+every step (``Observer.observe``): no incremental copy is kept. It costs 15-19 CPU microseconds a call on this
+project's loaded 2-core machine (7 for version 0's kept views), and the environment stays 8.5-9.2% of
+MaskablePPO's time (``fiesta bench --train``; 8.8-9.8% with version 0 in the same conditions).
 """
 
 from __future__ import annotations
