@@ -60,8 +60,8 @@ GAMES: dict[str, GameSpec] = {
         ),
         GameSpec(
             "tortilla_de_patatas",
-            "fiesta_envs/TortillaDePatatas-v0",
-            "fiesta_envs.tortilla_de_patatas_v0",
+            "fiesta_envs/TortillaDePatatas-v1",
+            "fiesta_envs.tortilla_de_patatas_v1",
             "fiesta_envs.tortilla.game:TortillaDePatatas",
             "fiesta_envs.tortilla.baselines:BASELINES",
             "fiesta_envs.render.tortilla",

@@ -35,7 +35,7 @@ from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.mlp import ActorSnapshot
 from fiesta_envs.core.policy import RandomPolicy
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
-from fiesta_envs.registry import make_gym_env, make_policy
+from fiesta_envs.registry import GAMES, make_gym_env, make_policy
 
 REPO = Path(__file__).resolve().parents[1]
 GAME = "fiesta_mexicana"
@@ -266,21 +266,57 @@ def test_loading_needs_no_torch(weights):
 
 
 # ---------------------------------------------------------------------------------- refusals
-def test_a_wrong_engine_version_is_refused(weights, monkeypatch):
-    monkeypatch.setattr(FiestaMexicana, "version", FiestaMexicana.version + 1)
-    with pytest.raises(ShippedAgentError, match="retrain: trained on version 0, this is version 1"):
-        check_shipped(GAME, 2, weights_dir=weights)
+def test_a_new_engine_version_with_another_observation_layout_is_refused(weights, monkeypatch):
+    trained = FiestaMexicana.version  # Fiesta Mexicana's layout is named by its engine version
+    monkeypatch.setattr(FiestaMexicana, "version", trained + 1)
+    layouts = f"'fiesta_mexicana/v{trained}', this game has 'fiesta_mexicana/v{trained + 1}'"
+    expected = f"trained on the observation layout {layouts}"
+    with pytest.raises(ShippedAgentError, match=expected):
+        check_shipped(FiestaMexicana, 2, weights_dir=weights)
     policy = ShippedPolicy(GAME, weights_dir=weights)  # lazy: refuses at its first move
     game = FiestaMexicana(num_players=2, seed=0)
     with pytest.raises(ShippedAgentError, match="retrain"):
         policy.act(game.observe(0), game.legal_mask(), game, 0)
 
 
+def test_an_agent_that_names_no_layout_plays_only_on_its_engine_version(weights, tmp_path, monkeypatch):
+    folder = copy_weights(weights, tmp_path / "old")
+    description = folder / "fiesta_mexicana-2p.json"
+    info = json.loads(description.read_text())
+    del info["observation_layout"]  # as agents exported before layouts were named
+    description.write_text(json.dumps(info))
+    check_shipped(FiestaMexicana, 2, weights_dir=folder)
+    trained = FiestaMexicana.version
+    monkeypatch.setattr(FiestaMexicana, "version", trained + 1)
+    with pytest.raises(
+        ShippedAgentError, match=f"retrain: trained on version {trained}, this is version {trained + 1}"
+    ):
+        check_shipped(FiestaMexicana, 2, weights_dir=folder)
+
+
+def test_tortilla_agents_play_on_a_new_engine_version_with_the_layout_they_were_trained_on(tmp_path):
+    from fiesta_envs.tortilla.game import TortillaDePatatas
+
+    info = json.loads((PACKAGE_WEIGHTS_DIR / "tortilla_de_patatas-2p.json").read_text())
+    assert info["version"] < TortillaDePatatas.version  # trained on v0: v1 changed only the 'observation' mode
+    assert info["observation_layout"] == TortillaDePatatas(menu="day").observation_layout
+    check_shipped(TortillaDePatatas, 2, {"menu": "day"})
+    assert TortillaDePatatas(observation="observation").observation_layout == "tortilla_de_patatas/observation/v1"
+    folder = copy_weights(PACKAGE_WEIGHTS_DIR, tmp_path / "moved")
+    description = folder / "tortilla_de_patatas-2p.json"
+    info["observation_layout"] = "tortilla_de_patatas/information_state/v9"
+    description.write_text(json.dumps(info))
+    with pytest.raises(
+        ShippedAgentError, match="trained on the observation layout 'tortilla_de_patatas/information_state/v9'"
+    ):
+        check_shipped(TortillaDePatatas, 2, {"menu": "day"}, weights_dir=folder)
+
+
 def test_a_wrong_observation_size_is_refused(weights, monkeypatch):
     size = FiestaMexicana.observation_size
     monkeypatch.setattr(FiestaMexicana, "observation_size", property(lambda self: size.fget(self) + 3))
     with pytest.raises(ShippedAgentError, match="observation size differs: trained on 972 plain observation entries"):
-        check_shipped(GAME, 2, weights_dir=weights)
+        check_shipped(FiestaMexicana, 2, weights_dir=weights)
 
 
 def test_a_corrupt_weights_file_is_refused(weights, tmp_path):
@@ -292,21 +328,21 @@ def test_a_corrupt_weights_file_is_refused(weights, tmp_path):
     with pytest.raises(
         ShippedAgentError, match=r"corrupt weights: fiesta_mexicana-2p.npz .* does not match the sha256"
     ):
-        check_shipped(GAME, 2, weights_dir=folder)
+        check_shipped(FiestaMexicana, 2, weights_dir=folder)
     npz.unlink()
     with pytest.raises(ShippedAgentError, match="weights file .* is missing"):
-        check_shipped(GAME, 2, weights_dir=folder)
+        check_shipped(FiestaMexicana, 2, weights_dir=folder)
 
 
 def test_a_missing_player_count_names_what_is_shipped(weights):
     with pytest.raises(ShippedAgentError) as error:
-        check_shipped(GAME, 3, weights_dir=weights)
+        check_shipped(FiestaMexicana, 3, weights_dir=weights)
     assert str(error.value) == "fiesta_mexicana: no shipped 'ppo' agent for 3 players; shipped: 2 players"
     assert isinstance(error.value, InvalidOptionError)
     with pytest.raises(ShippedAgentError, match="shipped: none for this game"):
-        check_shipped("tequila", 2, weights_dir=weights)
+        check_shipped(GAMES["tequila"].game_class(), 2, weights_dir=weights)
     assert [a.num_players for a in shipped_agents(GAME, weights_dir=weights)] == [2]
-    check_shipped(GAME, 2, {"reward": "margin"}, weights_dir=weights)  # the reward never matters
+    check_shipped(FiestaMexicana, 2, {"reward": "margin"}, weights_dir=weights)  # the reward never matters
 
 
 # ---------------------------------------------------------------------------------- action features
@@ -325,7 +361,9 @@ def test_an_env_without_action_features_feeds_a_policy_trained_with_them(tmp_pat
     plain = FiestaMexicana(num_players=2)
     assert with_features.observation_size > plain.observation_size
     actor = _random_actor(with_features.observation_size, plain.num_actions)
-    npz, description = write_shipped_agent(actor, GAME, 2, {"action_features": True}, tmp_path)
+    npz, description = write_shipped_agent(
+        actor, FiestaMexicana, 2, options={"action_features": True}, out_dir=tmp_path
+    )
     info = json.loads(description.read_text())
     assert npz.name == "fiesta_mexicana-2p.npz" and info["options"]["action_features"] is True
     assert info["observation_size"] == with_features.observation_size
@@ -382,7 +420,7 @@ BEATS_RANDOM = """
     info = json.loads((PACKAGE_WEIGHTS_DIR / NAME).read_text())
     game_class = game_spec(info["game"]).game_class()
     n, options = info["num_players"], info["options"]
-    check_shipped(info["game"], n, options)  # the package's own folder
+    check_shipped(game_class, n, options)  # the package's own folder
     policy, opponents = ShippedPolicy(info["game"]), RandomPolicy(seed=0)
 
     def play(seed, seats):

@@ -7,7 +7,7 @@ import pytest
 from test_tortilla_engine import hide_differently
 from tortilla_positions import position
 
-from fiesta_envs import tortilla_de_patatas_v0
+from fiesta_envs import tortilla_de_patatas_v1
 from fiesta_envs.tortilla import features as F
 from fiesta_envs.tortilla.actions import (
     DRAW_DOOR,
@@ -20,7 +20,7 @@ from fiesta_envs.tortilla.actions import (
 from fiesta_envs.tortilla.baselines import CarefulChef
 from fiesta_envs.tortilla.components import CARD_TYPE_INDEX
 from fiesta_envs.tortilla.game import TortillaDePatatas
-from fiesta_envs.tortilla.observation import INFORMATION_STATE_SIZE, OBSERVATION_SIZE
+from fiesta_envs.tortilla.observation import INFORMATION_STATE_SIZE, observation_size
 
 MODES = ("information_state", "observation")
 CONFIGS = [(n, menu) for n in (2, 4) for menu in ("kids", "day", "gourmet")]
@@ -54,7 +54,10 @@ def pan_entry(features: np.ndarray, slot: int, name: str) -> float:
 def test_sizes() -> None:
     assert F.ACTION_FEATURES_SIZE == 447
     assert F.DRAWS_AT + F.DRAW_FEATURES == F.ACTION_FEATURES_SIZE
-    for mode, plain in (("information_state", INFORMATION_STATE_SIZE), ("observation", OBSERVATION_SIZE)):
+    for mode, plain in (
+        ("information_state", INFORMATION_STATE_SIZE),
+        ("observation", observation_size("observation")),
+    ):
         off = TortillaDePatatas(observation=mode)
         on = TortillaDePatatas(observation=mode, action_features=True)
         assert off.observation_size == plain and on.observation_size == plain + 447
@@ -102,7 +105,7 @@ def test_observe_with_features_returns_a_fresh_array() -> None:
 
 
 def test_the_aec_env_with_features() -> None:
-    env = tortilla_de_patatas_v0.env(action_features=True)
+    env = tortilla_de_patatas_v1.env(action_features=True)
     env.reset(seed=1)
     space = env.observation_space("player_0")["observation"]
     assert space.shape == (753,)

@@ -11,7 +11,7 @@ from tortilla_positions import position
 from fiesta_envs.core.errors import IllegalActionError, InvalidStateError
 from fiesta_envs.tortilla.components import CARD_TYPES
 from fiesta_envs.tortilla.game import TortillaDePatatas
-from fiesta_envs.tortilla.observation import INFORMATION_STATE_SIZE, OBSERVATION_SIZE, unseen_counts
+from fiesta_envs.tortilla.observation import INFORMATION_STATE_SIZE, observation_size, unseen_counts
 
 CONFIGS = [(n, menu) for n in (2, 4) for menu in ("kids", "day", "gourmet")]
 
@@ -92,7 +92,8 @@ def test_random_games_keep_every_invariant(num_players: int, menu: str) -> None:
 
 def test_observation_sizes() -> None:
     assert TortillaDePatatas().observation_size == INFORMATION_STATE_SIZE == 306
-    assert TortillaDePatatas(observation="observation").observation_size == OBSERVATION_SIZE == 110
+    assert TortillaDePatatas(observation="observation").observation_size == observation_size("observation") == 326
+    assert TortillaDePatatas(4, observation="observation").observation_size == observation_size("observation", 4) == 542
 
 
 @pytest.mark.parametrize(("num_players", "menu"), CONFIGS)

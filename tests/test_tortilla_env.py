@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
-from fiesta_envs import tortilla_de_patatas_v0
+from fiesta_envs import tortilla_de_patatas_v1
 
 
 @pytest.mark.parametrize(
@@ -14,11 +14,11 @@ from fiesta_envs import tortilla_de_patatas_v0
     [(2, {}), (4, {"menu": "gourmet"}), (2, {"menu": "kids", "observation": "observation"})],
 )
 def test_pettingzoo_api(num_players: int, options: dict) -> None:
-    api_test(tortilla_de_patatas_v0.env(num_players=num_players, **options), num_cycles=300)
+    api_test(tortilla_de_patatas_v1.env(num_players=num_players, **options), num_cycles=300)
 
 
 def test_a_full_game_through_the_aec_env_gives_team_rewards() -> None:
-    env = tortilla_de_patatas_v0.env(num_players=4, menu="day")
+    env = tortilla_de_patatas_v1.env(num_players=4, menu="day")
     env.reset(seed=3)
     rng = np.random.default_rng(0)
     totals = dict.fromkeys(env.possible_agents, 0.0)

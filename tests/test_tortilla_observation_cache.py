@@ -1,8 +1,8 @@
 """The incrementally kept observation vectors equal the from-scratch encoders, bit for bit.
 
-``TortillaDePatatas.observe`` copies vectors that every change of the position updates in place
-(``observation.ObservationVectors``); ``encode_observation`` and ``encode_information_state``
-are the readable definition. Every seat's vector is compared at every step of random games, in
+``TortillaDePatatas.observe`` asks its ``observation.TortillaObserver``, which keeps each seat's last
+vector and rewrites what changed since (it pulls: the rules never call it); ``encode_observation``
+and ``encode_information_state`` are the readable definition. Every seat's vector is compared at every step of random games, in
 every menu, player count and mode, across loaded positions and clones too.
 """
 

@@ -34,8 +34,9 @@ def position(
     phase: str = "play",
     served_this_turn: bool = False,
     seed: int = 0,
+    observation: str = "information_state",
 ) -> TortillaDePatatas:
-    game = TortillaDePatatas(num_players=num_players, seed=seed, menu=menu)
+    game = TortillaDePatatas(num_players=num_players, seed=seed, menu=menu, observation=observation)
     if menu == "kids":
         door = None
     if hands is None:
@@ -69,6 +70,8 @@ def position(
         door=door,
         diners_left=list(diners_left),
         served=[dict(dish) for dish in served],
+        events=[],  # nothing seen happen yet
+        events_seen_from=[0] * num_players,
     )
     game.load_state_dict(data)
     return game

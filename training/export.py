@@ -71,7 +71,7 @@ def export_checkpoint(
             f"this is version {game_class.version}; retrain"
         )
     out = Path(out_dir) if out_dir is not None else PACKAGE_WEIGHTS_DIR
-    stem = agent_stem(spec.name, int(meta["num_players"]), meta.get("options") or {})
+    stem = agent_stem(game_class, int(meta["num_players"]), meta.get("options") or {})
     existing = [out / f"{stem}{suffix}" for suffix in (".npz", ".json") if (out / f"{stem}{suffix}").exists()]
     if existing and not force:
         raise ExportError(f"{existing[0]} already exists; pass --force to replace it")
@@ -96,7 +96,14 @@ def export_checkpoint(
     }
     try:
         return write_shipped_agent(
-            actor, spec.name, int(meta["num_players"]), meta.get("options") or {}, out, name, extra, force=force
+            actor,
+            game_class,
+            int(meta["num_players"]),
+            options=meta.get("options") or {},
+            out_dir=out,
+            name=name,
+            extra=extra,
+            force=force,
         )
     except FiestaError as error:
         raise ExportError(f"cannot export {meta['path']}: {error}") from error

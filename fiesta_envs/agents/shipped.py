@@ -20,7 +20,9 @@ The JSON holds:
 * ``format`` (1), ``agent`` (``"ppo"``), ``game``, ``num_players``, ``options`` (all the game's
   options the network was trained with, defaults filled in, e.g. ``{"menu": "day",
   "action_features": true, "reward": "rank"}``), ``variant``;
-* ``version``: the engine class's ``version`` at training time;
+* ``version``: the engine class's ``version`` at training time; ``observation_layout``: the name of
+  the observation layout it was trained on (``Game.observation_layout``, e.g.
+  ``"tortilla_de_patatas/information_state/v0"``);
 * ``observation_size`` (what the network takes), ``plain_observation_size`` (the observation
   without action features), ``action_features_size`` (0 unless trained with
   ``action_features=True``), ``num_actions``;
@@ -41,8 +43,9 @@ when the environment was made without the option, and a network trained without 
 only the plain part of an observation that has them. The weights are loaded once per process.
 
 It refuses (``ShippedAgentError``, an ``InvalidOptionError``) when no file fits the game,
-player count and options (the message lists what is shipped), when the engine's ``version``
-differs from the file's (retrain), when the observation sizes differ, or when the ``.npz``
+player count and options (the message lists what is shipped), when the observation layout differs
+from the file's (retrain; a file without ``observation_layout``: when the engine's ``version``
+differs), when the observation sizes differ, or when the ``.npz``
 does not match its SHA-256 (corrupt file). ``check_shipped`` does all of that up front, so
 evaluations and environments refuse before a game is played.
 
@@ -53,9 +56,9 @@ Adding an agent
 3. Export: ``fiesta export RUN_DIR --name ppo --eval-json EVAL/results.json --command "fiesta train ..."``
    writes ``fiesta_envs/agents/weights/<game>-<N>p.npz`` and ``.json`` (``--out`` for another folder).
 4. Run ``pytest tests/test_shipped_agents.py`` (every shipped file must load without torch,
-   play legal games and beat ``random``), then commit both files. A rules or encoding change
-   that bumps the engine's ``version`` makes the agent refuse until it is retrained and
-   exported again.
+   play legal games and beat ``random``), then commit both files. A change of the observation
+   layout the agent was trained on (``Game.observation_layout``) makes it refuse until it is
+   retrained and exported again.
 
 The weights folder can be overridden (for tests, or to try agents before shipping them) by
 the environment variable ``FIESTA_ENVS_WEIGHTS`` or the ``weights_dir`` argument of every
@@ -119,14 +122,6 @@ def weights_directory(weights_dir: str | os.PathLike[str] | None = None) -> Path
         return Path(weights_dir)
     override = os.environ.get(WEIGHTS_ENV)
     return Path(override) if override else PACKAGE_WEIGHTS_DIR
-
-
-def _game_class(game: str | type[Game]) -> type[Game]:
-    if isinstance(game, str):
-        from fiesta_envs.registry import game_spec
-
-        return game_spec(game).game_class()
-    return game
 
 
 def _check_name(name: str) -> None:
@@ -236,14 +231,14 @@ def _read_info(path: Path) -> ShippedAgent:
 
 
 def find_shipped(
-    game: str | type[Game],
+    game_class: type[Game],
     num_players: int,
     options: Mapping[str, Any] | None = None,
+    *,
     name: str = "ppo",
     weights_dir: str | os.PathLike[str] | None = None,
 ) -> ShippedAgent:
     """The shipped agent for this game, player count and options, or ``ShippedAgentError`` saying what exists."""
-    game_class = _game_class(game)
     wanted = validate_options(game_class.name, game_class.options, dict(options or {}))
     wanted = {k: v for k, v in wanted.items() if k not in IGNORED_OPTIONS}
     agents = shipped_agents(game_class.name, name, weights_dir)
@@ -277,9 +272,14 @@ def sha256_of(path: Path) -> str:
 
 
 def load_actor(agent: ShippedAgent, game_class: type[Game]) -> ActorSnapshot:
-    """The agent's network, after checking the engine version and the file's SHA-256 (cached per process)."""
+    """The agent's network, after checking the engine version and the file's SHA-256 (cached per process).
+
+    An agent whose JSON names the observation layout it was trained on (``observation_layout``) plays
+    on any engine version with that layout (checked by ``_bind`` on a game); one without, only on
+    the engine version it was trained on.
+    """
     where = f"{game_class.name}: shipped {agent.info['agent']!r} agent {agent.json_path.name}"
-    if agent.info["version"] != game_class.version:
+    if "observation_layout" not in agent.info and agent.info["version"] != game_class.version:
         raise ShippedAgentError(
             f"{where} is out of date; retrain: trained on version {agent.info['version']}, "
             f"this is version {game_class.version} of the {game_class.name} engine"
@@ -335,6 +335,12 @@ def _bind(agent: ShippedAgent, actor: ActorSnapshot, game: Game) -> _Binding:
     """Check the observation sizes of ``game`` against the agent's and choose the input mode."""
     info = agent.info
     where = f"{game.name}: shipped {info['agent']!r} agent {agent.json_path.name}"
+    layout = info.get("observation_layout")
+    if layout is not None and layout != game.observation_layout:
+        raise ShippedAgentError(
+            f"{where}: trained on the observation layout {layout!r}, this game has {game.observation_layout!r} "
+            f"(version {game.version}); retrain"
+        )
     env_size = int(game.observation_size)
     env_plain = env_size - int(game.action_features_size)
     net_size, net_plain = int(info["observation_size"]), int(info["plain_observation_size"])
@@ -368,9 +374,10 @@ def _bind(agent: ShippedAgent, actor: ActorSnapshot, game: Game) -> _Binding:
 
 
 def check_shipped(
-    game: str | type[Game],
+    game_class: type[Game],
     num_players: int | None = None,
     options: Mapping[str, Any] | None = None,
+    *,
     name: str = "ppo",
     weights_dir: str | os.PathLike[str] | None = None,
 ) -> ShippedAgent:
@@ -379,9 +386,8 @@ def check_shipped(
     Finds the file, checks version, SHA-256 and observation sizes on a probe game, and leaves
     the weights loaded in this process's cache. Returns the agent (``.info`` is its JSON).
     """
-    game_class = _game_class(game)
     probe = game_class(num_players=num_players, seed=0, **dict(options or {}))
-    agent = find_shipped(game_class, probe.num_players, probe.config, name, weights_dir)
+    agent = find_shipped(game_class, probe.num_players, probe.config, name=name, weights_dir=weights_dir)
     _bind(agent, load_actor(agent, game_class), probe)
     return agent
 
@@ -390,8 +396,9 @@ def check_shipped(
 class ShippedPolicy(Policy):
     """A shipped agent as a ``Policy``: the most probable legal action (``sample=True``: sampled).
 
-    ``game`` (a game name) is only used to check that it plays the game it was made for; the
-    file is chosen from the ``game`` object passed to ``act`` (its player count and options).
+    ``game`` (the engine's name, ``Game.name``) is only used to check that it plays the game it was
+    made for; the file is chosen from the ``game`` object passed to ``act`` (its class, player count
+    and options).
     """
 
     def __init__(
@@ -404,10 +411,6 @@ class ShippedPolicy(Policy):
     ) -> None:
         super().__init__(seed)
         _check_name(name)
-        if game is not None:
-            from fiesta_envs.registry import game_spec
-
-            game = game_spec(game).name
         self.game_name = game
         self.name = name
         self.sample = sample
@@ -425,7 +428,9 @@ class ShippedPolicy(Policy):
             if self.game_name is not None and game.name != self.game_name:
                 raise ShippedAgentError(f"a shipped agent made for {self.game_name} cannot play {game.name}")
             game_class = type(game)
-            agent = find_shipped(game_class, game.num_players, game.config, self.name, self.weights_dir)
+            agent = find_shipped(
+                game_class, game.num_players, game.config, name=self.name, weights_dir=self.weights_dir
+            )
             binding = self._bindings[key] = _bind(agent, load_actor(agent, game_class), game)
         return binding
 
@@ -448,9 +453,8 @@ class ShippedPolicy(Policy):
 
 
 # ---------------------------------------------------------------------------------- writing
-def variant_name(game: str | type[Game], options: Mapping[str, Any] | None = None) -> str:
+def variant_name(game_class: type[Game], options: Mapping[str, Any] | None = None) -> str:
     """The file-name variant: the non-default values of the options that matter, joined by ``-``."""
-    game_class = _game_class(game)
     full = validate_options(game_class.name, game_class.options, dict(options or {}))
     parts = []
     for key, value in _non_default(game_class, {k: v for k, v in full.items() if k not in IGNORED_OPTIONS}).items():
@@ -458,17 +462,17 @@ def variant_name(game: str | type[Game], options: Mapping[str, Any] | None = Non
     return "-".join(re.sub(r"[^a-z0-9_]+", "_", part.lower()) for part in parts)
 
 
-def agent_stem(game: str | type[Game], num_players: int, options: Mapping[str, Any] | None = None) -> str:
+def agent_stem(game_class: type[Game], num_players: int, options: Mapping[str, Any] | None = None) -> str:
     """``<game>-<N>p[-<variant>]``: the name of an agent's two files, without extension."""
-    game_class = _game_class(game)
     variant = variant_name(game_class, options)
     return f"{game_class.name}-{num_players}p" + (f"-{variant}" if variant else "")
 
 
 def write_shipped_agent(
     actor: ActorSnapshot,
-    game: str | type[Game],
+    game_class: type[Game],
     num_players: int,
+    *,
     options: Mapping[str, Any] | None = None,
     out_dir: str | os.PathLike[str] | None = None,
     name: str = "ppo",
@@ -483,7 +487,6 @@ def write_shipped_agent(
     ``extra`` adds fields (training, steps, seed, evaluation, command). Returns (npz, json).
     """
     _check_name(name)
-    game_class = _game_class(game)
     probe = game_class(num_players=num_players, seed=0, **dict(options or {}))
     directory = Path(out_dir) if out_dir is not None else PACKAGE_WEIGHTS_DIR
     stem = agent_stem(game_class, probe.num_players, probe.config)
@@ -525,6 +528,7 @@ def write_shipped_agent(
             "options": dict(probe.config),
             "variant": variant_name(game_class, probe.config),
             "version": game_class.version,
+            "observation_layout": probe.observation_layout,
             "observation_size": actor.input_size,
             "plain_observation_size": plain,
             "action_features_size": features,

@@ -100,6 +100,12 @@ class Game(abc.ABC):
     def observation_size(self) -> int:
         """Length of the vector ``observe`` returns."""
 
+    @property
+    def observation_layout(self) -> str:
+        """The name of the observation layout of this configuration (``"<game>/v<version>"`` unless a game
+        says more): a shipped agent plays only on the layout it was trained on."""
+        return f"{self.name}/v{self.version}"
+
     def observation_bounds(self) -> tuple[float, float]:
         """Lowest and highest value any observation entry can take."""
         return 0.0, 1.0

@@ -89,7 +89,7 @@ def _shipped_source(spec: GameSpec, num_players: int, name: str, options: Mappin
     from fiesta_envs.agents.shipped import check_shipped
 
     try:
-        check_shipped(spec.name, num_players, options, name)
+        check_shipped(spec.game_class(), num_players, options, name=name)
     except InvalidOptionError as error:
         raise AgentError(str(error)) from error
     return AgentSource(name, "shipped", name)

@@ -53,9 +53,9 @@ from fiesta_envs.tortilla.features import (
     pile_value,
     position_value,
 )
-from fiesta_envs.tortilla.game import steal_sources
 from fiesta_envs.tortilla.observation import unseen_counts
 from fiesta_envs.tortilla.omelettes import is_perfect
+from fiesta_envs.tortilla.steals import steal_sources
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game

@@ -10,7 +10,7 @@ then the optimistic bound over what the unknown cards could be. Nothing depends 
 player's hand or on the fridge order.
 
 The layout (every block, its index range and meaning) is documented on the game's page,
-``fiesta_envs.tortilla_de_patatas_v0`` ("Action features"); the constants below give the offsets.
+``fiesta_envs.tortilla_de_patatas_v1`` ("Action features"); the constants below give the offsets.
 Every entry is a float32 in [0, 1]; signed quantities are mapped affinely and clipped.
 
 The pan evaluation (``pile_value``, ``exposure``, ``position_value``, ``after_play``,
@@ -49,9 +49,10 @@ from fiesta_envs.tortilla.components import (
     STARTING_PANS,
 )
 from fiesta_envs.tortilla.omelettes import cards_missing, is_perfect
+from fiesta_envs.tortilla.steals import steal_sources
 
 if TYPE_CHECKING:
-    from fiesta_envs.tortilla.game import TortillaDePatatas
+    from fiesta_envs.core.game import Game as TortillaDePatatas  # typed by the contract: no import circle
 
 # ---------------------------------------------------------------- the evaluation (shared with careful)
 EXPECTED_DINERS = 2.0  # what a finished pan is worth per recipe multiplier, on average
@@ -145,7 +146,6 @@ def position_value(piles: Sequence[Sequence[int]], view: Outlook) -> float:
 
 def after_play(piles: Sequence[Sequence[int]], card: int, target: int, view: Outlook, stealing: bool) -> float:
     """Value of the position after playing ``card`` on global pan ``target`` (the best steal)."""
-    from fiesta_envs.tortilla.game import steal_sources
 
     trial_piles = [list(pile) for pile in piles]
     trial_piles[target].append(card)

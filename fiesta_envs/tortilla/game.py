@@ -25,21 +25,20 @@ Day's/Gourmet setup: each chef in turn (player_0 first) places two of the five c
 them into pans 0 and 1 with ``start TYPE`` (public; setup never steals).
 
 The rulings this engine follows where the rulebook is silent are listed on the game's
-documentation page, ``fiesta_envs.tortilla_de_patatas_v0``.
+documentation page, ``fiesta_envs.tortilla_de_patatas_v1``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from fiesta_envs.core.game import ACTION_FEATURES_OPTION, REWARD_OPTION, Game
 from fiesta_envs.core.options import Option
 from fiesta_envs.tortilla import features as action_aligned
-from fiesta_envs.tortilla import observation as encoders
 from fiesta_envs.tortilla.actions import (
     ACTION_NAMES,
     DECODED,
@@ -66,12 +65,14 @@ from fiesta_envs.tortilla.components import (
     NUM_CARD_TYPES,
     NUM_TEAMS,
     PANS_PER_TEAM,
-    PLAIN_TYPES,
     SIZE_NAMES,
     STARTING_PANS,
     Menu,
 )
+from fiesta_envs.tortilla.observation import OBSERVATION_LAYOUT_VERSIONS, TortillaObserver
 from fiesta_envs.tortilla.omelettes import is_perfect, omelette_points
+from fiesta_envs.tortilla.state import EVENT_KINDS, NO_PAN, NO_SEAT, EventKind, ServedOmelette, TableEvent
+from fiesta_envs.tortilla.steals import steal_sources
 
 SETUP, PLAY, STEAL, AFTER, OVER = range(5)
 PHASE_NAMES: tuple[str, ...] = ("setup", "play", "steal", "after", "over")
@@ -149,35 +150,6 @@ _START_MASKS = _read_only(np.array([_start_row(cards) for cards in _HAND_SETS]))
 _NO_ACTIONS = _read_only(np.zeros(NUM_ACTIONS, dtype=np.int8))
 
 
-#: For each pan a card is placed on (global index), the pans it may steal from, by priority:
-#: the other team's pans, then the player's own other pans.
-_STEAL_PRIORITY: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
-    (
-        tuple(range((1 - team) * PANS_PER_TEAM, (2 - team) * PANS_PER_TEAM)),
-        tuple(pan for pan in range(team * PANS_PER_TEAM, (team + 1) * PANS_PER_TEAM) if pan != target),
-    )
-    for target in range(NUM_PANS)
-    for team in [target // PANS_PER_TEAM]
-)
-
-
-def steal_sources(piles: Sequence[Sequence[int]], target: int) -> list[int]:
-    """The steal rule: the pans whose top card the card just placed on ``target`` must take.
-
-    ``piles`` are the six pans (``team * 3 + pan``, bottom card first). Only a plain ingredient
-    steals, and only an equal plain top card; the other team's pans come first, then the
-    player's own; several pans of the same priority are a choice. Empty: no steal.
-    """
-    card = piles[target][-1]
-    if card not in PLAIN_TYPES:
-        return []
-    for side in _STEAL_PRIORITY[target]:
-        sources = [pan for pan in side if piles[pan] and piles[pan][-1] == card]
-        if sources:
-            return sources
-    return []
-
-
 def legal_mask_from_rules(game: TortillaDePatatas) -> np.ndarray:
     """The legal actions worked out one by one from the rules: the readable definition.
 
@@ -213,15 +185,6 @@ def legal_mask_from_rules(game: TortillaDePatatas) -> np.ndarray:
     return mask
 
 
-class ServedOmelette(NamedTuple):
-    """A served omelette: who served it, declared size (0 = M, 1 = XL), diner card, cards by type."""
-
-    seat: int
-    size: int
-    diners: int
-    counts: tuple[int, ...]
-
-
 class TortillaDePatatas(Game):
     """Tortilla de Patatas. Pans are indexed globally as ``team * 3 + pan`` inside the engine."""
 
@@ -239,11 +202,7 @@ class TortillaDePatatas(Game):
         "action_features": ACTION_FEATURES_OPTION,
     }
     score_scale = 10.0
-    version = 0
-    # Every seat's observation vector, kept current by the methods that change the position (see
-    # ``observation.ObservationVectors``): made by the first ``_new_game``, written afresh by every
-    # ``_new_game`` (``new_game``) and ``_state_from_dict`` (``rebuild``), then updated by each change.
-    _vectors: encoders.ObservationVectors | None = None
+    version = 1
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -252,8 +211,13 @@ class TortillaDePatatas(Game):
 
     @property
     def observation_size(self) -> int:
-        size = encoders.observation_size(self.config["observation"])
-        return size + action_aligned.ACTION_FEATURES_SIZE if self.config["action_features"] else size
+        return self.observer.size
+
+    @property
+    def observation_layout(self) -> str:
+        """``"tortilla_de_patatas/<mode>/v<n>"``: v1 changed only the ``observation`` mode's layout."""
+        mode = self.config["observation"]
+        return f"{self.name}/{mode}/v{OBSERVATION_LAYOUT_VERSIONS[mode]}"
 
     @property
     def action_features_size(self) -> int:
@@ -263,8 +227,7 @@ class TortillaDePatatas(Game):
     # ------------------------------------------------------------------ setup
     def _new_game(self) -> None:
         self.menu: Menu = MENUS[self.config["menu"]]
-        if self._vectors is None:
-            self._vectors = encoders.ObservationVectors(self, self.config["observation"] == "information_state")
+        self._new_observer()
         self._deck: list[int] = self.rng.permutation(_ALL_CARDS_ARRAY).tolist()  # shuffled; top = last
         self._hands: list[list[int]] = [[0] * NUM_CARD_TYPES for _ in range(self.num_players)]
         self._known: list[list[int]] = [[0] * NUM_CARD_TYPES for _ in range(self.num_players)]
@@ -287,14 +250,23 @@ class TortillaDePatatas(Game):
         self._turn = 0
         self._starts_placed = 0
         self._phase, self._current = SETUP, 0
-        self._vectors.new_game(self)
+        self._events: list[TableEvent] = []
+        self._seen_from = [0] * self.num_players  # per seat, where its events start in ``_events``
+        self._events_dropped = 0  # events dropped from the front of ``_events`` (see ``events_key``)
         if self.menu.starts_from_deck:  # Kids': the starting pans are filled from the fridge
             for team in range(NUM_TEAMS):
                 for pan in range(STARTING_PANS):
-                    self._put(team * PANS_PER_TEAM + pan, self._deck.pop())
+                    self._put(team * PANS_PER_TEAM + pan, self._deck.pop(), NO_SEAT)
             self._starts_placed = NUM_CHEFS * STARTING_PANS
             self._phase = PLAY
-            self._vectors.sync_turn(self)
+
+    def _new_observer(self) -> None:
+        """The observer of this game's mode (kept across games: ``reset`` forgets what it wrote)."""
+        if getattr(self, "observer", None) is None:
+            features = action_aligned.ACTION_FEATURES_SIZE if self.config["action_features"] else 0
+            mode, menu = self.config["observation"], self.config["menu"]
+            self.observer = TortillaObserver(mode, self.num_players, menu, features)
+        self.observer.reset()
 
     # ------------------------------------------------------------------ public read-only views
     @staticmethod
@@ -434,6 +406,7 @@ class TortillaDePatatas(Game):
 
     # ------------------------------------------------------------------ applying actions
     def _apply(self, action: int) -> None:
+        self._forget_events_seen_by(self._current)
         args = DECODED[action]
         if action < SERVE_BASE:
             self._play(*args)
@@ -447,13 +420,11 @@ class TortillaDePatatas(Game):
             self._steal_from(self._absolute_pan(*args, self._current))
         else:
             self._start(*args)
-        self._vectors.sync_turn(self)  # the phase, seat to act, served flag and fridge
 
     def _start(self, card: int) -> None:
         chef = self._current
         self._hands[chef][card] -= 1
-        self._vectors.hand_changed(self, chef, card)
-        self._put(chef * PANS_PER_TEAM + self._starts_placed % STARTING_PANS, card)
+        self._put(chef * PANS_PER_TEAM + self._starts_placed % STARTING_PANS, card, chef)
         self._starts_placed += 1
         if self._starts_placed == NUM_CHEFS * STARTING_PANS:
             self._phase, self._current = PLAY, 0
@@ -463,20 +434,17 @@ class TortillaDePatatas(Game):
     def _play(self, card: int, pan: int) -> None:
         seat = self._current
         self._hands[seat][card] -= 1
-        self._vectors.hand_changed(self, seat, card)
         # A card everyone saw taken from the fridge door is known until a card of its type is played.
         if self._known[seat][card]:
             self._known[seat][card] -= 1
-            self._vectors.known_changed(self, seat, card)
         target = (seat % NUM_TEAMS) * PANS_PER_TEAM + pan
-        self._put(target, card)
+        self._put(target, card, seat)
         if self.menu.stealing:  # Day's and Gourmet menus; ``steal_sources`` holds the whole rule
             options = steal_sources(self._pans, target)
             if len(options) == 1:
                 self._move_top(options[0], target)
             elif options:
                 self._phase, self._played_pan, self._steal_options = STEAL, target, options
-                self._vectors.steals_changed(self)
                 return
         self._enter_after()
 
@@ -487,24 +455,22 @@ class TortillaDePatatas(Game):
     def _steal_from(self, source: int) -> None:
         self._move_top(source, self._played_pan)
         self._played_pan, self._steal_options = -1, []
-        self._vectors.steals_changed(self)
         self._enter_after()
 
     def _move_top(self, source: int, target: int) -> None:
         """A steal: the top card of ``source`` onto ``target`` (the cards on the table stay the same)."""
         card = self._pans[source].pop()
         self._pan_counts[source][card] -= 1
-        self._vectors.pile_changed(self, source)
         self._pans[target].append(card)
         self._pan_counts[target][card] += 1
-        self._vectors.pile_changed(self, target)
+        self._events.append(TableEvent(EventKind.STEAL, self._current, target, card, source))
 
-    def _put(self, pan: int, card: int) -> None:
-        """A card from a hand (or, Kids' setup, the fridge) onto the table, in ``pan``."""
+    def _put(self, pan: int, card: int, seat: int) -> None:
+        """``seat``'s card (-1: the fridge's, Kids' setup) onto the table, in ``pan``."""
         self._pans[pan].append(card)
         self._pan_counts[pan][card] += 1
         self._table_counts[card] += 1
-        self._vectors.card_put(self, pan, card)
+        self._events.append(TableEvent(EventKind.PLAY, seat, pan, card))
 
     def _enter_after(self) -> None:
         self._phase = AFTER
@@ -524,10 +490,9 @@ class TortillaDePatatas(Game):
         counts = tuple(self._pan_counts[source])
         self._pans[source] = []
         self._pan_counts[source] = [0] * NUM_CARD_TYPES
-        self._vectors.pile_changed(self, source)
         self._served.append(ServedOmelette(seat, size, diners, counts))
         self._diners[diners - 1] -= 1
-        self._vectors.dish_served(self)
+        self._events.append(TableEvent(EventKind.SERVE, seat, source, -1))
         self._served_this_turn = True
         if not any(self._diners):
             self._end()
@@ -541,10 +506,10 @@ class TortillaDePatatas(Game):
             card = self._door
             self._door = self._deck.pop() if self._deck else -1
             self._known[seat][card] += 1
+            self._events.append(TableEvent(EventKind.DOOR, seat, NO_PAN, card))
         else:
             card = self._deck.pop()
         self._hands[seat][card] += 1
-        self._vectors.card_drawn(self, seat, card, from_door)
         if not self._deck and self._door < 0:  # the fridge is empty: the game ends at once
             self._end()
             return
@@ -620,16 +585,31 @@ class TortillaDePatatas(Game):
 
     # ------------------------------------------------------------------ observations
     def observe(self, player: int) -> np.ndarray:
-        plain = self._vectors.views[player]  # kept current by every change (``_vectors``)
-        if self.config["action_features"]:
-            return np.concatenate((plain, action_aligned.action_features(self, player)))
-        return plain.copy()
+        return self.observer.observe(self, player)
+
+    # ------------------------------------------------------------------ what each seat saw happen
+    def events_seen(self, seat: int) -> Sequence[TableEvent]:
+        """What happened on the table since ``seat``'s last decision (that decision included), oldest first."""
+        return self._events[self._seen_from[seat] :]
+
+    def events_key(self, seat: int) -> tuple[int, int]:
+        """Changes whenever ``events_seen(seat)`` does (for observers that pull what changed)."""
+        return self._events_dropped + self._seen_from[seat], self._events_dropped + len(self._events)
+
+    def _forget_events_seen_by(self, seat: int) -> None:
+        """``seat`` decides now: its events start afresh; drop those every seat has decided after."""
+        self._seen_from[seat] = len(self._events)
+        oldest = min(self._seen_from)
+        if oldest:
+            del self._events[:oldest]
+            self._seen_from = [start - oldest for start in self._seen_from]
+            self._events_dropped += oldest
 
     def action_features(self, player: int) -> np.ndarray:
         """What each action would bring ``player`` now, as far as it may know (float32 in [0, 1]).
 
         Works with the option ``action_features`` on or off; the layout is on the game's page
-        (``fiesta_envs.tortilla_de_patatas_v0``) and in ``fiesta_envs.tortilla.features``.
+        (``fiesta_envs.tortilla_de_patatas_v1``) and in ``fiesta_envs.tortilla.features``.
         """
         return action_aligned.action_features(self, player)
 
@@ -741,6 +721,8 @@ class TortillaDePatatas(Game):
                 }
                 for omelette in self._served
             ],
+            "events": [_event_to_dict(event) for event in self._events],
+            "events_seen_from": list(self._seen_from),
         }
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> None:
@@ -814,6 +796,10 @@ class TortillaDePatatas(Game):
                 raise ValueError("a steal choice needs at least two candidate pans")
         elif data["played_pan"] is not None:
             raise ValueError("played_pan is only set while a steal is being chosen")
+        events = [_event_from_dict(entry, n) for entry in _list(data["events"], None, "events")]
+        seen_from = [_int(start) for start in _list(data["events_seen_from"], n, "events_seen_from")]
+        if any(not 0 <= start <= len(events) for start in seen_from):
+            raise ValueError(f"events_seen_from {seen_from} must index the {len(events)} events")
 
         self._phase, self._current, self._turn = phase, current, turn
         self._starts_placed, self._served_this_turn = starts_placed, served_this_turn
@@ -826,7 +812,8 @@ class TortillaDePatatas(Game):
         self._diners, self._served = diners, served
         self._played_pan = played_pan
         self._steal_options = steal_options
-        self._vectors.rebuild(self)
+        self._events, self._seen_from, self._events_dropped = events, seen_from, 0
+        self.observer.reset()
 
     # ------------------------------------------------------------------ text
     def render_rgb(self) -> np.ndarray:
@@ -871,6 +858,47 @@ class TortillaDePatatas(Game):
 
 
 # ---------------------------------------------------------------- state dict helpers
+def _event_to_dict(event: TableEvent) -> dict[str, Any]:
+    entry: dict[str, Any] = {"kind": EVENT_KINDS[event.kind], "seat": event.seat if event.seat != NO_SEAT else None}
+    if event.pan != NO_PAN:
+        entry["pan"] = event.pan
+    if event.card >= 0:
+        entry["card"] = CARD_TYPES[event.card]
+    if event.source != NO_PAN:
+        entry["from"] = event.source
+    return entry
+
+
+_EVENT_FIELDS = {
+    EventKind.PLAY: (True, True, False),
+    EventKind.STEAL: (True, True, True),
+    EventKind.SERVE: (True, False, False),
+    EventKind.DOOR: (False, True, False),
+}
+
+
+def _event_from_dict(entry: Any, num_players: int) -> TableEvent:
+    if not isinstance(entry, Mapping):
+        raise TypeError(f"an event must be a mapping, got {entry!r:.80}")
+    kind = EventKind(_choice(entry.get("kind"), EVENT_KINDS, "event kind"))
+    seat = NO_SEAT if entry.get("seat") is None else _int(entry["seat"])
+    pan = _int(entry.get("pan", NO_PAN))
+    card = _card(entry["card"]) if "card" in entry else -1
+    source = _int(entry.get("from", NO_PAN))
+    # which fields each kind has: a pan, a card, a pan stolen from; only a card dealt from the fridge has no seat
+    has_pan, has_card, has_source = _EVENT_FIELDS[kind]
+    if (
+        not (NO_SEAT if kind == EventKind.PLAY else 0) <= seat < num_players
+        or (0 <= pan < NUM_PANS) != has_pan
+        or (pan == NO_PAN) == has_pan
+        or (card >= 0) != has_card
+        or (0 <= source < NUM_PANS) != has_source
+        or (source == NO_PAN) == has_source
+    ):
+        raise ValueError(f"malformed {EVENT_KINDS[kind]} event {dict(entry)!r:.120}")
+    return TableEvent(kind, seat, pan, card, source)
+
+
 def _card_names(counts: Sequence[int]) -> list[str]:
     return [CARD_TYPES[card] for card, count in enumerate(counts) for _ in range(count)]
 

@@ -1,58 +1,70 @@
-"""The two observation encoders of Tortilla de Patatas (float32 vectors, every entry in [0, 1]).
+"""What a seat of Tortilla de Patatas knows, as a float32 vector (every entry in [0, 1]), in two modes.
 
 Pans and served omelettes are listed from the observer's side: its team's pans 0-2 first,
-then the other team's; other seats in turn order after the observer.
+then the other team's; other seats in turn order after the observer (relative seat 0 = the observer).
 
-Both modes start with the same header (38 entries):
+Both modes start with the same header (38 entries; block names as in ``game.observer.decode``):
 
-====  =========================================================================
-4     phase one-hot: setup, play, steal, after (all zero once the game is over)
-3     menu one-hot: kids, day, gourmet
-1     4-player game
-1     the observer is a chef (not a kitchen assistant)
-4     seat to act, relative to the observer (0 = the observer), one-hot
-1     the player to act has served this turn
-7     own hand, count per card type / 5
-7     fridge door card, one-hot per type (all zero: no door)
-1     cards in the fridge draw pile / 62
-3     diner cards left of value 1, 2, 3 / 2
-6     steal choices now open: mine 0-2, theirs 0-2
-====  =========================================================================
+====  ====================  ==============================================================
+size  block                 what
+====  ====================  ==============================================================
+4     ``phase``             one-hot: setup, play, steal, after (all zero once the game is over)
+3     ``menu``              one-hot: kids, day, gourmet
+1     ``four_players``      a 4-player game
+1     ``chef``              the observer is a chef (not a kitchen assistant)
+4     ``to_act``            seat to act, relative to the observer, one-hot
+1     ``served_this_turn``  the player to act has served this turn
+7     ``hand``              own hand, count per card type / 5
+7     ``door``              fridge door card, one-hot per type (all zero: no door)
+1     ``fridge``            cards in the fridge draw pile / 62
+3     ``diners_left``       diner cards left of value 1, 2, 3 / 2
+6     ``steal_choices``     steal choices now open: mine 0-2, theirs 0-2
+====  ====================  ==============================================================
 
-``observation`` (110 entries: what is on the table now; memory is the agent's job), then:
+``observation`` (memory is the agent's job: what is on the table now, and what happened on it since the
+observer's last decision), then:
 
-- per pan (6 x 8): pile height min(h, 12) / 12; the top card, one-hot per type (the only card
-  of a pile that can be seen: the rulebook forbids looking under it);
-- per served omelette slot, in serving order (6 x 4): present, served by the observer's team,
-  declared XL, diner card / 3.
+- ``pans`` (6 x 8): per pan, pile height min(h, 12) / 12; the top card, one-hot per type (the only
+  card of a pile that can be seen: the rulebook forbids looking under it);
+- ``served`` (6 x 4): per served omelette slot, in serving order: present, served by the observer's
+  team, declared XL, diner card / 3;
+- ``events`` (4 n x 27): what every seat saw happen on the table since the observer's last decision
+  (its own decision included), oldest first, one slot per event: kind one-hot [4] (play: a card put
+  into a pan, a starting card included; steal; serve; door: a card taken from the fridge door), seat
+  relative one-hot [4] (all zero: the fridge, when the Kids' menu fills the starting pans), pan
+  one-hot [6] (played on, stolen onto, served; none for a door card), card one-hot [7] (played,
+  stolen, taken from the door; none for a serve: the cards go face down), the pan stolen from,
+  one-hot [6]. Unused slots are 0. Between two decisions of a seat at most 4 n events happen (4 per
+  other seat's turn: a serve, a play, a steal, a door card), so none is ever left out.
 
-``information_state`` (306 entries: everything a player with perfect memory knows), then:
+``information_state`` (everything a player with perfect memory knows), then:
 
-- per pan (6 x 29): pile height min(h, 12) / 12; the top three cards, top first, one-hot per
+- ``pans`` (6 x 29): pile height min(h, 12) / 12; the top three cards, top first, one-hot per
   type; the count of each card type in the pile / that type's total;
-- per served omelette slot (6 x 11): as above, plus its count per card type / that type's total;
-- cards known to be in each other seat's hand (3 x 7, count / 3; taken from the fridge door);
-- cards not seen by the observer, per type / that type's total (the deck and others' unknown cards).
+- ``served`` (6 x 11): as above, plus its count per card type / that type's total;
+- ``known_in_hands`` (3 x 7): cards known to be in each other seat's hand (count / 3; taken from the
+  fridge door);
+- ``unseen`` (7): cards not seen by the observer, per type / that type's total (the deck and others'
+  unknown cards).
 
 Nothing hidden enters either vector: other hands appear only through cards seen taken from the
 door, and the deck only through its size.
 
-``encode_observation`` and ``encode_information_state`` build a vector from scratch and are the
-readable definition. ``TortillaDePatatas.observe`` copies a vector of ``ObservationVectors``,
-which keeps one vector per seat and which the game updates wherever the position changes,
-writing only the entries that changed; it gives the same vectors bit for bit
-(``tests/test_tortilla_observation_cache.py`` compares them at every step).
+``TortillaObserver.encode`` builds a vector from scratch through ``encode_observation`` and
+``encode_information_state``, the readable definition. ``TortillaObserver.observe`` keeps each
+seat's last vector and rewrites the blocks whose part of the position changed since the seat
+last looked: it compares the position with what it wrote (it pulls; the rules never call it).
 """
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Sequence
-from functools import lru_cache
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from fiesta_envs.core.observer import ObservationLayout, Observer
 from fiesta_envs.tortilla.components import (
     CARD_COUNTS,
     DECK_SIZE,
@@ -65,9 +77,11 @@ from fiesta_envs.tortilla.components import (
     NUM_TEAMS,
     PANS_PER_TEAM,
 )
+from fiesta_envs.tortilla.features import action_features
+from fiesta_envs.tortilla.state import EVENT_KINDS, NO_PAN, NO_SEAT, ServedOmelette, TableEvent
 
 if TYPE_CHECKING:
-    from fiesta_envs.tortilla.game import ServedOmelette, TortillaDePatatas
+    from fiesta_envs.core.game import Game as TortillaDePatatas  # typed by the contract: no import circle
 
 MENU_ORDER = tuple(MENUS)
 MAX_SEATS = 4
@@ -82,7 +96,6 @@ TABLE_PAN_SIZE = 1 + NUM_CARD_TYPES  # height, top card
 MEMORY_PAN_SIZE = 1 + TOP_CARDS_REMEMBERED * NUM_CARD_TYPES + NUM_CARD_TYPES  # height, top cards, counts
 TABLE_DISH_SIZE = 4
 MEMORY_DISH_SIZE = TABLE_DISH_SIZE + NUM_CARD_TYPES
-OBSERVATION_SIZE = HEADER_SIZE + NUM_PANS * TABLE_PAN_SIZE + NUM_DINER_CARDS * TABLE_DISH_SIZE
 INFORMATION_STATE_SIZE = (
     HEADER_SIZE
     + NUM_PANS * MEMORY_PAN_SIZE
@@ -98,8 +111,60 @@ _PAN_ORDER: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-def observation_size(mode: str) -> int:
-    return OBSERVATION_SIZE if mode == "observation" else INFORMATION_STATE_SIZE
+#: The engine version that last changed each mode's layout (``TortillaDePatatas.observation_layout``).
+OBSERVATION_LAYOUT_VERSIONS = {"information_state": 0, "observation": 1}
+#: One table event (``events`` block): kind, seat, pan, card, the pan stolen from.
+EVENT_SIZE = len(EVENT_KINDS) + MAX_SEATS + NUM_PANS + NUM_CARD_TYPES + NUM_PANS
+_EVENT_SEAT = len(EVENT_KINDS)
+_EVENT_PAN = _EVENT_SEAT + MAX_SEATS
+_EVENT_CARD = _EVENT_PAN + NUM_PANS
+_EVENT_SOURCE = _EVENT_CARD + NUM_CARD_TYPES
+#: Events per seat between two of its decisions, at most: 4 per turn of each seat (see the docstring).
+EVENTS_PER_SEAT = 4
+
+
+def max_events(num_players: int) -> int:
+    return EVENTS_PER_SEAT * num_players
+
+
+def observation_size(mode: str, num_players: int = 2) -> int:
+    """Entries of the plain observation (without action features)."""
+    return observation_layout(mode, num_players).size
+
+
+HEADER_BLOCKS: tuple[tuple[str, int], ...] = (
+    ("phase", PHASES_SHOWN),
+    ("menu", len(MENU_ORDER)),
+    ("four_players", 1),
+    ("chef", 1),
+    ("to_act", MAX_SEATS),
+    ("served_this_turn", 1),
+    ("hand", NUM_CARD_TYPES),
+    ("door", NUM_CARD_TYPES),
+    ("fridge", 1),
+    ("diners_left", len(DINER_VALUES)),
+    ("steal_choices", NUM_PANS),
+)
+
+
+def observation_layout(mode: str, num_players: int, action_features_size: int = 0) -> ObservationLayout:
+    """The named blocks of the observation in ``mode`` (see the module docstring)."""
+    if mode == "observation":
+        blocks = [
+            ("pans", NUM_PANS * TABLE_PAN_SIZE),
+            ("served", NUM_DINER_CARDS * TABLE_DISH_SIZE),
+            ("events", max_events(num_players) * EVENT_SIZE),
+        ]
+    else:
+        blocks = [
+            ("pans", NUM_PANS * MEMORY_PAN_SIZE),
+            ("served", NUM_DINER_CARDS * MEMORY_DISH_SIZE),
+            ("known_in_hands", (MAX_SEATS - 1) * NUM_CARD_TYPES),
+            ("unseen", NUM_CARD_TYPES),
+        ]
+    if action_features_size:
+        blocks.append(("action_features", action_features_size))
+    return ObservationLayout([*HEADER_BLOCKS, *blocks])
 
 
 # The encoders fill one plain list (item writes are cheap) and convert it to float32 once.
@@ -183,11 +248,31 @@ def _served(game: TortillaDePatatas, player: int, obs: list[float], i: int, memo
     return i + NUM_DINER_CARDS * slot
 
 
+def event_entries(event: TableEvent, player: int, num_players: int) -> list[float]:
+    """One event as ``player`` saw it (EVENT_SIZE entries; see the module docstring)."""
+    entries = [0.0] * EVENT_SIZE
+    entries[event.kind] = 1.0
+    if event.seat != NO_SEAT:
+        entries[_EVENT_SEAT + (event.seat - player) % num_players] = 1.0
+    order = _PAN_ORDER[player % NUM_TEAMS]
+    if event.pan != NO_PAN:
+        entries[_EVENT_PAN + order.index(event.pan)] = 1.0
+    if event.card >= 0:
+        entries[_EVENT_CARD + event.card] = 1.0
+    if event.source != NO_PAN:
+        entries[_EVENT_SOURCE + order.index(event.source)] = 1.0
+    return entries
+
+
 def encode_observation(game: TortillaDePatatas, player: int) -> np.ndarray:
-    """What is on the table now, plus the observer's own hand."""
-    obs = _header(game, player, OBSERVATION_SIZE)
+    """What is on the table now, the observer's own hand, and what it saw happen since its last decision."""
+    n = game.num_players
+    obs = _header(game, player, observation_size("observation", n))
     i = _pans(game, player, obs, memory=False)
-    _served(game, player, obs, i, memory=False)
+    i = _served(game, player, obs, i, memory=False)
+    for event in game.events_seen(player):
+        obs[i : i + EVENT_SIZE] = event_entries(event, player, n)
+        i += EVENT_SIZE
     return np.array(obs, dtype=np.float32)
 
 
@@ -217,307 +302,162 @@ def encode_information_state(game: TortillaDePatatas, player: int) -> np.ndarray
     return np.array(obs, dtype=np.float32)
 
 
-# ---------------------------------------------------------------- the incremental writer
-# Offsets of the header entries that change during a game (the menu, player count and role do not).
-_SEAT_AT = PHASES_SHOWN + len(MENU_ORDER) + 2
-_SERVED_AT = _SEAT_AT + MAX_SEATS
-_HAND_AT = _SERVED_AT + 1
-_DOOR_AT = _HAND_AT + NUM_CARD_TYPES
-_DECK_AT = _DOOR_AT + NUM_CARD_TYPES
-_DINERS_AT = _DECK_AT + 1
-_STEAL_AT = _DINERS_AT + len(DINER_VALUES)
-_PHASE_INDEX = (0, 1, 2, 3, -1)  # the engine's phase numbers (setup, play, steal, after, over)
-_TURN_END = _SERVED_AT + 1  # the header up to the served flag: phase, menu, players, role, seat to act, served
-_PAN_POSITION: tuple[tuple[int, ...], ...] = tuple(
-    tuple(order.index(pan) for pan in range(NUM_PANS)) for order in _PAN_ORDER
-)
-
-# The vectors are kept in ``array("f")`` buffers (C floats: float32, converted from Python floats
-# exactly as numpy converts them), because writing into them from Python costs a fraction of a
-# numpy item or slice write; ``observe`` copies a numpy view of the buffer. The blocks written
-# in one go (a pile, a dish, a hand...) are ``array("f")`` too, made once and shared: never
-# write into them.
-_NO_STEALS = array("f", [0.0] * NUM_PANS)
-
-
-@lru_cache(maxsize=4096)
-def _scaled(counts: tuple[int, ...], scale: int) -> array:
-    """``counts / scale`` as a float32 block."""
-    return array("f", [count / scale for count in counts])
-
-
-#: ``pile_entries`` as float32 blocks by what a pile shows (see ``ObservationVectors.pile_changed``),
-#: one table per mode: games see few distinct piles. Emptied when full.
-_PILE_BLOCKS: dict[bool, dict[tuple, array]] = {True: {}, False: {}}
+# ---------------------------------------------------------------- the observer
+#: ``pile_entries`` as float32 blocks by (memory, the pile): games see few distinct piles. Emptied when full.
+_PILE_BLOCKS: dict[tuple[bool, tuple[int, ...]], np.ndarray] = {}
 _PILE_BLOCKS_LIMIT = 1 << 15
 
 
-def _new_pile_block(key: tuple, pile: Sequence[int], counts: Sequence[int], memory: bool) -> array:
-    blocks = _PILE_BLOCKS[memory]
-    if len(blocks) >= _PILE_BLOCKS_LIMIT:
-        blocks.clear()
-    block = blocks[key] = array("f", pile_entries(len(pile), pile, counts, memory))
+def _pile_block(pile: tuple[int, ...], memory: bool) -> np.ndarray:
+    block = _PILE_BLOCKS.get((memory, pile))
+    if block is None:
+        if len(_PILE_BLOCKS) >= _PILE_BLOCKS_LIMIT:
+            _PILE_BLOCKS.clear()
+        counts = [pile.count(card) for card in range(NUM_CARD_TYPES)]
+        block = _PILE_BLOCKS[memory, pile] = np.array(pile_entries(len(pile), pile, counts, memory), dtype=np.float32)
     return block
 
 
-@lru_cache(maxsize=4096)
-def _dish_blocks(dish: ServedOmelette, memory: bool) -> tuple[array, ...]:
-    """``dish_entries`` as a float32 block for each team."""
-    return tuple(array("f", dish_entries(dish, team, memory)) for team in range(NUM_TEAMS))
+_ONE_HOT_4 = np.eye(MAX_SEATS + 1, MAX_SEATS, dtype=np.float32)  # row MAX_SEATS: all zero
+_PHASE_ROWS = {phase: np.eye(PHASES_SHOWN, dtype=np.float32)[slot] for phase, slot in _PHASE_SLOT.items()}
+_PHASE_ROWS["over"] = np.zeros(PHASES_SHOWN, dtype=np.float32)
+_DOOR_ROWS = np.eye(NUM_CARD_TYPES + 1, NUM_CARD_TYPES, dtype=np.float32)  # row NUM_CARD_TYPES (door -1): none
 
 
-@lru_cache(maxsize=4096)
-def _unseen_at_deal(hand: tuple[int, ...], door: int) -> array:
-    """The unseen counts of a seat holding ``hand`` when nothing is on the table or known yet, as
-    the vectors show them (a float32 block)."""
-    counts = [total - held - (card == door) for card, (total, held) in enumerate(zip(CARD_COUNTS, hand, strict=True))]
-    return array("f", [count * inverse for count, inverse in zip(counts, _INVERSE_TOTALS, strict=True)])
+@dataclass
+class _SeatMemory:
+    """One seat's last vector, its blocks, and the parts of the position they were written from."""
+
+    values: np.ndarray
+    blocks: dict[str, np.ndarray]
+    piles: list[Any] = field(default_factory=lambda: [None] * NUM_PANS)
+    turn: Any = None
+    hand: Any = None
+    door: Any = None
+    deck: Any = None
+    diners: Any = None
+    steals: Any = None
+    served: int = 0
+    unseen: Any = None
+    events: Any = None
 
 
-def _turn_blocks(row: array, player: int, num_players: int) -> list[array | None]:
-    """The entries ``[0, _TURN_END)`` of ``player``'s vector (constant ones from ``row``) for every
-    turn key ``(engine phase * MAX_SEATS + seat to act) * 2 + served flag`` (None: no such seat)."""
-    blocks: list[array | None] = []
-    for phase_at in _PHASE_INDEX:  # in the order of the engine phase numbers
-        for current in range(MAX_SEATS):
-            for served in (False, True):
-                if current >= num_players:
-                    blocks.append(None)
-                    continue
-                block = array("f", row[:_TURN_END])
-                if phase_at >= 0:  # while the game is on: the phase and the seat to act
-                    block[phase_at] = 1.0
-                    block[_SEAT_AT + (current - player) % num_players] = 1.0
-                block[_SERVED_AT] = served
-                blocks.append(block)
-    return blocks
+class TortillaObserver(Observer):
+    """The observation of every seat of one game, in the game's mode (see the module docstring)."""
 
-
-class ObservationVectors:
-    """The observation vectors of one game, one per seat, kept current as the game changes.
-
-    Writing entries is the cost of an observation, so instead of encoding a position when asked,
-    the game calls the methods below wherever it changes something the vectors show, and each
-    writes only the entries that changed, in every seat's vector; ``observe`` copies the seat's
-    vector. ``sync_turn`` (called after every action) compares the few turn-level values (phase,
-    seat to act, served flag, fridge) with what the vectors show; ``rebuild`` writes a whole
-    position from the template of constant entries (a loaded position) and ``new_game`` a game
-    just dealt.
-
-    The methods read the game's private lists directly: property calls would cost as much as the
-    writes. The vectors equal the from-scratch encoders bit for bit
-    (``tests/test_tortilla_observation_cache.py`` checks every seat at every step).
-    """
-
-    def __init__(self, game: TortillaDePatatas, memory: bool) -> None:
-        num_players = game.num_players
-        self.memory = memory
+    def __init__(self, mode: str, num_players: int, menu: str, action_features_size: int = 0) -> None:
+        super().__init__(observation_layout(mode, num_players, action_features_size))
+        self.memory = mode == "information_state"
         self.num_players = num_players
-        self.size = size = INFORMATION_STATE_SIZE if memory else OBSERVATION_SIZE
-        self.pan_size = MEMORY_PAN_SIZE if memory else TABLE_PAN_SIZE
-        self.dish_size = MEMORY_DISH_SIZE if memory else TABLE_DISH_SIZE
-        self.dishes_at = HEADER_SIZE + NUM_PANS * self.pan_size
-        self.known_at = self.dishes_at + NUM_DINER_CARDS * self.dish_size  # memory only
-        self.unseen_at = size - NUM_CARD_TYPES  # memory only
-        # per seat: the entries that never change during a game, and those plus a new game's diner cards
-        self.template: list[array] = []
-        for player in range(num_players):
-            row = array("f", bytes(4 * size))
-            row[PHASES_SHOWN + MENU_ORDER.index(game.menu.name)] = 1.0
-            row[_SEAT_AT - 2] = float(num_players == 4)
-            row[_SEAT_AT - 1] = float(game.is_chef(player))
-            self.template.append(row)
-        self.fresh = [array("f", row) for row in self.template]
-        for row in self.fresh:
-            row[_DINERS_AT:_STEAL_AT] = _scaled((DINER_COPIES,) * len(DINER_VALUES), DINER_COPIES)
-        self.vectors = [array("f", row) for row in self.template]  # what observe copies, per seat
-        self.views = [np.frombuffer(vector, dtype=np.float32) for vector in self.vectors]
-        # per global pan, where its block goes in each seat's vector (its team's pans first)
-        self.pan_slots: list[list[tuple[array, slice]]] = [
-            [
-                (vector, slice(at, at + self.pan_size))
-                for player, vector in enumerate(self.vectors)
-                for at in [HEADER_SIZE + _PAN_POSITION[player % NUM_TEAMS][pan] * self.pan_size]
-            ]
-            for pan in range(NUM_PANS)
-        ]
-        self.pile_blocks = _PILE_BLOCKS[memory]
-        # per dish slot (serving order), where it goes in each seat's vector and that seat's team
-        self.dish_slots: list[list[tuple[array, slice, int]]] = [
-            [
-                (vector, slice(at, at + self.dish_size), player % NUM_TEAMS)
-                for player, vector in enumerate(self.vectors)
-                for at in [self.dishes_at + index * self.dish_size]
-            ]
-            for index in range(NUM_DINER_CARDS)
-        ]
-        # per seat, its vector and the first entries of it for every turn key (see ``sync_turn``)
-        self.turn_slots = [
-            (vector, _turn_blocks(row, player, num_players))
-            for player, (vector, row) in enumerate(zip(self.vectors, self.template, strict=True))
-        ]
-        # the door one-hot: per card type, its entry in every vector; the extra last list is -1 (none)
-        self.door_slots = [[(vector, _DOOR_AT + card) for vector in self.vectors] for card in range(NUM_CARD_TYPES)]
-        self.door_slots.append([])
-        # what every vector shows of the turn-level values (-1: not written yet)
-        self.turn_shown = self.door_shown = self.deck_shown = -1
+        self.menu = menu
+        self.with_action_features = action_features_size > 0
+        self._template = np.zeros(self.layout.size, dtype=np.float32)
+        template = self.layout.views(self._template)
+        template["menu"][MENU_ORDER.index(menu)] = 1.0
+        template["four_players"][0] = float(num_players == 4)
+        self._pan_order = [_PAN_ORDER[seat % NUM_TEAMS] for seat in range(num_players)]
+        self.reset()
 
-    def observe(self, player: int) -> np.ndarray:
-        """A fresh float32 copy of ``player``'s vector (callers may write into it)."""
-        return self.views[player].copy()
+    def reset(self) -> None:
+        self._seats: list[_SeatMemory | None] = [None] * self.num_players
 
-    # A copy (``copy.deepcopy``, pickle) must look at its own buffers: make its views afresh.
-    def __getstate__(self) -> dict:
-        return {name: value for name, value in self.__dict__.items() if name != "views"}
+    # ------------------------------------------------------------------ the reference
+    def encode(self, game: TortillaDePatatas, seat: int, out: np.ndarray) -> None:
+        plain = encode_information_state(game, seat) if self.memory else encode_observation(game, seat)
+        out[: len(plain)] = plain
+        if self.with_action_features:
+            self.layout.views(out)["action_features"][:] = action_features(game, seat)
 
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self.views = [np.frombuffer(vector, dtype=np.float32) for vector in self.vectors]
+    # ------------------------------------------------------------------ incremental
+    def _memory(self, seat: int) -> _SeatMemory:
+        values = self._template.copy()
+        values[self.layout.slice("chef")] = float(seat < NUM_TEAMS)
+        memory = self._seats[seat] = _SeatMemory(values, self.layout.views(values))
+        return memory
 
-    # ------------------------------------------------------------------ a whole position
-    def new_game(self, game: TortillaDePatatas) -> None:
-        """A game just dealt (nothing on the table, served or known yet): the cheap ``rebuild``."""
-        self._restart(self.fresh, game)
-        if self.memory:
-            for hand, vector in zip(game._hands, self.vectors, strict=True):
-                vector[self.unseen_at :] = _unseen_at_deal(tuple(hand), game._door)
-
-    def rebuild(self, game: TortillaDePatatas) -> None:
-        """Write ``game``'s position from scratch (a loaded position): the template, then every part."""
-        self._restart(self.template, game)
-        diners = _scaled(tuple(game._diners), DINER_COPIES)
-        for vector in self.vectors:
-            vector[_DINERS_AT:_STEAL_AT] = diners
-        if game._steal_options:
-            self.steals_changed(game)
-        for pan in range(NUM_PANS):
-            if game._pans[pan]:
-                self.pile_changed(game, pan)
-        for index, dish in enumerate(game._served):
-            self._write_dish(dish, index)
-        for seat, known in enumerate(game._known):
-            for card, count in enumerate(known):
-                if count:
-                    self.known_changed(game, seat, card)
-        for card in range(NUM_CARD_TYPES):
-            self.unseen_changed(game, card)
-
-    def _restart(self, rows: list[array], game: TortillaDePatatas) -> None:
-        """Start again from ``rows`` (a template), then write the turn-level values and the hands."""
-        for vector, row in zip(self.vectors, rows, strict=True):
-            vector[:] = row  # same length: the buffers never move (``views`` stay valid)
-        self.turn_shown = self.door_shown = self.deck_shown = -1
-        self.sync_turn(game)
-        for hand, vector in zip(game._hands, self.vectors, strict=True):
-            vector[_HAND_AT:_DOOR_AT] = _scaled(tuple(hand), MAX_HAND)
-
-    # ------------------------------------------------------------------ what changes during a game
-    def sync_turn(self, game: TortillaDePatatas) -> None:
-        """The phase, seat to act, served flag, fridge size and door: rewrite whichever changed."""
-        turn = (game._phase * MAX_SEATS + game._current) * 2 + game._served_this_turn
-        if turn != self.turn_shown:  # phase, seat to act and served flag in one block per vector
-            for vector, blocks in self.turn_slots:
-                vector[:_TURN_END] = blocks[turn]
-            self.turn_shown = turn
-        door = game._door
-        if door != self.door_shown:
-            _move_flag(self.door_slots[self.door_shown], self.door_slots[door])
-            self.door_shown = door
-        deck = len(game._deck)
-        if deck != self.deck_shown:
-            value = deck / DECK_SIZE
-            for vector in self.vectors:
-                vector[_DECK_AT] = value
-            self.deck_shown = deck
-
-    def hand_changed(self, game: TortillaDePatatas, seat: int, card: int) -> None:
-        """``seat`` holds a different number of ``card`` (only its own vector shows its hand)."""
-        self.vectors[seat][_HAND_AT + card] = game._hands[seat][card] / MAX_HAND
-
-    def card_put(self, game: TortillaDePatatas, pan: int, card: int) -> None:
-        """A ``card`` from a hand or the fridge was put into pan ``pan``: now seen by all."""
-        self.pile_changed(game, pan)
-        self.unseen_changed(game, card)
-
-    def card_drawn(self, game: TortillaDePatatas, seat: int, card: int, from_door: bool) -> None:
-        """``seat`` refilled its hand with ``card`` from the fridge or (everyone saw it) its door."""
-        self.vectors[seat][_HAND_AT + card] = game._hands[seat][card] / MAX_HAND
-        if not from_door:
-            self.unseen_changed(game, card, seat)  # seen by the drawer only
-            return
-        self.known_changed(game, seat, card)
-        self.unseen_changed(game, card)  # the door card went into a hand everyone knows of
-        if game._door >= 0:
-            self.unseen_changed(game, game._door)  # the new door card, seen by all
-
-    def pile_changed(self, game: TortillaDePatatas, pan: int) -> None:
-        """Pan ``pan`` (global index) gained or lost cards."""
-        pile, counts = game._pans[pan], game._pan_counts[pan]
-        if self.memory:  # the counts (their sum: the height) and the top cards
-            key = (tuple(counts), tuple(pile[-TOP_CARDS_REMEMBERED:]))
-        else:  # the height as shown (capped) and the top card
-            key = (min(len(pile), HEIGHT_SCALE), tuple(pile[-1:]))
-        block = self.pile_blocks.get(key)
-        if block is None:
-            block = _new_pile_block(key, pile, counts, self.memory)
-        for vector, slot in self.pan_slots[pan]:
-            vector[slot] = block
-
-    def dish_served(self, game: TortillaDePatatas) -> None:
-        """An omelette was served: its dish slot and the diner cards left."""
-        dish = game._served[-1]
-        self._write_dish(dish, len(game._served) - 1)
-        index = dish.diners - 1
-        value = game._diners[index] / DINER_COPIES
-        for vector in self.vectors:
-            vector[_DINERS_AT + index] = value
-
-    def _write_dish(self, dish: ServedOmelette, index: int) -> None:
-        blocks = _dish_blocks(dish, self.memory)
-        for vector, slot, team in self.dish_slots[index]:
-            vector[slot] = blocks[team]
-
-    def steals_changed(self, game: TortillaDePatatas) -> None:
-        """The steal choices open now (set when a steal must be chosen, cleared once it is)."""
-        for player, vector in enumerate(self.vectors):
-            vector[_STEAL_AT : _STEAL_AT + NUM_PANS] = _NO_STEALS
-            position = _PAN_POSITION[player % NUM_TEAMS]
-            for pan in game._steal_options:
-                vector[_STEAL_AT + position[pan]] = 1.0
-
-    def known_changed(self, game: TortillaDePatatas, seat: int, card: int) -> None:
-        """Everyone knows ``seat`` holds a different number of ``card`` (memory: the others' vectors)."""
-        if not self.memory:
-            return
-        value = min(game._known[seat][card] / HAND_SIZE, 1.0)
+    def observe(self, game: TortillaDePatatas, seat: int) -> np.ndarray:
+        memory = self._seats[seat] or self._memory(seat)
+        block = memory.blocks
         n = self.num_players
-        for player, vector in enumerate(self.vectors):
-            if player != seat:
-                vector[self.known_at + (seat - player - 1) % n * NUM_CARD_TYPES + card] = value
+        current = game.current_player
+        turn = (game.phase, current, game.served_this_turn)
+        if memory.turn != turn:
+            block["phase"][:] = _PHASE_ROWS[game.phase]
+            block["to_act"][:] = _ONE_HOT_4[(current - seat) % n if current >= 0 else MAX_SEATS]
+            block["served_this_turn"][0] = game.served_this_turn
+            memory.turn = turn
+        hand = tuple(game.hand(seat))
+        if memory.hand != hand:
+            block["hand"][:] = [count / MAX_HAND for count in hand]
+            memory.hand = hand
+        if memory.door != game.door:
+            block["door"][:] = _DOOR_ROWS[game.door]
+            memory.door = game.door
+        if memory.deck != game.deck_size:
+            block["fridge"][0] = game.deck_size / DECK_SIZE
+            memory.deck = game.deck_size
+        diners = tuple(game.diners_left)
+        if memory.diners != diners:
+            block["diners_left"][:] = [left / DINER_COPIES for left in diners]
+            memory.diners = diners
+        steals = tuple(game.steal_options)
+        if memory.steals != steals:
+            block["steal_choices"][:] = 0.0
+            for pan in steals:
+                block["steal_choices"][self._pan_order[seat].index(pan)] = 1.0
+            memory.steals = steals
+        self._pans(game, seat, memory)
+        if memory.served != len(game.served):
+            size = MEMORY_DISH_SIZE if self.memory else TABLE_DISH_SIZE
+            for index in range(memory.served, len(game.served)):
+                entries = dish_entries(game.served[index], seat % NUM_TEAMS, self.memory)
+                block["served"][index * size : (index + 1) * size] = entries
+            memory.served = len(game.served)
+        if self.memory:
+            self._knowledge(game, seat, memory)
+        else:
+            self._events(game, seat, memory)
+        if self.with_action_features:
+            block["action_features"][:] = action_features(game, seat)
+        return memory.values.copy()
 
-    def unseen_changed(self, game: TortillaDePatatas, card: int, seat: int = -1) -> None:
-        """Recount the unseen cards of type ``card`` for ``seat`` (-1: every seat; memory only).
+    def _pans(self, game: TortillaDePatatas, seat: int, memory: _SeatMemory) -> None:
+        size = MEMORY_PAN_SIZE if self.memory else TABLE_PAN_SIZE
+        pans = memory.blocks["pans"]
+        for position, pan in enumerate(self._pan_order[seat]):
+            pile = tuple(game.pans[pan])
+            if memory.piles[position] != pile:
+                pans[position * size : (position + 1) * size] = _pile_block(pile, self.memory)
+                memory.piles[position] = pile
 
-        A seat has not seen a card that is in no pan or dish, not in its hand, not the door and
-        not known to be in another hand: call this whenever one of those changes for ``card``.
+    def _knowledge(self, game: TortillaDePatatas, seat: int, memory: _SeatMemory) -> None:
+        """Cards known in the others' hands, and the cards the seat has not seen (memory mode).
+
+        Both change only when a card is put on the table (``table_counts``), a hand or the door changes
+        (a door card taken is replaced from the fridge): the fridge size, the door, the cards on the table
+        and the seat's hand say whether to look again.
         """
-        if not self.memory:
+        key = (game.deck_size, game.door, sum(game.table_counts), memory.hand)
+        if memory.unseen == key:
             return
-        known, hands = game._known, game._hands
-        outside = CARD_COUNTS[card] - game._table_counts[card] - (game._door == card)  # not on the table or the door
-        for counts in known:
-            outside -= counts[card]  # nor known to be in a hand
-        inverse, at = _INVERSE_TOTALS[card], self.unseen_at + card
-        if seat >= 0:
-            self.vectors[seat][at] = (outside - hands[seat][card] + known[seat][card]) * inverse
-            return
-        for player, vector in enumerate(self.vectors):
-            vector[at] = (outside - hands[player][card] + known[player][card]) * inverse
+        n = self.num_players
+        entries = memory.blocks["known_in_hands"]
+        entries[:] = 0.0
+        for k in range(n - 1):
+            for card, count in enumerate(game.known_in_hand((seat + 1 + k) % n)):
+                if count:
+                    entries[k * NUM_CARD_TYPES + card] = min(count / HAND_SIZE, 1.0)
+        memory.blocks["unseen"][:] = [
+            count * inverse for count, inverse in zip(unseen_counts(game, seat), _INVERSE_TOTALS, strict=True)
+        ]
+        memory.unseen = key
 
-
-def _move_flag(before: list[tuple[array, int]], after: list[tuple[array, int]]) -> None:
-    """Move a one-hot flag in every vector: clear the entries ``before``, set the entries ``after``."""
-    for vector, at in before:
-        vector[at] = 0.0
-    for vector, at in after:
-        vector[at] = 1.0
+    def _events(self, game: TortillaDePatatas, seat: int, memory: _SeatMemory) -> None:
+        """What the seat saw happen since its last decision (observation mode)."""
+        key = game.events_key(seat)
+        if memory.events != key:
+            entries = memory.blocks["events"]
+            entries[:] = 0.0
+            for index, event in enumerate(game.events_seen(seat)):
+                entries[index * EVENT_SIZE : (index + 1) * EVENT_SIZE] = event_entries(event, seat, self.num_players)
+            memory.events = key
