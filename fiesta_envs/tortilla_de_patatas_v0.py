@@ -1,7 +1,11 @@
-"""Replaced by ``fiesta_envs.tortilla_de_patatas_v1`` (its ``observation`` mode changed; see its version history)."""
+"""Retired: Tortilla de Patatas is now ``fiesta_envs.tortilla_de_patatas_v1`` (id
+``fiesta_envs/TortillaDePatatas-v1``): its ``observation`` mode shows what happened between two decisions."""
 
-raise ImportError(
-    "fiesta_envs.tortilla_de_patatas_v0 was replaced by fiesta_envs.tortilla_de_patatas_v1 "
-    "(id fiesta_envs/TortillaDePatatas-v1): its 'observation' mode shows what happened between two decisions; "
-    "see its version history"
+from fiesta_envs.core.retired import retired_env_functions
+
+env, raw_env, parallel_env = retired_env_functions(
+    "tortilla_de_patatas_v0",
+    "tortilla_de_patatas_v1",
+    "fiesta_envs/TortillaDePatatas-v1",
+    "its 'observation' mode shows what happened between two decisions",
 )

@@ -47,8 +47,10 @@ def test_the_documented_blocks_are_the_code_blocks(mode, num_players):
 
 def test_the_old_names_fail_naming_v1():
     assert fiesta_envs  # registers the ids
-    with pytest.raises(ImportError, match="tortilla_de_patatas_v1"):
-        importlib.import_module("fiesta_envs.tortilla_de_patatas_v0")
+    retired = importlib.import_module("fiesta_envs.tortilla_de_patatas_v0")
+    for make in (retired.env, retired.raw_env):
+        with pytest.raises(ImportError, match="tortilla_de_patatas_v1"):  # PettingZoo's DeprecatedEnv
+            make()
     with pytest.raises(gymnasium.error.DeprecatedEnv, match="TortillaDePatatas-v1"):
         gymnasium.make("fiesta_envs/TortillaDePatatas-v0")
 

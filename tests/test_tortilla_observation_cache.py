@@ -2,8 +2,9 @@
 
 ``TortillaDePatatas.observe`` asks its ``observation.TortillaObserver``, which keeps each seat's last
 vector and rewrites what changed since (it pulls: the rules never call it); ``encode_observation``
-and ``encode_information_state`` are the readable definition. Every seat's vector is compared at every step of random games, in
-every menu, player count and mode, across loaded positions and clones too.
+and ``encode_information_state`` are the readable definition. Every seat's vector is compared at
+every step of random games, in every menu, player count and mode, across loaded positions and
+clones too.
 """
 
 from __future__ import annotations
