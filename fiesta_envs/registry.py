@@ -7,6 +7,7 @@ Nothing is imported until a game is actually used, so ``import fiesta_envs`` sta
 
 from __future__ import annotations
 
+import functools
 import importlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -141,10 +142,7 @@ def make_gym_env(game: str, **kwargs: Any) -> Any:
     from fiesta_envs.core.single_seat import SingleSeatEnv
 
     spec = game_spec(game)
-
-    def policy_factory(policy: Any, seed: int | None) -> Policy:
-        return make_policy(spec.name, policy, seed)
-
+    policy_factory = functools.partial(make_policy, spec.name)  # (policy, seed) -> Policy; picklable
     return SingleSeatEnv(spec.game_class(), policy_factory, **kwargs)
 
 

@@ -147,6 +147,14 @@ def test_ranking_returns():
     np.testing.assert_allclose(ranking_returns(np.array([4, 4, 4])), [0.0, 0.0, 0.0])
 
 
+@pytest.mark.parametrize("num_players", range(2, 9))
+def test_an_all_way_tie_is_worth_exactly_zero(num_players):
+    """Not 5.55e-17: a tie across the middle ranks is exactly 0, and the rewards sum to exactly 0."""
+    assert ranking_returns(np.full(num_players, 7.0)).tolist() == [0.0] * num_players
+    middle = np.array([9.0, *([5.0] * (num_players - 2)), 1.0])
+    assert ranking_returns(middle).tolist() == [1.0, *([0.0] * (num_players - 2)), -1.0]
+
+
 def test_margin_returns_clip_and_scale():
     np.testing.assert_allclose(margin_returns(np.array([30, 20, 10]), 20.0), [0.5, -0.5, -1.0])
     np.testing.assert_allclose(margin_returns(np.array([100, 0]), 20.0), [1.0, -1.0])

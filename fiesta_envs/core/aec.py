@@ -22,6 +22,7 @@ for stepping before ``reset`` or reading attributes too early).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -33,6 +34,7 @@ from pettingzoo.utils import wrappers
 
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.core.game import Game
+from fiesta_envs.core.pickling import PicklesGameAsStateDict
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 ILLEGAL_ACTION_PENALTY = -1.0
@@ -73,8 +75,11 @@ def render_game(game: Game, render_mode: str) -> str | np.ndarray | None:
     return text
 
 
-class FiestaAECEnv(AECEnv):
-    """The AEC environment over ``game_class``; subclassed once per game by ``aec_env_classes``."""
+class FiestaAECEnv(PicklesGameAsStateDict, AECEnv):
+    """The AEC environment over ``game_class``; subclassed once per game by ``aec_env_classes``.
+
+    Plain ``pickle`` works and the copy continues the game (``core/pickling.py``).
+    """
 
     game_class: ClassVar[type[Game]]
     metadata: ClassVar[dict[str, Any]] = {
@@ -256,8 +261,17 @@ class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
         return self.env.last(observe)
 
 
-def aec_env_classes(game_class: type[Game], env_name: str) -> tuple[type[FiestaAECEnv], Callable[..., AECEnv]]:
-    """The public ``raw_env`` class and ``env()`` factory of a game's ``<game>_v0`` module."""
+def aec_env_classes(
+    game_class: type[Game], env_name: str, module: str | None = None
+) -> tuple[type[FiestaAECEnv], Callable[..., AECEnv]]:
+    """The public ``raw_env`` class and ``env()`` factory of a game's ``<game>_vN`` module.
+
+    Both are named as attributes ``raw_env`` and ``env`` of ``module`` -- by default the module that
+    calls this function, as ``collections.namedtuple`` does -- so that plain ``pickle`` finds them
+    there: assign them to exactly those names.
+    """
+    if module is None:
+        module = sys._getframe(1).f_globals.get("__name__", "__main__")
     raw = type(
         "raw_env",
         (FiestaAECEnv,),
@@ -270,6 +284,8 @@ def aec_env_classes(game_class: type[Game], env_name: str) -> tuple[type[FiestaA
                 "render_fps": 1,
             },
             "__doc__": f"The PettingZoo AEC environment of {game_class.name}, without wrappers.",
+            "__module__": module,
+            "__qualname__": "raw_env",
         },
     )
 
@@ -278,4 +294,6 @@ def aec_env_classes(game_class: type[Game], env_name: str) -> tuple[type[FiestaA
         return OrderEnforcingEnv(raw(**kwargs))
 
     env.__doc__ = f"The {game_class.name} AEC environment, wrapped as PettingZoo's classic games are."
+    env.__module__ = module
+    env.__qualname__ = "env"
     return raw, env

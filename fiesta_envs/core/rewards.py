@@ -16,12 +16,14 @@ def ranking_returns(scores: np.ndarray) -> np.ndarray:
     n = len(scores)
     if n < 2:
         return np.zeros(n)
-    rank_value = 1.0 - 2.0 * np.arange(n) / (n - 1)  # value of rank 0 (best) .. n-1 (worst)
     result = np.empty(n)
     for i, score in enumerate(scores):
         better = int(np.sum(scores > score))
         tied = int(np.sum(scores == score))
-        result[i] = rank_value[better : better + tied].mean()
+        # Rank r (0 = best) is worth 1 - 2r / (n - 1); the tied players share the mean over the ranks
+        # better .. better + tied - 1, written as one division so that a tie across the middle is
+        # exactly 0 (summing the rank values first leaves 5.55e-17 for a four-way tie).
+        result[i] = ((n - 1) - (2 * better + tied - 1)) / (n - 1)
     return result
 
 

@@ -39,13 +39,18 @@ from fiesta_envs.core.aec import (
 )
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from fiesta_envs.core.game import Game
+from fiesta_envs.core.pickling import PicklesGameAsStateDict
 from fiesta_envs.core.policy import Policy
 
 PolicyFactory = Callable[[Any, "int | None"], Policy]  # (spec, seed) -> Policy; see registry.make_policy
 
 
-class SingleSeatEnv(gymnasium.Env):
-    """The learner plays ``seat``; ``opponents`` play every other seat."""
+class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
+    """The learner plays ``seat``; ``opponents`` play every other seat.
+
+    Plain ``pickle`` works (the opponents must be picklable: baselines are; a lambda is not) and the
+    copy continues the episode (``core/pickling.py``).
+    """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
