@@ -33,13 +33,13 @@ def aec_view(env: Any) -> dict[str, Any]:
 
 
 def assert_same(original: Any, copy: Any, where: str) -> None:
-    if not data_equivalence(original, copy):
-        differing = (
-            [key for key in original if not data_equivalence(original[key], copy.get(key))]
-            if isinstance(original, dict) and isinstance(copy, dict)
-            else []
-        )
-        raise AssertionError(f"{where}: the copy differs ({', '.join(differing) or 'value'}):\n{original}\n{copy}")
+    if data_equivalence(original, copy):
+        return
+    if isinstance(original, dict) and isinstance(copy, dict):
+        keys = [key for key in original if key not in copy or not data_equivalence(original[key], copy[key])]
+        shown = "\n".join(f"  {key}: {original.get(key)!r:.300}\n  copy: {copy.get(key)!r:.300}" for key in keys)
+        raise AssertionError(f"{where}: the copy differs in {', '.join(map(str, keys))}:\n{shown}")
+    raise AssertionError(f"{where}: the copy differs:\n  {original!r:.300}\n  copy: {copy!r:.300}")
 
 
 def random_aec_step(env: Any, rng: np.random.Generator) -> None:

@@ -66,8 +66,13 @@ def test_final_rewards_and_infos():
     winner = aec.agent_selection  # took the last stone
     assert aec.rewards[winner] == 1.0
     assert sum(aec.rewards.values()) == 0.0
-    assert aec.infos[winner]["winners"] == [winner]
-    assert aec.infos[winner]["scores"] in ([1.0, 0.0], [0.0, 1.0])
+    seat = aec.possible_agents.index(winner)
+    for agent in aec.agents:
+        info = aec.infos[agent]
+        assert info["winners"].dtype == np.int8 and info["winners"].tolist() == [int(s == seat) for s in range(2)]
+        assert info["scores"].dtype == np.float64 and info["scores"].tolist()[seat] == 1.0
+    assert aec.infos["player_0"]["scores"] is not aec.infos["player_1"]["scores"]  # each agent its own arrays
+    assert aec.unwrapped.final_info() == aec.unwrapped.game.final_info()
 
 
 def test_illegal_action_ends_the_game_with_penalty_and_warning():
@@ -160,7 +165,7 @@ def test_learner_gets_its_reward_when_an_opponent_ends_the_game():
     while not terminated:
         _, reward, terminated, _, info = env_.step(0)
     assert reward == -1.0
-    assert info["winners"] == [1]
+    assert info["winners"].tolist() == [0, 1]
 
 
 def test_learner_only_sees_its_own_turns_and_masks_are_offered():

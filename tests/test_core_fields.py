@@ -24,6 +24,14 @@ def test_ints_are_checked_for_type_and_range():
         reader(turn="2").int("turn")
 
 
+def test_numbers_are_finite_ints_or_floats():
+    assert reader(reward=-1).number("reward") == -1.0
+    assert reader(reward=0.25).number("reward") == 0.25
+    for bad in (True, "1", float("nan"), float("inf"), None):
+        with pytest.raises(InvalidStateError, match="'reward': expected a finite number"):
+            reader(reward=bad).number("reward")
+
+
 def test_a_missing_field_is_named():
     with pytest.raises(InvalidStateError, match="toy: state field 'deck' is missing"):
         reader().int_list("deck")

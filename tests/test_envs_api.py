@@ -78,7 +78,7 @@ def test_single_seat_gets_its_reward_at_the_end_whoever_ends_it(spec):
             _, reward, terminated, _, info = env.step(action)
         endings["learner" if lookahead.is_over else "opponent"] += 1
         assert reward == pytest.approx(game.returns()[env.unwrapped.seat])
-        assert info["scores"] == game.scores().tolist()
+        np.testing.assert_array_equal(info["scores"], game.scores())
         if min(endings.values()) > 0:
             break
     assert min(endings.values()) > 0, endings
@@ -99,3 +99,39 @@ def test_unknown_option_and_player_count_are_refused(spec):
 def test_unknown_opponent_is_refused_with_the_baselines_listed(spec):
     with pytest.raises(fiesta_envs.InvalidOptionError, match="unknown opponent 'grandmaster'.*random"):
         gymnasium.make(spec.gym_id, opponents="grandmaster")
+
+
+def _signature(info: dict) -> tuple:
+    """Keys, dtypes and shapes: what a vectorised collector needs to be the same to stack infos."""
+    for key, value in info.items():
+        assert isinstance(value, np.ndarray), f"info[{key!r}] is a {type(value).__name__}, not an array"
+    return tuple(sorted((key, value.dtype.str, value.shape) for key, value in info.items()))
+
+
+@pytest.mark.parametrize(("spec", "num_players", "options"), CONFIGS)
+def test_infos_have_one_fixed_shape_per_configuration(spec, num_players, options):
+    """Every info value is an array whose shape depends on the configuration only (Tianshou's Collector
+    and TorchRL stack them); each agent holds its own writable mask."""
+    module = __import__(spec.aec_module, fromlist=["env"])
+    during, at_end = set(), set()
+    for seed in range(2):
+        env = module.env(num_players=num_players, **options)
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _agent in env.agent_iter():
+            _, reward, termination, truncation, info = env.last()
+            masks = [env.infos[other]["action_mask"] for other in env.agents]
+            assert all(mask.flags.writeable for mask in masks)
+            assert len({id(mask) for mask in masks}) == len(masks)
+            if termination or truncation:
+                at_end.add(_signature(info))
+                game = env.unwrapped.game
+                assert info["winners"].tolist() == [int(s in game.winners()) for s in range(num_players)]
+                assert isinstance(reward, float)
+                env.step(None)
+                continue
+            during.add(_signature(info))
+            env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    assert len(during) == 1, during
+    assert len(at_end) == 1, at_end
+    assert {key for key, _, _ in next(iter(at_end))} == {"action_mask", "scores", "winners"}

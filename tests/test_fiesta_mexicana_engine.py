@@ -271,13 +271,14 @@ def test_public_module_plays_a_game_and_reveals_objectives_at_the_end():
     env.reset(seed=4)
     rng = np.random.default_rng(0)
     for _agent in env.agent_iter():
-        observation, _reward, termination, truncation, info = env.last()
+        observation, _reward, termination, truncation, _info = env.last()
         if termination or truncation:
             env.step(None)
             continue
         legal = np.flatnonzero(observation["action_mask"])
         env.step(int(legal[rng.integers(len(legal))]))
-    assert len(info["final"]["objectives"]) == 3 and len(info["final"]["objective_points"]) == 3
+    final = env.unwrapped.final_info()
+    assert len(final["objectives"]) == 3 and len(final["objective_points"]) == 3
 
 
 @pytest.mark.parametrize("orientation", [0, 1, 2, 3])

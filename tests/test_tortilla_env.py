@@ -31,8 +31,8 @@ def test_a_full_game_through_the_aec_env_gives_team_rewards() -> None:
         legal = np.flatnonzero(observation["action_mask"])
         env.step(int(legal[rng.integers(len(legal))]))
     assert totals["player_0"] == totals["player_2"] == -totals["player_1"] == -totals["player_3"]
-    team_a, team_b = info["final"]["team_scores"]
-    assert info["scores"] == [team_a, team_b, team_a, team_b]
+    team_a, team_b = env.unwrapped.final_info()["team_scores"]
+    assert info["scores"].tolist() == [team_a, team_b, team_a, team_b]
     assert totals["player_0"] == float(np.sign(team_a - team_b))
 
 

@@ -8,13 +8,18 @@ module, following PettingZoo's classic games:
 * observation ``{"observation": Box(float32), "action_mask": Box(int8)}``; the mask is all
   zeros for every agent but the one to act; ``infos[agent]["action_mask"]`` carries it too;
 * rewards are zero until the game ends, then ``Game.returns()``; ``infos`` then carry the
-  final ``scores``, the ``winners`` and the game's ``final_info()``;
+  final ``scores`` and the ``winners`` as fixed-shape arrays (``core/infos.py``); the game's
+  breakdown of the scores is ``final_info()``;
 * an illegal action ends the game with reward -1 for the offender and 0 for the others, and
   a warning naming the action and the rule (PettingZoo's ``TerminateIllegalWrapper``
   convention); ``illegal_action="raise"`` raises ``IllegalActionError`` instead. Actions that
   are not actions at all (wrong type, out of range) always raise.
 * ``render_mode``: ``"ansi"`` returns the text table, ``"human"`` prints it, ``"rgb_array"``
   returns a picture where the game can draw one.
+
+* ``state_dict()`` saves the game and the AEC loop's bookkeeping (``core/aec_state.py``):
+  ``load_state_dict`` continues exactly, the end-of-game ``None`` steps included; plain ``pickle``
+  works the same way (``core/pickling.py``).
 
 ``env()`` wraps the raw environment in PettingZoo's ``OrderEnforcingWrapper`` (clear errors
 for stepping before ``reset`` or reading attributes too early).
@@ -32,8 +37,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from fiesta_envs.core.aec_state import BOOKKEEPING_KEY, AECBookkeeping, is_env_state_dict
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
+from fiesta_envs.core.fields import FieldReader
 from fiesta_envs.core.game import Game
+from fiesta_envs.core.infos import end_of_game_info, illegal_action_info, no_actions
 from fiesta_envs.core.pickling import PicklesGameAsStateDict
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
@@ -115,9 +123,9 @@ class FiestaAECEnv(PicklesGameAsStateDict, AECEnv):
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
-        self._no_actions = np.zeros(num_actions, dtype=np.int8)
-        self._no_actions.setflags(write=False)
         self._has_reset = False
+        self._skip_agent_selection: str | None = None
+        self._illegal_action: dict[str, str] | None = None  # {"agent", "message"} once one ended the game
 
     # -- spaces -----------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -131,6 +139,10 @@ class FiestaAECEnv(PicklesGameAsStateDict, AECEnv):
         # ``options`` is accepted for API compatibility and ignored, as in PettingZoo's classic
         # games: game options are fixed when the environment is made.
         self.game.reset(seed)
+        self._start_loop()
+
+    def _start_loop(self) -> None:
+        """Every agent in the loop, nothing collected yet, the game's seat to act selected."""
         self._has_reset = True
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -138,13 +150,19 @@ class FiestaAECEnv(PicklesGameAsStateDict, AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.game.current_player]
-        self._refresh_infos()
+        self._skip_agent_selection = None
+        self._illegal_action = None
+        if self.game.is_over:  # only from a loaded engine state dict: the game ends at once
+            self.agent_selection = self.possible_agents[0]
+            self._end_game()
+        else:
+            self.agent_selection = self.possible_agents[self.game.current_player]
+            self._refresh_infos()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         to_act = not self.game.is_over and agent == self.agent_selection and seat == self.game.current_player
-        mask = self.game.legal_mask().copy() if to_act else self._no_actions.copy()
+        mask = self.game.legal_mask().copy() if to_act else no_actions(self.game)
         return {"observation": self.game.observe(seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -174,6 +192,11 @@ class FiestaAECEnv(PicklesGameAsStateDict, AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def _clear_rewards(self) -> None:
+        """Every reward back to 0.0 (PettingZoo's version writes the int 0)."""
+        for agent in self.rewards:
+            self.rewards[agent] = 0.0
+
     def _in_action_space(self, action: Any) -> bool:
         return (
             isinstance(action, (int, np.integer))
@@ -184,31 +207,37 @@ class FiestaAECEnv(PicklesGameAsStateDict, AECEnv):
     def _refresh_infos(self) -> None:
         current = self.agent_selection
         for agent in self.agents:
-            mask = self.game.legal_mask().copy() if agent == current else self._no_actions
+            mask = self.game.legal_mask().copy() if agent == current else no_actions(self.game)
             self.infos[agent] = {"action_mask": mask}
 
     def _end_game(self) -> None:
         returns = self.game.returns()
-        scores = self.game.scores().tolist()
-        winners = [self.possible_agents[i] for i in self.game.winners()]
-        final = self.game.final_info()
         for agent in self.agents:
-            seat = self._seat[agent]
-            self.rewards[agent] = float(returns[seat])
+            self.rewards[agent] = float(returns[self._seat[agent]])
             self.terminations[agent] = True
-            self.infos[agent] = {
-                "action_mask": self._no_actions,
-                "scores": scores,
-                "winners": winners,
-                "final": final,
-            }
+        self._end_infos()
 
     def _end_for_illegal_action(self, offender: str, error: IllegalActionError) -> None:
         gymnasium.logger.warn(f"[{offender}] illegal action, game ended: {error}")
+        self._illegal_action = {"agent": offender, "message": str(error)}
         for agent in self.agents:
             self.rewards[agent] = ILLEGAL_ACTION_PENALTY if agent == offender else 0.0
             self.terminations[agent] = True
-            self.infos[agent] = {"action_mask": self._no_actions, "illegal_action": str(error)}
+        self._end_infos()
+
+    def _end_infos(self) -> None:
+        """Every agent left in the loop gets the end-of-game info (its own copy)."""
+        for agent in self.agents:
+            if self._illegal_action is not None:
+                self.infos[agent] = illegal_action_info(self.game, self._illegal_action["message"])
+            else:
+                self.infos[agent] = end_of_game_info(self.game)
+
+    def final_info(self) -> dict[str, Any]:
+        """The game's breakdown of the final scores (``Game.final_info()``; its shape is the game's own)."""
+        if not self.game.is_over:
+            raise RuntimeError(f"{self.game.name}: final_info() is only defined once the game is over")
+        return self.game.final_info()
 
     # -- rendering, state -----------------------------------------------------------
     def render(self) -> str | np.ndarray | None:
@@ -229,36 +258,73 @@ class FiestaAECEnv(PicklesGameAsStateDict, AECEnv):
         return self.game.string_to_action(text)
 
     def state_dict(self) -> dict[str, Any]:
-        """The game (with its random generator) as JSON-safe data."""
-        return self.game.state_dict()
+        """The game (with its random generator) and the AEC loop's bookkeeping, as JSON-safe data:
+        ``{"game": Game.state_dict(), "aec": ...}`` (``core/aec_state.py``)."""
+        if not self._has_reset:
+            raise RuntimeError(f"{self.game.name}: call reset() before state_dict()")
+        bookkeeping = AECBookkeeping(
+            agents=list(self.agents),
+            agent_selection=self.agent_selection,
+            skip_agent_selection=self._skip_agent_selection,
+            rewards=self.rewards,
+            cumulative_rewards=self._cumulative_rewards,
+            terminations=self.terminations,
+            truncations=self.truncations,
+            illegal_action=self._illegal_action,
+        )
+        return {"game": self.game.state_dict(), BOOKKEEPING_KEY: bookkeeping.to_dict()}
 
     def load_state_dict(self, data: dict[str, Any]) -> None:
-        """Continue a game saved by ``state_dict``; rewards restart at zero."""
-        self.game.load_state_dict(data)
+        """Continue exactly where ``state_dict`` was taken, the end-of-game ``None`` steps included.
+
+        A bare engine state dict (``Game.state_dict()``, e.g. a scenario) is accepted too: the loop
+        then starts afresh at that position (rewards at zero; a finished game ends at once).
+        Nothing changes when the data is refused (``InvalidStateError`` naming the field).
+        """
+        before = self.game.state_dict()
+        try:
+            if not is_env_state_dict(data):
+                self.game.load_state_dict(data)
+                self._start_loop()
+                return
+            self.game.load_state_dict(FieldReader(data, self.game.name).raw("game"))
+            bookkeeping = AECBookkeeping.from_dict(data[BOOKKEEPING_KEY], self.game, self.possible_agents)
+        except Exception:
+            self.game.load_state_dict(before)
+            raise
         self._has_reset = True
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.terminations = dict.fromkeys(self.agents, False)
+        self.agents = list(bookkeeping.agents)
+        self.agent_selection = bookkeeping.agent_selection
+        self._skip_agent_selection = bookkeeping.skip_agent_selection
+        self.rewards = dict(bookkeeping.rewards)
+        self._cumulative_rewards = dict(bookkeeping.cumulative_rewards)
+        self.terminations = dict(bookkeeping.terminations)
+        self.truncations = dict(bookkeeping.truncations)
+        self._illegal_action = bookkeeping.illegal_action
         self.infos = {agent: {} for agent in self.agents}
-        if self.game.is_over:
-            self.agent_selection = self.possible_agents[0]
-            self._end_game()
+        if self._illegal_action is not None or self.game.is_over:
+            self._end_infos()
         else:
-            self.agent_selection = self.possible_agents[self.game.current_player]
             self._refresh_infos()
 
 
 class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
     """PettingZoo's order-enforcing wrapper, with ``last()`` answered by the environment in one
     call once it has been reset (the generic wrapper looks up eight attributes through
-    ``__getattr__`` on every step)."""
+    ``__getattr__`` on every step), and ``load_state_dict`` counting as a reset."""
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             raise AttributeError("last() cannot be called before reset()")
         return self.env.last(observe)
+
+    def state_dict(self) -> dict[str, Any]:
+        return self.env.state_dict()
+
+    def load_state_dict(self, data: dict[str, Any]) -> None:
+        """Load into the environment; like ``reset()``, this makes ``step`` and ``last`` available."""
+        self.env.load_state_dict(data)
+        self._has_reset = True
 
 
 def aec_env_classes(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -79,6 +80,13 @@ class FieldReader:
 
     def int(self, key: str, low: int | None = None, high: int | None = None) -> int:
         return self._int(self.raw(key), self._name(key), low, high)
+
+    def number(self, key: str) -> float:
+        """A finite int or float, returned as a float (``True``/``False`` are not numbers here)."""
+        value = self.raw(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise self.fail(self._name(key), "a finite number", value)
+        return float(value)
 
     def bool(self, key: str) -> bool:
         value = self.raw(key)

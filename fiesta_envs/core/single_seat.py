@@ -15,7 +15,9 @@ This is what ``gymnasium.make("fiesta_envs/FiestaMexicana-v0", ...)`` returns::
   ``fn(observation, action_mask) -> action``. ``set_opponents`` swaps them between episodes.
 * Cooperative games: the opponents are the learner's team-mates.
 * The learner only sees its own turns. Its reward is 0 until the game ends, then its entry
-  of ``Game.returns()`` -- also when an opponent's move ends the game.
+  of ``Game.returns()`` -- also when an opponent's move ends the game. ``info`` holds the
+  ``action_mask`` and the learner's ``seat``, and at the end the final ``scores`` and the
+  ``winners`` as fixed-shape arrays (``core/infos.py``); ``final_info()`` has the game's breakdown.
 * ``action_masks()`` (for sb3-contrib's MaskablePPO) and ``info["action_mask"]`` give the
   legal actions. An illegal action ends the episode with reward -1 and a warning, or raises
   ``IllegalActionError`` with ``illegal_action="raise"``.
@@ -39,6 +41,7 @@ from fiesta_envs.core.aec import (
 )
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from fiesta_envs.core.game import Game
+from fiesta_envs.core.infos import end_of_game_info, illegal_action_info
 from fiesta_envs.core.pickling import PicklesGameAsStateDict
 from fiesta_envs.core.policy import Policy
 
@@ -137,10 +140,7 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
                 raise
             gymnasium.logger.warn(f"[seat {self.seat}] illegal action, episode ended: {error}")
             self._started = False
-            info = {
-                "action_mask": np.zeros(self.game.num_actions, dtype=np.int8),
-                "illegal_action": str(error),
-            }
+            info = {**illegal_action_info(self.game, str(error)), "seat": self.seat}
             return self.game.observe(self.seat), ILLEGAL_ACTION_PENALTY, True, False, info
         self._play_opponents()
         if self.render_mode == "human":
@@ -170,13 +170,13 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
         return {"action_mask": self.game.legal_mask().copy(), "seat": self.seat}
 
     def _final_info(self) -> dict[str, Any]:
-        return {
-            "action_mask": np.zeros(self.game.num_actions, dtype=np.int8),
-            "seat": self.seat,
-            "scores": self.game.scores().tolist(),
-            "winners": self.game.winners(),
-            "final": self.game.final_info(),
-        }
+        return {**end_of_game_info(self.game), "seat": self.seat}
+
+    def final_info(self) -> dict[str, Any]:
+        """The game's breakdown of the final scores (``Game.final_info()``; its shape is the game's own)."""
+        if not self.game.is_over:
+            raise RuntimeError(f"{self.game.name}: final_info() is only defined once the game is over")
+        return self.game.final_info()
 
     # -- rendering, names, state --------------------------------------------------------
     def render(self) -> str | np.ndarray | None:
