@@ -11,7 +11,7 @@ from pettingzoo.test import render_test
 from fiesta_envs import render
 from fiesta_envs.core.aec import aec_env_classes
 from fiesta_envs.core.game import Game
-from fiesta_envs.registry import GameSpec
+from fiesta_envs.registry import GAMES, GameSpec
 
 ENGINES = {
     "fiesta_mexicana": "fiesta_envs.fiesta_mexicana.game:FiestaMexicana",
@@ -73,3 +73,39 @@ def test_text_board_fits_100_columns_through_a_whole_game(name: str, num_players
             break
         game.step(int(rng.choice(game.legal_actions())))
     assert widest[0] <= TEXT_WIDTH, f"{name}: a text line is {widest[0]} columns wide: {widest[1]!r}"
+
+
+WITHOUT_PILLOW = """
+import sys, warnings
+sys.modules["PIL"] = None  # as if Pillow were not installed
+import gymnasium, importlib
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import render_test
+import fiesta_envs
+from fiesta_envs.registry import GAMES
+
+for spec in GAMES.values():
+    module = importlib.import_module(spec.aec_module)
+    assert module.env().metadata["render_modes"] == ["human", "ansi"], spec.name
+    render_test(module.env)
+    env = gymnasium.make(spec.gym_id)
+    assert env.metadata["render_modes"] == ["human", "ansi"], spec.name
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env.unwrapped)  # with its render check
+    print("ok", spec.name)
+"""
+
+
+def test_without_pillow_only_text_modes_are_listed_and_the_checkers_pass() -> None:
+    """The render modes an environment lists are the ones it can draw: no Pillow, no ``rgb_array``."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    result = subprocess.run(
+        [sys.executable, "-c", WITHOUT_PILLOW], cwd=root, capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.count("ok ") == len(GAMES), result.stdout

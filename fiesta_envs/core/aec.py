@@ -27,6 +27,7 @@ for stepping before ``reset`` or reading attributes too early).
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -56,9 +57,19 @@ def check_illegal_action_mode(mode: Any) -> str:
     return mode
 
 
+def pictures_available() -> bool:
+    """True when Pillow, which draws the pictures, can be imported (``pip install fiesta_envs[render]``)."""
+    try:
+        return importlib.util.find_spec("PIL") is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def render_modes(game_class: type[Game]) -> list[str]:
+    """The modes an environment can draw now: text always; ``rgb_array`` when the game has a picture
+    and Pillow is installed (so PettingZoo's ``render_test`` and Gymnasium's ``check_env`` pass without it)."""
     modes = ["human", "ansi"]
-    if game_class.render_rgb is not Game.render_rgb:
+    if game_class.render_rgb is not Game.render_rgb and pictures_available():
         modes.append("rgb_array")
     return modes
 
