@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,17 +19,34 @@ from typing import Any
 
 @contextmanager
 def atomic_target(path: str | os.PathLike[str]) -> Iterator[Path]:
-    """A temporary path to write to; renamed onto ``path`` if the block ends normally, else removed."""
+    """A temporary path to write to; renamed onto ``path`` if the block ends normally, else removed.
+
+    The file gets the permissions a plain ``open(path, "w")`` would give it: those of the file it
+    replaces, or the default for new files (0644 under the usual umask; not ``mkstemp``'s 0600).
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(descriptor)
+    temporary = _new_file_beside(target)
     try:
-        yield Path(temporary)
+        if target.exists():
+            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
+        yield temporary
         os.replace(temporary, target)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
+
+
+def _new_file_beside(target: Path) -> Path:
+    """A new empty hidden file next to ``target``, created with the umask's permissions."""
+    while True:
+        candidate = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            descriptor = os.open(candidate, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666)
+        except FileExistsError:
+            continue
+        os.close(descriptor)
+        return candidate
 
 
 def write_atomically(path: str | os.PathLike[str], data: str | bytes) -> None:

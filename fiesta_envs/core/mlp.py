@@ -17,12 +17,13 @@ Only ``ActorSnapshot.from_model`` needs torch (it copies a live model), and impo
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from fiesta_envs.core.atomic import atomic_target
 
 
 def _relu(x: np.ndarray) -> np.ndarray:
@@ -114,18 +115,10 @@ class ActorSnapshot:
     # ------------------------------------------------------------------ files
     def save(self, path: Path | str) -> None:
         """Write atomically (temp file, then rename): a reader never sees half a snapshot."""
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        try:
-            with os.fdopen(descriptor, "wb") as handle:
-                self.write(handle)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        with atomic_target(path) as temporary, open(temporary, "wb") as handle:
+            self.write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
 
     def write(self, handle: Any) -> None:
         """Write the ``.npz`` to an open binary file."""
