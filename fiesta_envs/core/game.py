@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from fiesta_envs.core.errors import IllegalActionError, InvalidStateError
+from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from fiesta_envs.core.options import Option, validate_options, validate_player_count
 from fiesta_envs.core.rewards import margin_returns, ranking_returns
 from fiesta_envs.core.rng import generator_from_state, generator_state
@@ -339,6 +339,10 @@ class Game(abc.ABC):
             raise InvalidStateError(
                 f"{self.name}: state dict is for {data['num_players']} players, this game has {self.num_players}"
             )
+        if not isinstance(data["options"], Mapping):
+            raise InvalidStateError(
+                f"{self.name}: state field 'options': expected a mapping, got {type(data['options']).__name__}"
+            )
         if dict(data["options"]) != self.config:
             raise InvalidStateError(
                 f"{self.name}: state dict options {dict(data['options'])} differ from this game's {self.config}"
@@ -358,7 +362,14 @@ class Game(abc.ABC):
         """A new game continuing the one saved in ``data``."""
         if not isinstance(data, Mapping) or "num_players" not in data or "options" not in data:
             raise InvalidStateError(f"{cls.name}: malformed state dict: needs 'num_players' and 'options'")
-        game = cls(num_players=data["num_players"], **dict(data["options"]))
+        if not isinstance(data["options"], Mapping):
+            raise InvalidStateError(
+                f"{cls.name}: state field 'options': expected a mapping, got {data['options']!r:.40}"
+            )
+        try:
+            game = cls(num_players=data["num_players"], **dict(data["options"]))
+        except InvalidOptionError as error:
+            raise InvalidStateError(f"{cls.name}: state fields 'num_players'/'options': {error}") from error
         game.load_state_dict(data)
         return game
 

@@ -14,13 +14,22 @@ def generator_state(rng: np.random.Generator) -> dict[str, Any]:
 
 
 def generator_from_state(state: Mapping[str, Any]) -> np.random.Generator:
-    """A generator that continues exactly where the saved one stopped."""
-    name = state["bit_generator"]
-    bit_generator_class = getattr(np.random, name, None)
-    if bit_generator_class is None or not isinstance(bit_generator_class, type):
-        raise ValueError(f"unknown bit generator {name!r}")
+    """A generator that continues exactly where the saved one stopped.
+
+    Raises ``ValueError`` naming the field ``rng`` for anything numpy would not take (an unknown bit
+    generator, missing or out-of-range numbers: numpy itself raises TypeError, KeyError or OverflowError).
+    """
+    if not isinstance(state, Mapping):
+        raise ValueError(f"field 'rng' must be a mapping, got {type(state).__name__}")
+    name = state.get("bit_generator")
+    bit_generator_class = getattr(np.random, name, None) if isinstance(name, str) else None
+    if not isinstance(bit_generator_class, type) or not issubclass(bit_generator_class, np.random.BitGenerator):
+        raise ValueError(f"field 'rng.bit_generator': unknown bit generator {name!r:.40}")
     bit_generator = bit_generator_class()
-    bit_generator.state = dict(state)
+    try:
+        bit_generator.state = dict(state)
+    except (TypeError, ValueError, KeyError, OverflowError) as error:
+        raise ValueError(f"field 'rng' is not a {name} state: {type(error).__name__}: {error}") from error
     return np.random.Generator(bit_generator)
 
 
