@@ -44,6 +44,7 @@ def test_wheel_has_no_top_level_training(tmp_path):
     for module in ("training/train.py", "training/config.py", "evaluation/tournament.py", "tools/play.py"):
         assert f"fiesta_envs/{module}" in names
     assert "fiesta_envs/testing/invariants/tequila.py" in names
+    assert "fiesta_envs/py.typed" in names  # PEP 561: type checkers read the package's annotations
     entry_points = next(name for name in names if name.endswith("entry_points.txt"))
     assert "fiesta = fiesta_envs.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
