@@ -102,3 +102,15 @@ def test_parallel_env_pickles_and_the_copy_continues(spec, num_players, options)
         assert data_equivalence(result, copy.step(actions))
         observations = result[0]
     assert not copy.agents
+
+
+@pytest.mark.parametrize("spec", [pytest.param(s, id=s.name) for s in GAMES.values() if s.game_class().cooperative])
+def test_team_env_pickles_and_the_copy_continues(spec):
+    from fiesta_envs.core.team_env import TeamEnv
+
+    env = TeamEnv(spec.game_class())
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(6):
+        env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+    continue_gym_twins(env, _round_trip(env), seed=2, label=f"{spec.name} team env pickled mid-episode")
