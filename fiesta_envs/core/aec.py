@@ -15,8 +15,7 @@ module, following PettingZoo's classic games:
   convention); ``illegal_action="raise"`` raises ``IllegalActionError`` instead. Actions that
   are not actions at all (wrong type, out of range) always raise.
 * ``render_mode``: ``"ansi"`` returns the text table, ``"human"`` prints it, ``"rgb_array"``
-  returns a picture where the game can draw one.
-
+  returns a picture where the game can draw one (and Pillow is installed);
 * ``state_dict()`` saves the game and the AEC loop's bookkeeping (``core/aec_state.py``):
   ``load_state_dict`` continues exactly, the end-of-game ``None`` steps included; plain ``pickle``
   works the same way (``core/pickling.py``).
