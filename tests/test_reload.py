@@ -67,6 +67,18 @@ def test_a_bare_engine_state_dict_still_loads_and_starts_the_loop_afresh():
     np.testing.assert_array_equal(fresh.observe(fresh.agent_selection)["action_mask"], env.unwrapped.game.legal_mask())
 
 
+def test_a_bare_engine_state_dict_of_a_finished_game_ends_the_loop_with_the_final_rewards():
+    env = _toy_position()
+    play_aec(env, np.random.default_rng(3), 10**9)
+    game = env.unwrapped.game
+    fresh = type(env.unwrapped)(num_players=2)
+    fresh.load_state_dict(game.state_dict())
+    assert all(fresh.terminations.values())
+    for agent, expected in zip(fresh.possible_agents, game.returns(), strict=True):
+        fresh.agent_selection = agent
+        assert fresh.last()[1] == expected
+
+
 @pytest.mark.parametrize(
     ("change", "field"),
     [

@@ -165,6 +165,7 @@ class FiestaAECEnv(PicklesGameAsStateDict, AECEnv):
         if self.game.is_over:  # only from a loaded engine state dict: the game ends at once
             self.agent_selection = self.possible_agents[0]
             self._end_game()
+            self._accumulate_rewards()  # as after a last move: last() gives every agent its reward
         else:
             self.agent_selection = self.possible_agents[self.game.current_player]
             self._refresh_infos()
