@@ -28,8 +28,6 @@ ROOT = Path(__file__).resolve().parent.parent / PACKAGE
 KNOWN_CYCLES: list[list[str]] = [
     ["fiesta_envs.agents.shipped", "fiesta_envs.registry"],
     ["fiesta_envs.fiesta_mexicana.game", "fiesta_envs.fiesta_mexicana.observation"],
-    ["fiesta_envs.muertos.common", "fiesta_envs.render.muertos"],
-    ["fiesta_envs.muertos.constraints", "fiesta_envs.muertos.lexicon"],
     [
         "fiesta_envs.tequila.actions",
         "fiesta_envs.tequila.game",
