@@ -177,5 +177,12 @@ def test_shipped_configs_are_valid(path):
         pytest.skip(f"{game} is registered but not importable yet")
     config = load_config(path)
     assert config.game == game
-    if path.parent.name == game:  # the per-game default configs
+    if path.parent.name == game and path.name == "ppo.yaml":  # the per-game default configs
         assert config.num_players == (4 if config.cooperative() else 2)
+
+
+def test_a_solo_game_takes_no_opponents():
+    solo = CONFIGS / "tequila" / "ppo_solo.yaml"
+    assert load_config(solo).opponents.baselines == {}
+    message = error_of(solo, "opponents.baselines.planner=1")
+    assert "field 'opponents'" in message and "solo game of tequila has no opponents" in message

@@ -65,3 +65,20 @@ def test_a_move_that_scores_is_rewarded_at_once():
     _, reward, done, _, _ = env.step(2)  # the learner takes 3 stones, then the opponent takes some
     assert not done
     assert reward == pytest.approx((3 - game.taken[1]) / CountingNim.score_scale)
+
+
+def test_a_solo_game_is_shaped_by_its_own_score():
+    from fiesta_envs.registry import make_gym_env
+
+    env = ScoreShaping(make_gym_env("tequila", num_players=1), coefficient=1.0, gamma=1.0)
+    _, info = env.reset(seed=3)
+    game = env.unwrapped.game
+    start = game.scores()[0] / game.score_scale
+    rng = np.random.default_rng(3)
+    total, done = 0.0, False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        _, reward, done, _, info = env.step(action)
+        total += reward
+    assert game.scores()[0] > 0  # points were credited on the way: the terms telescope to minus the start
+    assert total == pytest.approx(game.returns()[0] - start)

@@ -206,6 +206,12 @@ class TrainConfig(_Strict):
                     f"{self.game} is cooperative: every seat is played by the learner (its team-mates are its own "
                     "latest snapshot), so scripted opponents cannot be mixed in; set `baselines: {}`",
                 )
+        elif self.num_players == 1:
+            if sum(self.opponents.baselines.values()) + self_play.weight > 0:
+                raise _FieldError(
+                    "opponents",
+                    f"a solo game of {self.game} has no opponents; set `baselines: {{}}` (and no self_play)",
+                )
         elif sum(self.opponents.baselines.values()) + self_play.weight <= 0:
             raise _FieldError(
                 "opponents", "the weights of opponents.baselines and opponents.self_play.weight must not all be 0"

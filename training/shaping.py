@@ -35,7 +35,8 @@ class ScoreShaping(gymnasium.Wrapper):
         base = self.env.unwrapped
         scores = np.asarray(base.game.scores(), dtype=float)
         mine = scores[base.seat]
-        lead = mine if base.game.cooperative else mine - np.delete(scores, base.seat).max()  # team score if coop
+        alone = base.game.cooperative or len(scores) == 1  # the team's score, or the score of a solo game
+        lead = mine if alone else mine - np.delete(scores, base.seat).max()
         return self.coefficient * lead / float(base.game.score_scale)
 
     def reset(self, **kwargs: Any) -> tuple[Any, dict]:
