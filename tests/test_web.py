@@ -274,3 +274,34 @@ def test_the_log_tells_opponents_moves_from_the_persons_side(client) -> None:
     )
     for move in theirs[-5:]:
         assert f"player_1 (careful): {move.public}</li>" in page.replace("&#39;", "'")
+
+
+def test_clicking_a_farm_square_keeps_the_choices_there(client) -> None:
+    address = start_table(client, "/new/play", game="tequila", seat="0", agent="random", seed="5")
+    game = table_of(client, address).game
+    for _ in range(50):
+        if any(" at " in name for name in game.legal_action_names()):
+            break
+        client.post(f"{address}/play", data={"action": str(game.legal_actions()[-1])})
+    at_square = [
+        a for a, name in zip(game.legal_actions(), game.legal_action_names(), strict=True) if " at 0 1 " in name
+    ]
+    assert at_square, "no choice at row 0, column 1 within 50 moves"
+    page = client.get(address).get_data(as_text=True)
+    assert 'id="grid"' in page and "Click a square" in page
+    chosen = client.get(f"{address}?square=0,1").get_data(as_text=True)
+    assert action_values(chosen) == at_square
+    assert "Choices at row 0, column 1" in chosen
+
+
+def test_fiesta_mexicana_bids_are_chosen_on_the_numbered_table(client) -> None:
+    address = start_table(client, "/new/play", game="fiesta_mexicana", seat="0", agent="random", seed="5")
+    game = table_of(client, address).game
+    while not game.legal_action_names()[0].startswith("bid"):
+        client.post(f"{address}/play", data={"action": str(game.legal_actions()[0])})
+    number = int(game.legal_action_names()[0].split()[1])
+    square = f"{(number - 1) // 4},{(number - 1) % 4}"
+    chosen = client.get(f"{address}?square={square}").get_data(as_text=True)
+    names = [game.action_to_string(a) for a in action_values(chosen)]
+    assert names and all(name.split()[1] == str(number) for name in names)
+    assert f"Choices at space {number}" in chosen

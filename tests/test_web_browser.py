@@ -26,6 +26,7 @@ pytest.importorskip("flask")
 from PIL import Image
 from selenium import webdriver
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select, WebDriverWait
 from web_support import random_record
@@ -112,11 +113,30 @@ def test_a_whole_game_by_clicking(server: str, browser: webdriver.Chrome, game: 
     click(browser, form.find_element(By.CSS_SELECTOR, "button.start-play"))
     assert "you are player_0" in browser.find_element(By.TAG_NAME, "header").text
     rng = np.random.default_rng(7)
-    clicks, previewed, pictured = 0, False, False
+    clicks, previewed, pictured, squared, filtered = 0, False, False, False, False
     while True:
         choices = buttons(browser)
         if not choices:
             break
+        filters = browser.find_elements(By.CSS_SELECTOR, "input.filter")
+        if filters and not filtered:  # typing narrows a long group to the matching choices
+            group = filters[0].find_element(By.XPATH, "./ancestor::fieldset")
+            every_button = group.find_elements(By.CSS_SELECTOR, "button.act")
+            typed = every_button[-1].text
+            filters[0].send_keys(typed)
+            shown = [b for b in every_button if b.is_displayed()]
+            assert every_button[-1] in shown and len(shown) < len(every_button)
+            assert all(typed in b.text for b in shown)
+            filters[0].send_keys(Keys.BACKSPACE * len(typed))  # input events: every choice shows again
+            filtered = True
+        squares = browser.find_elements(By.CSS_SELECTOR, "a.square")
+        if squares and not browser.find_elements(By.CSS_SELECTOR, "a.all-choices") and rng.random() < 0.4:
+            click(browser, squares[int(rng.integers(len(squares)))])  # the farm or table square, then its choices
+            assert "Choices at" in browser.find_element(By.ID, "grid").text
+            if not squared:
+                save_screenshot(browser, f"{game}_square")
+                squared = True
+            continue
         links = browser.find_elements(By.CSS_SELECTOR, "a.preview-link")
         if links and not previewed and clicks >= 4:
             click(browser, links[int(rng.integers(len(links)))])
@@ -132,6 +152,10 @@ def test_a_whole_game_by_clicking(server: str, browser: webdriver.Chrome, game: 
             click(browser, choices[int(rng.integers(len(choices)))])
         clicks += 1
         assert clicks < 600, "the game did not end"
+    if game in ("tequila", "fiesta_mexicana"):
+        assert squared, "no square was clicked"
+    if game in ("tequila", "fiesta_de_los_muertos", "la_catrina"):
+        assert filtered, "no long group was filtered"
     end = browser.find_element(By.ID, "end")
     assert "Game over" in end.text
     assert browser.find_elements(By.CSS_SELECTOR, "table.breakdown")

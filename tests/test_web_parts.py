@@ -63,3 +63,27 @@ def test_serve_refuses_a_port_out_of_range(capsys) -> None:
     add_arguments(parser)
     assert run(parser.parse_args(["--port", "70000"])) == 2
     assert "--port 70000 is not a port number" in capsys.readouterr().err
+
+
+def test_squares_are_read_from_action_names() -> None:
+    from fiesta_envs.web.grid import square_of, without_square
+
+    assert square_of("build road at 2 3 as 1") == (2, 3)
+    assert without_square("build road at 2 3 as 1") == "build road as 1"
+    assert square_of("bid 7") == (1, 2) and square_of("reserve 16 drop 2") == (3, 3)
+    assert without_square("reserve 16 drop 2") == "reserve drop 2" and without_square("bid 7") == "bid"
+    assert square_of("fence 12") is None and square_of("pass") is None
+
+
+def test_the_grid_spans_the_board_and_counts_the_legal_actions_per_square() -> None:
+    from fiesta_envs.web.grid import actions_shown, square_grid
+
+    every = [f"build road at {r} {c} as 0" for r in range(8) for c in range(8)] + ["end"]
+    legal = [(0, "build road at 0 1 as 0"), (1, "build road at 0 1 as 1"), (2, "build kiln at 5 6 as 0"), (3, "end")]
+    grid = square_grid(every, legal, "0,1")
+    assert (grid.rows, grid.columns, grid.numbered) == (8, 8, False)
+    assert grid.count(0, 1) == 2 and grid.count(5, 6) == 1 and grid.count(7, 7) == 0
+    assert actions_shown(legal, grid) == [(0, "build road as 0"), (1, "build road as 1")]
+    assert square_grid(every, legal, "7,7").chosen is None  # nothing legal there: every choice is shown
+    assert actions_shown(legal, square_grid(every, legal, None)) == legal
+    assert square_grid(every, [(3, "end")], None) is None

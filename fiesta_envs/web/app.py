@@ -31,6 +31,7 @@ from fiesta_envs.tools.breakdown import build_breakdown, show
 from fiesta_envs.tools.guides import decision_hint, guide_for
 from fiesta_envs.tools.preview import has_preview, preview
 from fiesta_envs.web.agents import agent_choices, make_agents, parse_options
+from fiesta_envs.web.grid import actions_shown, square_grid, square_label
 from fiesta_envs.web.tables import PlayTable, TableStore, Timeline, timeline_from_record
 
 #: Records shown per file on the start page.
@@ -160,7 +161,9 @@ def _play_page(table_id: str, table: PlayTable, error: str | None = None) -> str
         if game.legal_mask()[action] if 0 <= action < game.num_actions else False:
             preview_of = preview(game, action)
     names = game.action_names()
-    groups = group_actions([(a, names[a]) for a in game.legal_actions()]) if table.your_turn else []
+    legal = [(a, names[a]) for a in game.legal_actions()] if table.your_turn else []
+    grid = square_grid(names, legal, request.args.get("square")) if legal else None
+    groups = group_actions(actions_shown(legal, grid))
     previewable = {a for a in game.legal_actions() if has_preview(game, names[a])} if table.your_turn else set()
     return render_template(
         "play.html",
@@ -173,6 +176,8 @@ def _play_page(table_id: str, table: PlayTable, error: str | None = None) -> str
         private=_private_lines(game, table.seat),
         hint=decision_hint(game, table.seat),
         groups=groups,
+        grid=grid,
+        square_label=square_label,
         previewable=previewable,
         preview=preview_of,
         moves=table.moves[-LOG_LENGTH:],
