@@ -69,8 +69,8 @@ GAMES: dict[str, GameSpec] = {
         ),
         GameSpec(
             "tequila",
-            "fiesta_envs/Tequila-v0",
-            "fiesta_envs.tequila_v0",
+            "fiesta_envs/Tequila-v1",
+            "fiesta_envs.tequila_v1",
             "fiesta_envs.tequila.game:Tequila",
             "fiesta_envs.tequila.baselines:BASELINES",
             "fiesta_envs.render.tequila",

@@ -7,6 +7,7 @@ from typing import Any
 from fiesta_envs.tequila import components as C
 from fiesta_envs.tequila import farm as F
 from fiesta_envs.tequila.game import Tequila
+from fiesta_envs.tequila.public_sheet import PUBLIC_INT_FIELDS
 
 RES = {name: i for i, name in enumerate(C.RESOURCES)}
 
@@ -41,7 +42,8 @@ def position(
     """A game in the given position. ``sheets`` edits sheet fields; ``buildings`` lists placements.
 
     By default it is player 0's main phase in round 1, with 2 building actions, no fences and one
-    free action (gear), holding nothing.
+    free action (gear), holding nothing. The sheets shown to the others are the sheets as given (as if
+    the round had begun in this position).
     """
     game = Tequila(num_players, seed=seed, **options)
     data = game.state_dict()
@@ -56,8 +58,14 @@ def position(
         state["bonus_round"][bonus] = claimed
     for p, names in (buildings or {}).items():
         state["sheets"][p]["buildings"] = [[F.PLACEMENTS[placement(n)].kind, placement(n)] for n in names]
+    state["shown_sheets"] = [shown_part(sheet) for sheet in state["sheets"]]  # as if the round began here
     game.load_state_dict(data)
     return game
+
+
+def shown_part(sheet: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a saved sheet that the others see (a ``shown_sheets`` entry of the state dict)."""
+    return {name: sheet[name] for name in (*PUBLIC_INT_FIELDS, "marked", "crossed", "production", "buildings")}
 
 
 def held(game: Tequila, player: int) -> dict[str, int]:

@@ -1,12 +1,12 @@
-"""The speed machinery never changes an answer.
+"""The kept facts never change an answer.
 
-The engine keeps facts up to date as the game goes (observation blocks written entry by entry,
-legal fences and zones, connections, open market spaces, what a hand can pay for) instead of
-recomputing them. At every step of random games these tests compare them with the slow paths
-kept for that purpose: observations built from the state alone (``observe_from_scratch``), masks
-built straight from the rules (below), farm facts recomputed by ``farm``; with a fresh copy loaded
-from the state dict (which starts with empty caches); and, through digests recorded before the
-speed work, with the engine as it was (same seed + same actions = the same game).
+The engine keeps facts up to date as the game goes (legal fences and zones, connections, open market
+spaces, what a hand can pay for, the main-phase mask) instead of recomputing them. At every step of
+random games these tests compare them with the slow paths kept for that purpose: masks built straight
+from the rules (below), farm facts recomputed by ``farm``, observations built from the state alone
+(``observer.reference``); with a fresh copy loaded from the state dict (which starts with empty
+caches); and, through a digest recorded before the speed work, with the planner's games as they were.
+Whole random games per configuration are pinned by ``tests/playthroughs/tequila-*.txt``.
 """
 
 from __future__ import annotations
@@ -26,13 +26,6 @@ from fiesta_envs.tequila import farm as F
 from fiesta_envs.tequila.affordable import affordable, market_cost
 from fiesta_envs.tequila.baselines import BASELINES
 from fiesta_envs.tequila.game import Tequila
-from fiesta_envs.tequila.observation import (
-    EMPTY_OWN_VIEWS,
-    EMPTY_PUBLIC,
-    observe_from_scratch,
-    own_view_from_scratch,
-    public_from_scratch,
-)
 from fiesta_envs.tequila.sheet import Sheet, open_market_spaces
 
 CONFIGS = [
@@ -157,11 +150,11 @@ def test_kept_facts_match_the_slow_paths_at_every_step(config: dict) -> None:
         assert game.current_player == game._seat_to_act()  # the kept seat
         np.testing.assert_array_equal(game.legal_mask(), reference_mask(game))
         for p in range(game.num_players):
-            np.testing.assert_array_equal(game.observe(p), observe_from_scratch(game, p))
+            np.testing.assert_array_equal(game.observe(p), game.observer.reference(game, p))
         for sheet in game.sheets:
             assert_sheet_facts_are_current(sheet)
     for p in range(game.num_players):  # the final position too
-        np.testing.assert_array_equal(game.observe(p), observe_from_scratch(game, p))
+        np.testing.assert_array_equal(game.observe(p), game.observer.reference(game, p))
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
@@ -180,8 +173,7 @@ def test_cached_masks_and_observations_match_a_fresh_copy(config: dict) -> None:
 
 @pytest.mark.parametrize("config", CONFIGS[1:3], ids=config_id)
 def test_a_loaded_game_keeps_its_facts_current_as_it_goes_on(config: dict) -> None:
-    """A load rebuilds the observation blocks only when first read: steps taken before must not
-    leave them wrong (the first observation comes after several steps here)."""
+    """A load rebuilds the kept facts: steps taken before the first observation must leave them right."""
     game = Tequila(**config)
     rng = np.random.default_rng(5)
     for step, _ in enumerate(random_steps(game, seed=5)):
@@ -195,14 +187,14 @@ def test_a_loaded_game_keeps_its_facts_current_as_it_goes_on(config: dict) -> No
             copy.step(int(legal[rng.integers(len(legal))]))
         np.testing.assert_array_equal(copy.legal_mask(), reference_mask(copy))
         for p in range(copy.num_players):
-            np.testing.assert_array_equal(copy.observe(p), observe_from_scratch(copy, p))
+            np.testing.assert_array_equal(copy.observe(p), copy.observer.reference(copy, p))
         for sheet in copy.sheets:
             assert_sheet_facts_are_current(sheet)
 
 
 @pytest.mark.parametrize("how", ["deepcopy", "pickle"])
 def test_a_copied_game_goes_on_like_the_original(how: str) -> None:
-    """A game's kept blocks share memory with its buffers: copies are rebuilt from the state dict."""
+    """Copies (``deepcopy``, ``pickle``) carry the kept facts and the observer's cache along."""
     game = Tequila(num_players=3, seed=4, jimadores="dealt")
     rng = np.random.default_rng(4)
     for _ in range(60):
@@ -218,59 +210,30 @@ def test_a_copied_game_goes_on_like_the_original(how: str) -> None:
         copy.step(action)
         for p in range(3):
             np.testing.assert_array_equal(copy.observe(p), game.observe(p))
-            np.testing.assert_array_equal(copy.observe(p), observe_from_scratch(copy, p))
+            np.testing.assert_array_equal(copy.observe(p), copy.observer.reference(copy, p))
 
 
 @pytest.mark.parametrize("config", CONFIGS[1:], ids=config_id)
-def test_observing_only_the_seat_to_act_leaves_every_buffer_right(config: dict) -> None:
-    """As in a rollout, only the seat to act is observed, its decision entries rewritten only when they
-    changed and the others' blocks copied from where each sheet keeps them; now and then every seat
-    is compared with the observation built from the state alone."""
+def test_observing_only_the_seat_to_act_leaves_every_observation_right(config: dict) -> None:
+    """As in a rollout, only the seat to act is observed (the others' start-of-round sheets are encoded
+    once per round); now and then every seat is compared with the reference."""
     game = Tequila(**config)
     for step, _ in enumerate(random_steps(game, seed=11)):
         player = game.current_player
-        np.testing.assert_array_equal(game.observe(player), observe_from_scratch(game, player))
+        np.testing.assert_array_equal(game.observe(player), game.observer.reference(game, player))
         if step % 7 == 0:
             for p in range(game.num_players):
-                np.testing.assert_array_equal(game.observe(p), observe_from_scratch(game, p))
+                np.testing.assert_array_equal(game.observe(p), game.observer.reference(game, p))
 
 
 def test_an_observation_is_a_new_array_each_time() -> None:
-    """Callers may keep or modify what ``observe`` returns without touching the kept blocks."""
+    """Callers may keep or modify what ``observe`` returns without touching what the observer keeps."""
     game = Tequila(num_players=2)
     game.reset(0)
     first = game.observe(0)
     first[:] = -1.0
     assert (game.observe(0) >= 0).all()
     assert (game.observe(1) >= 0).all()
-
-
-def assert_items_write_into_the_arrays(game: Tequila) -> None:
-    """Single entries are written through memoryviews: each must be one of the array it stands for."""
-    for sheet in game.sheets:
-        assert sheet._view_items.obj is sheet.view and sheet._public_items.obj is sheet.public
-    for kept in game._main_masks:
-        assert kept.items.obj is kept.mask
-
-
-@pytest.mark.parametrize("config", CONFIGS[:3], ids=config_id)
-def test_single_entries_are_written_into_the_kept_arrays(config: dict) -> None:
-    """The memoryviews that single entries go through follow the arrays: on a new game, as the game
-    goes (buffers attached, a load), and a memoryview write stores numpy's float32 bit for bit."""
-    game = Tequila(**config)
-    for step, _ in enumerate(random_steps(game, seed=5)):
-        if step % 40 == 0:
-            assert_items_write_into_the_arrays(game)
-            loaded = Tequila.from_state_dict(game.state_dict())
-            assert_items_write_into_the_arrays(loaded)
-    values = [n / d for d in (3, 7, 9, 10, 12, 15, 20, 25, 30, 40) for n in range(d + 1)]
-    through_numpy = np.zeros(len(values), dtype=np.float32)
-    through_memoryview = np.zeros(len(values), dtype=np.float32)
-    items = memoryview(through_memoryview)
-    for i, value in enumerate(values):
-        through_numpy[i] = value
-        items[i] = value
-    assert through_numpy.tobytes() == through_memoryview.tobytes()
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
@@ -293,16 +256,11 @@ def test_the_seat_to_act_and_the_end_are_kept_with_the_phase(config: dict) -> No
 
 
 @pytest.mark.parametrize("jimador", [None, *C.JIMADORES])
-def test_a_new_sheet_starts_from_the_templates_and_facts_of_an_empty_sheet(jimador) -> None:
+def test_a_new_sheet_has_the_facts_of_an_empty_sheet(jimador) -> None:
     sheet = Sheet(jimador)
-    np.testing.assert_array_equal(sheet.view, own_view_from_scratch(sheet))
-    np.testing.assert_array_equal(sheet.public, public_from_scratch(sheet))
     assert_sheet_facts_are_current(sheet)
-    assert EMPTY_OWN_VIEWS[jimador] is not sheet.view and EMPTY_PUBLIC[jimador] is not sheet.public
     loaded = Sheet.from_dict(sheet.to_dict(), jimador)
-    loaded.rebuild_view()
-    np.testing.assert_array_equal(loaded.view, sheet.view)
-    np.testing.assert_array_equal(loaded.public, sheet.public)
+    assert loaded.to_dict() == sheet.to_dict() and loaded.public_sheet() == sheet.public_sheet()
 
 
 def test_what_a_hand_can_pay_for_matches_the_costs() -> None:
@@ -336,48 +294,10 @@ def test_two_single_die_draws_are_the_draws_of_a_pair() -> None:
 
 
 # ---------------------------------------------------------------- the engine as it was
-#: Digests of random games (every mask, every seat's observation and the scores at every step, then
-#: the final state and returns) and of planner games (actions and scores), recorded with the engine
-#: before the speed work (session 2, issue 11). A change here means a changed game. (4 {"jimadores": "B"}
-#: and 8 {} re-recorded when tie rewards became exactly 0 instead of 5.55e-17: the same games.)
-GOLDEN: dict[str, str] = {
-    "1 {}": "387b6a77d0b586c0",
-    "2 {}": "e611c87a55b53c7a",
-    '3 {"cask_tile": "B", "jimadores": "dealt"}': "04f2c75c1e2fdfb6",
-    '4 {"jimadores": "B"}': "a438135e46647f26",
-    "5 {}": "6e68d7cb1b651dcb",
-    "8 {}": "e8998a490db59c5d",
-    '2 {"cask_tile": "B", "jimador_order": "green,orange", "jimadores": "B"}': "2962a4f83ce23d31",
-    "planner 1": "8560924aa8b5ac72",
-    "planner 2": "65aa23d595bacab8",
-    "planner 4": "a0389b472dd20778",
-}
-GOLDEN_CONFIGS = [
-    (1, {}),
-    (2, {}),
-    (3, {"jimadores": "dealt", "cask_tile": "B"}),
-    (4, {"jimadores": "B"}),
-    (5, {}),
-    (8, {}),
-    (2, {"jimadores": "B", "jimador_order": "green,orange", "cask_tile": "B"}),
-]
-
-
-def random_game_digest(num_players: int, options: dict, seed: int) -> str:
-    game = Tequila(num_players=num_players, seed=seed, **options)
-    rng = np.random.default_rng(seed)
-    h = hashlib.sha256()
-    while not game.is_over:
-        mask = game.legal_mask()
-        h.update(mask.tobytes())
-        for p in range(num_players):
-            h.update(game.observe(p).tobytes())
-        h.update(game.scores().tobytes())
-        legal = np.flatnonzero(mask)
-        game.step(int(legal[rng.integers(len(legal))]))
-    h.update(json.dumps(game.state_dict(), sort_keys=True).encode())
-    h.update(game.returns().tobytes())
-    return h.hexdigest()[:16]
+#: Digests of planner games (actions and scores), recorded with the engine before the speed work
+#: (session 2, issue 11). A change here means a changed game. Random games of every configuration
+#: (masks, observations, scores at every step) are the playthrough files (``tests/test_playthroughs.py``).
+PLANNER_GOLDEN: dict[int, str] = {1: "8560924aa8b5ac72", 2: "65aa23d595bacab8", 4: "a0389b472dd20778"}
 
 
 def planner_digest(num_players: int, seed: int) -> str:
@@ -392,13 +312,6 @@ def planner_digest(num_players: int, seed: int) -> str:
     return hashlib.sha256(json.dumps([actions, game.scores().tolist()]).encode()).hexdigest()[:16]
 
 
-@pytest.mark.parametrize("index", range(len(GOLDEN_CONFIGS)))
-def test_random_games_are_the_games_of_the_engine_before_the_speed_work(index: int) -> None:
-    num_players, options = GOLDEN_CONFIGS[index]
-    key = f"{num_players} {json.dumps(options, sort_keys=True)}"
-    assert random_game_digest(num_players, options, 17 + index) == GOLDEN[key]
-
-
 @pytest.mark.parametrize("num_players", [1, 2, 4])
 def test_the_planner_plays_as_before_the_speed_work(num_players: int) -> None:
-    assert planner_digest(num_players, 3) == GOLDEN[f"planner {num_players}"]
+    assert planner_digest(num_players, 3) == PLANNER_GOLDEN[num_players]

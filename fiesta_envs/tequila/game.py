@@ -1,4 +1,4 @@
-"""The Tequila rules engine (see ``fiesta_envs.tequila_v0`` for the documentation page).
+"""The Tequila rules engine (see ``fiesta_envs.tequila_v1`` for the documentation page).
 
 A round: the starting player rolls both dice and chooses ``reroll none|first|second|both``;
 then seat by seat from the starting player, each player takes their whole round: die
@@ -8,23 +8,22 @@ Payments and gains "of your choice" are sub-steps (``pay RES``, ``gain RES``) as
 else. "First to" bonuses are paid at once to the first player to qualify and to every player who
 qualifies later in the same round.
 
-Speed (the rollouts of RL): nothing is recomputed that did not change. Each sheet keeps its
-observation entries, legal fences, zones and connections up to date as it changes (see ``Sheet``;
-a load rebuilds them; single entries are written through memoryviews of the arrays, at half numpy's
-cost); the game keeps observation block 4 per seat (``table_view``), the seat to act (``_seat``) and
-whether the game is over (``_over``). Legal masks are shared read-only precomputed masks, or in the
-main phase a copy of the seat's kept main mask (``_MainMask``), whose parts are patched only when
-what they are computed from changed: the sheet's kept facts, what the hand can pay for
-(``affordable``, cached by hand) and caches on the sheet emptied by each new building (placements,
-free roads, market requirements met).
-``tests/test_tequila_caches.py`` compares all of it with slow paths built from the state alone, at
-every step of random games.
+Kept facts: each sheet keeps its legal fences, zones and connections up to date as it changes (see
+``Sheet``; a load rebuilds them). Legal masks are shared read-only precomputed masks, or in the main
+phase a copy of the seat's kept main mask (``_MainMask``), whose parts are patched only when what
+they are computed from changed: the sheet's kept facts, what the hand can pay for (``affordable``,
+cached by hand) and caches on the sheet emptied by each new building (placements, free roads, market
+requirements met). ``tests/test_tequila_caches.py`` compares them with slow paths built from the
+state alone, at every step of random games.
+
+Simultaneous rounds: at the start of every round (and at the end of the game) the game keeps each
+sheet's public facts (``shown_sheets``); the observer shows the others those, so nothing a seat does in
+a round is seen by the others before it ends (``fiesta_envs.tequila.observation``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from operator import attrgetter
 from typing import Any, ClassVar
 
 import numpy as np
@@ -35,19 +34,10 @@ from fiesta_envs.core.options import Option
 from fiesta_envs.tequila import actions as A
 from fiesta_envs.tequila import components as C
 from fiesta_envs.tequila import farm as F
-from fiesta_envs.tequila import layout as L
 from fiesta_envs.tequila.affordable import market_cost
-from fiesta_envs.tequila.observation import (
-    DECISION_ROWS,
-    new_table,
-    observation_size,
-    observe,
-    show_bonus_taken,
-    show_dice,
-    show_round,
-    show_seat,
-    table_from_scratch,
-)
+from fiesta_envs.tequila.layout import observation_size
+from fiesta_envs.tequila.observation import TequilaObserver
+from fiesta_envs.tequila.public_sheet import PublicSheet
 from fiesta_envs.tequila.scoring import achievements, score_breakdown, solo_rank
 from fiesta_envs.tequila.sheet import (
     MARKET_BONUS,
@@ -123,9 +113,8 @@ _PLACEMENTS = slice(A.BUILD, A.BUILD + F.NUM_PLACEMENTS)
 _FREE_ROADS = slice(A.FREE_ROAD, A.FREE_ROAD + F.SPACES)
 
 
-def _write_bits(mask: memoryview, start: int, bits: int, before: int) -> None:
-    """Set ``mask[start + i]`` to bit ``i`` of ``bits`` where it differs from ``before`` (``mask``: a
-    memoryview of the array, whose single entries are written in half the time of numpy's)."""
+def _write_bits(mask: np.ndarray, start: int, bits: int, before: int) -> None:
+    """Set ``mask[start + i]`` to bit ``i`` of ``bits`` where it differs from ``before``."""
     changed = bits ^ before
     while changed:
         low = changed & -changed
@@ -144,7 +133,6 @@ class _MainMask:
         "extra",
         "fences",
         "free_road",
-        "items",
         "kinds",
         "mask",
         "produce",
@@ -154,7 +142,6 @@ class _MainMask:
 
     def __init__(self) -> None:
         self.mask = _END_MASK.copy()
-        self.items = memoryview(self.mask)  # single entries of ``mask`` are written through this
         self.fences = 0  # the legal fence segments shown (0: no fence offered)
         self.kinds = 0  # the building kinds offered (0: no building action or none affordable)...
         self.build_occupied = 0  # ...on the sheet's free spaces then
@@ -200,7 +187,7 @@ class Tequila(Game):
     score_scale: ClassVar[float] = 200.0
     #: Solo reward: score divided by this (the Golden rank), clipped to [0, 1].
     solo_scale: ClassVar[float] = 330.0
-    version: ClassVar[int] = 0
+    version: ClassVar[int] = 1
 
     def check_options(self) -> None:
         jimadores = self.config["jimadores"]
@@ -246,7 +233,7 @@ class Tequila(Game):
             self.jimadores = [C.JIMADORES[int(i)] for i in dealt[:n]]
         self.sheets = [Sheet(j) for j in self.jimadores]
         self._main_masks = [_MainMask() for _ in range(n)]
-        self._attach_observation_buffers([new_table(self.config["cask_tile"] == "B") for _ in range(n)])
+        self.observer = TequilaObserver(n)
         self.round = 0
         self.start_player = 0
         self.turn = 0  # how many players have finished their turn this round
@@ -259,7 +246,7 @@ class Tequila(Game):
         self.pay_target = -1
         self.gain_left = 0
         self._begin_round()
-        self._settle(fresh=True)
+        self._settle()
 
     @property
     def solo(self) -> bool:
@@ -275,10 +262,7 @@ class Tequila(Game):
         self.dice = [int(self.rng.integers(1, 7)), int(self.rng.integers(1, 7))]
         self.turn = 0
         self._seat = self.start_player  # to re-roll, then to play first
-        for player, table in enumerate(self._tables):
-            show_round(table, self.round)
-            show_dice(table, self.dice)
-            show_seat(table, player, self.start_player, self.num_players)
+        self.shown_sheets = [sheet.public_sheet() for sheet in self.sheets]
         if self.many_players:
             self._start_turn()
         else:
@@ -296,11 +280,15 @@ class Tequila(Game):
         self.phase = VIRTUAL
 
     # ------------------------------------------------------------------ whose turn
-    # ``current_player`` and ``is_over`` are read at every step: read-only properties whose getter is
-    # C (``attrgetter``) reading what the game keeps, ``_seat`` (see ``_seat_to_act``) and ``_over``
-    # (the phase is OVER: set with the phase by a new game, the end and a load).
-    current_player = property(attrgetter("_seat"), doc="The seat that must act now, or -1 once the game is over.")
-    is_over = property(attrgetter("_over"), doc="True once the game has ended.")
+    @property
+    def current_player(self) -> int:
+        """The seat that must act now, or -1 once the game is over."""
+        return self._seat
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self._over
 
     def _seat_to_act(self) -> int:
         """Whose decision it is, from the phase, the starting player and the turn: kept in ``_seat``
@@ -311,15 +299,10 @@ class Tequila(Game):
             return self.start_player
         return (self.start_player + self.turn) % self.num_players
 
-    def _settle(self, fresh: bool = False) -> None:
+    def _settle(self) -> None:
         """After every change of position (a step, a new game, a load): what the current player is asked
-        now, ``decision`` (a phase, or the ``pay``/``gain`` sub-steps: read it, do not set it), and its
-        observation entries (``decision_row``; None for counts past the table's), read at every step."""
-        pay, gain = self.pay_left, self.gain_left
-        decision = PAY if pay else GAIN if gain else self.phase
-        if fresh or pay or gain or decision != self.decision:  # else the same phase: the same row
-            self.decision = decision
-            self.decision_row = DECISION_ROWS.get((decision, pay, self.pay_purpose, gain))
+        now: ``decision`` (a phase, or the ``pay``/``gain`` sub-steps: read it, do not set it)."""
+        self.decision = PAY if self.pay_left else GAIN if self.gain_left else self.phase
 
     # ------------------------------------------------------------------ legality
     def _compute_mask(self) -> np.ndarray:
@@ -355,12 +338,12 @@ class Tequila(Game):
         tequilas ready, open market spaces) or caches until its next building (placements, free
         roads, market requirements met)."""
         kept = self._main_masks[player]
-        mask, items = kept.mask, kept.items
+        mask = kept.mask
         can = sheet.affordable()
         fences = sheet.legal_fence_bits if sheet.fences_left else 0
         if fences != kept.fences:
             if fences and kept.fences:  # a fence drawn: only a few segments changed
-                _write_bits(items, A.FENCE, fences, kept.fences)
+                _write_bits(mask, A.FENCE, fences, kept.fences)
             else:  # fences offered from now on, or no more
                 mask[_FENCES] = sheet.fence_mask if fences else 0
             kept.fences = fences
@@ -390,13 +373,13 @@ class Tequila(Game):
             payable = can.green_market if self.jimadores[player] == "green" else can.market
             sell = sheet.open_market & (payable | sheet.requirements_met)
         if produce != kept.produce:
-            _write_bits(items, A.PRODUCE, produce, kept.produce)
+            _write_bits(mask, A.PRODUCE, produce, kept.produce)
             kept.produce = produce
         if sell != kept.sell:
-            _write_bits(items, A.SELL, sell, kept.sell)
+            _write_bits(mask, A.SELL, sell, kept.sell)
             kept.sell = sell
         if can.extra != kept.extra:
-            items[A.EXTRA] = kept.extra = can.extra
+            mask[A.EXTRA] = kept.extra = can.extra
         return mask.copy()
 
     @staticmethod
@@ -559,8 +542,6 @@ class Tequila(Game):
         for die in (0, 1):
             if choice in (1 + die, 3):
                 self.dice[die] = int(self.rng.integers(1, 7))
-        for table in self._tables:
-            show_dice(table, self.dice)
         self._start_turn()
 
     def _assign_virtual(self, player: int, choice: int) -> None:
@@ -667,8 +648,6 @@ class Tequila(Game):
             return False
         if first < 0:
             self.bonus_round[bonus] = self.round
-            for table in self._tables:
-                show_bonus_taken(table, bonus)
         self.sheets[player].gain_bonus(bonus)
         return True
 
@@ -747,8 +726,7 @@ class Tequila(Game):
                     self.phase = OVER
                     self._over = True
                     self._seat = -1
-                    for table in self._tables:
-                        show_round(table, self.round)
+                    self.shown_sheets = [sheet.public_sheet() for sheet in self.sheets]
                     return
                 if not self.solo:
                     self.start_player = (self.start_player + 1) % self.num_players
@@ -793,53 +771,8 @@ class Tequila(Game):
         return info
 
     # ------------------------------------------------------------------ observation and text
-    #: ``observation.observe(game, player)`` itself as the method (one call less at every step).
-    observe = observe
-
-    def _attach_observation_buffers(self, tables: list[np.ndarray] | None) -> None:
-        """One observation buffer per seat (``observation_buffers``), where the seat's own sheet keeps
-        its blocks 1-3, the sheet of the next seat its block 5 (what the others see of it), and the
-        game block 4 as that seat sees it (``tables``, kept in ``_tables``:
-        written when the round, the dice or the bonuses taken change); ``observe`` writes the rest.
-        Without ``tables`` (a load) every kept block is rebuilt from scratch at the first ``observe``
-        (``observation_stale``); what is written into them until then does not matter."""
-        self.observation_stale = tables is None
-        self.observation_buffers: list[np.ndarray] = []
-        # the row of ``observation.DECISION_ROWS`` each buffer holds (None: not known; written by
-        # ``observe``, forgotten with the buffers and when block 4 is rebuilt)
-        self.decision_shown: list[np.ndarray | None] = [None] * len(self.sheets)
-        self._tables: list[np.ndarray] = []
-        for p, sheet in enumerate(self.sheets):
-            buffer = np.empty(self.observation_size, dtype=np.float32)
-            sheet.move_view(buffer[: L.TABLE], copy=tables is not None)
-            if tables is not None:
-                buffer[L.TABLE : L.OTHERS] = tables[p]
-            self._tables.append(buffer[L.TABLE : L.OTHERS])
-            self.observation_buffers.append(buffer)
-        # what the others see of a sheet (its block 5) is kept in the buffer of the seat just before it,
-        # whose first other it is; ``observe`` copies it to the other seats' buffers
-        n = len(self.sheets)
-        if n > 1:
-            for s, sheet in enumerate(self.sheets):
-                first_other = self.observation_buffers[(s - 1) % n][L.OTHERS : L.OTHERS + L.OTHER_SIZE]
-                sheet.move_public(first_other, copy=tables is not None)
-
-    def rebuild_observations(self) -> None:
-        """Rebuild every kept observation block from the state (after a load)."""
-        for p, sheet in enumerate(self.sheets):
-            sheet.rebuild_view()
-            self._tables[p][:] = table_from_scratch(self, p)
-        self.decision_shown = [None] * len(self.sheets)
-        self.observation_stale = False
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Copies and pickles (``copy.deepcopy``, ``pickle``) go through the state dict: a sheet's kept
-        observation entries are a view of its seat's buffer, which an attribute-wise copy would break."""
-        return (_game_from_state_dict, (type(self), self.state_dict()))
-
-    def table_view(self, player: int) -> np.ndarray:
-        """Observation block 4 as ``player`` sees it (``observe`` writes the decision entries over it)."""
-        return self._tables[player]
+    def observe(self, player: int) -> np.ndarray:
+        return self.observer.observe(self, player)
 
     def render_rgb(self) -> np.ndarray:
         """A picture of every farm and track (needs Pillow: ``pip install fiesta_envs[render]``)."""
@@ -867,6 +800,7 @@ class Tequila(Game):
             "bonus_round": list(self.bonus_round),
             "jimadores": list(self.jimadores),
             "sheets": [s.to_dict() for s in self.sheets],
+            "shown_sheets": [s.to_dict() for s in self.shown_sheets],
         }
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> None:
@@ -876,6 +810,10 @@ class Tequila(Game):
         if len(data["sheets"]) != self.num_players:
             raise ValueError(f"{len(data['sheets'])} sheets for {self.num_players} players")
         sheets = [Sheet.from_dict(s, j) for s, j in zip(data["sheets"], jimadores, strict=True)]
+        shown = data["shown_sheets"]
+        if not isinstance(shown, list) or len(shown) != self.num_players:
+            raise ValueError(f"'shown_sheets' must list one sheet per player ({self.num_players}), got {shown!r:.80}")
+        shown_sheets = [PublicSheet.from_dict(s, f"shown_sheets[{p}]") for p, s in enumerate(shown)]
         phase = data["phase"]
         if phase not in PHASES:
             raise ValueError(f"unknown phase {phase!r}")
@@ -918,14 +856,11 @@ class Tequila(Game):
         self.bonus_round = bonus_round
         self.jimadores = jimadores
         self.sheets = sheets
+        self.shown_sheets = shown_sheets
         self._seat = self._seat_to_act()
         self._main_masks = [_MainMask() for _ in sheets]
-        self._attach_observation_buffers(None)
-        self._settle(fresh=True)
-
-
-def _game_from_state_dict(game_class: type[Tequila], data: Mapping[str, Any]) -> Tequila:
-    return game_class.from_state_dict(data)  # type: ignore[return-value]
+        self.observer = TequilaObserver(self.num_players)
+        self._settle()
 
 
 def _a(kind: int) -> str:

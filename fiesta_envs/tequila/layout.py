@@ -1,11 +1,14 @@
-"""Where each fact sits in a Tequila observation (the layout itself is described in ``observation``).
+"""The Tequila observation layout: its named blocks in order, and the scales of the counts.
 
-Positions only, no logic: the sheet writes its entries here as it changes (``Sheet.view``,
-``Sheet.public``), ``observation`` assembles them and also builds them from scratch.
+Positions only, no logic (``observation`` writes the blocks). A seat's observation is the table as it
+sees it, then one block group per sheet: its own sheet first (``sheet 0 ...``), then the others in seat
+order after it (``sheet 1 ...`` is the next seat). The documentation page (``fiesta_envs.tequila_v1``)
+describes every block; ``tests/test_tequila_observation.py`` decodes each one.
 """
 
 from __future__ import annotations
 
+from fiesta_envs.core.observer import ObservationLayout
 from fiesta_envs.tequila import components as C
 from fiesta_envs.tequila import farm as F
 
@@ -13,70 +16,81 @@ NUM_BONUSES = len(C.SECTION_PRESTIGE) + len(C.TEQUILAS) + len(C.MARKET_COLUMN_BO
 MARKET_SPACES = C.MARKET_ROWS * C.MARKET_COLUMNS
 #: One-hot jimador entries: side A (None), then each side-B jimador.
 JIMADOR_CHOICES: tuple[str | None, ...] = (None, *C.JIMADORES)
-
-# ---------------------------------------------------------------- a sheet's own view (blocks 1-3)
-PLANES = 16
-FARM_SIZE = PLANES * F.SPACES
-#: Farm planes written as the game goes (the others, 0-6, show the printed sheet).
-FENCED_OFF_PLANE, BUILDING_PLANE, LINKED_PLANE, SECTION_PLANE = 7, 8, 14, 15  # BUILDING_PLANE + kind
-FENCES = FARM_SIZE  # one entry per fence segment
-TRACKS = FENCES + F.NUM_SEGMENTS
-HELD = TRACKS  # 5 resources
-MARKED = HELD + len(C.RESOURCES)
-COINS = MARKED + len(C.RESOURCES)
-PRODUCTION = COINS + 1  # 4 tequilas
-COLLECTIONS = PRODUCTION + len(C.TEQUILAS)
-MARKET = COLLECTIONS + 1  # 24 spaces
-BONUSES = MARKET + MARKET_SPACES  # 14 bonuses
-EXTRA_BOUGHT = BONUSES + NUM_BONUSES
-GEARS_UNUSED = EXTRA_BOUGHT + 1
-FENCES_LEFT = GEARS_UNUSED + 1
-BUILDS_LEFT = FENCES_LEFT + 1
-GEARS_LEFT = BUILDS_LEFT + 1
-CREDITS = GEARS_LEFT + 1
-FREE_ROAD = CREDITS + 1
-VIRTUAL = FREE_ROAD + 1  # 2: on fence, on build
-JIMADOR = VIRTUAL + 2  # 5
-OWN_VIEW_SIZE = JIMADOR + len(JIMADOR_CHOICES)
-OWN_SIZE = OWN_VIEW_SIZE - TRACKS  # block 3 alone
-
-# ---------------------------------------------------------------- the table (block 4)
-TABLE = OWN_VIEW_SIZE
-T_ROUND = 0  # 8, one-hot
-T_DICE = T_ROUND + C.ROUNDS  # 2 x 6, one-hot
-T_DECISION = T_DICE + 12  # 7 decisions, pay left, 3 purposes, gain left
+#: The decisions a seat can be asked (one-hot in block ``decision``).
 DECISIONS: tuple[str, ...] = ("reroll", "virtual", "main", "cask", "shop", "pay", "gain")
+#: What a payment of choice is for (one-hot in block ``pending``).
 PURPOSES: tuple[str, ...] = ("road", "extra", "shop")
-DECISION_SIZE = len(DECISIONS) + 1 + len(PURPOSES) + 1
-T_STARTING = T_DECISION + DECISION_SIZE
-T_PLACE = T_STARTING + 1
-T_TAKEN = T_PLACE + 1  # 14: bonuses taken by anyone
-T_THIS_ROUND = T_TAKEN + NUM_BONUSES  # 14: bonuses first taken this round
-T_CASK_B = T_THIS_ROUND + NUM_BONUSES
-TABLE_SIZE = T_CASK_B + 1
 
-# ---------------------------------------------------------------- what others see of a sheet (block 5)
-OTHERS = TABLE + TABLE_SIZE
-P_HELD = 0  # 5
-P_PRODUCTION = P_HELD + len(C.RESOURCES)  # 4
-P_COLLECTIONS = P_PRODUCTION + len(C.TEQUILAS)
-P_COINS = P_COLLECTIONS + 1
-P_MARKET = P_COINS + 1  # 24
-P_BONUSES = P_MARKET + MARKET_SPACES  # 14
-P_SECTIONS = P_BONUSES + NUM_BONUSES
-P_KINDS = P_SECTIONS + 1  # 6
-P_FENCED_OFF = P_KINDS + len(C.BUILDINGS)
-P_JIMADOR = P_FENCED_OFF + 1  # 5
-OTHER_SIZE = P_JIMADOR + len(JIMADOR_CHOICES)
+#: The farm planes of a sheet, 8x8 each (row-major): fenced-off fields, the buildings by kind, buildings
+#: connected to their chain partner, filled sections. The printed farm (water, resources, houses) is the
+#: same on every sheet and is not repeated.
+FARM_PLANES: tuple[str, ...] = ("fenced off", *C.BUILDINGS, "linked", "section")
+#: A sheet's tracks, in order: held resources (5), marked squares (5), coins, production (4),
+#: collections, market spaces (24, row-major), "first to" bonuses gained (14), extra free actions
+#: bought, unused gears.
+TRACK_PARTS: tuple[tuple[str, int], ...] = (
+    ("held", len(C.RESOURCES)),
+    ("marked", len(C.RESOURCES)),
+    ("coins", 1),
+    ("production", len(C.TEQUILAS)),
+    ("collections", 1),
+    ("market", MARKET_SPACES),
+    ("bonuses", NUM_BONUSES),
+    ("extra bought", 1),
+    ("unused gears", 1),
+)
+#: The blocks of one sheet (each is prefixed ``sheet K `` in the observation).
+SHEET_BLOCKS: tuple[tuple[str, int], ...] = (
+    ("farm", len(FARM_PLANES) * F.SPACES),
+    ("fences", F.NUM_SEGMENTS),
+    ("tracks", sum(size for _, size in TRACK_PARTS)),
+    ("jimador", len(JIMADOR_CHOICES)),
+)
+SHEET_SIZE = sum(size for _, size in SHEET_BLOCKS)
+#: The seat's own round (not visible to the others before the round ends): fences left, building
+#: actions left, gears left, bought free actions left, free road, virtual die on fencing, on building.
+MY_ROUND_PARTS: tuple[str, ...] = (
+    "fences left",
+    "building actions left",
+    "gears left",
+    "bought free actions left",
+    "free road",
+    "virtual die on fencing",
+    "virtual die on building",
+)
+TABLE_BLOCKS: tuple[tuple[str, int], ...] = (
+    ("round", C.ROUNDS),
+    ("dice", 2 * 6),
+    ("decision", len(DECISIONS)),
+    ("pending", 1 + len(PURPOSES) + 1),
+    ("seat", 2),
+    ("bonuses taken", NUM_BONUSES),
+    ("cask tile B", 1),
+    ("my round", len(MY_ROUND_PARTS)),
+)
 
 #: Scales of the counts (a count is written as ``min(count, cap) / cap`` or ``count / length``).
 TRACK = float(C.RESOURCE_TRACK_LENGTH)
 EXTRA_CAP, GEARS_UNUSED_CAP, FENCES_LEFT_CAP, BUILDS_LEFT_CAP, GEARS_LEFT_CAP, CREDITS_CAP = 12, 15, 10, 5, 3, 4
-KIND_CAP = 10
 PAY_CAP = GAIN_CAP = 4
 
-assert (OWN_SIZE, TABLE_SIZE, OTHER_SIZE) == (68, 63, 62)
+
+def sheet_block(k: int, name: str) -> str:
+    """The observation block ``name`` of the ``k``-th sheet in the seat's order (0: its own)."""
+    return f"sheet {k} {name}"
+
+
+def observation_layout(num_players: int) -> ObservationLayout:
+    """The named blocks of a Tequila observation for ``num_players``."""
+    blocks = list(TABLE_BLOCKS)
+    for k in range(num_players):
+        blocks += [(sheet_block(k, name), size) for name, size in SHEET_BLOCKS]
+    return ObservationLayout(blocks)
+
+
+TABLE_SIZE = sum(size for _, size in TABLE_BLOCKS)
+assert (TABLE_SIZE, SHEET_SIZE) == (56, 677)
 
 
 def observation_size(num_players: int) -> int:
-    return OTHERS + OTHER_SIZE * (num_players - 1)
+    return TABLE_SIZE + SHEET_SIZE * num_players

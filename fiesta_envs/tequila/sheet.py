@@ -1,7 +1,7 @@
 """One player's farm sheet: resource, coin, production and collection tracks, market, farm.
 
 The sheet knows its own bookkeeping (what is held, what a gain marks, what a building is
-connected to, which fences may be drawn) and keeps its observation entries; the game decides
+connected to, which fences may be drawn); the game decides
 when things happen and settles the "first to" bonuses.
 Gains return the number of resources of choice they earn (gems on the coin track), which the
 game then asks for one ``gain RES`` at a time.
@@ -19,16 +19,7 @@ from fiesta_envs.tequila import components as C
 from fiesta_envs.tequila import farm as F
 from fiesta_envs.tequila import layout as L
 from fiesta_envs.tequila.affordable import Affordable, affordable
-from fiesta_envs.tequila.observation import (
-    BUILDING_ENTRIES,
-    EMPTY_OWN_VIEWS,
-    EMPTY_PUBLIC,
-    FENCED_OFF_ENTRIES,
-    LINKED_ENTRIES,
-    SECTION_ENTRIES,
-    own_view_from_scratch,
-    public_from_scratch,
-)
+from fiesta_envs.tequila.public_sheet import FIELD_RANGES, PublicSheet
 
 NUM_RESOURCES = len(C.RESOURCES)
 NUM_BONUSES = L.NUM_BONUSES
@@ -90,41 +81,9 @@ _INT_FIELDS = (
     "credits",
 )
 
-#: Allowed ranges of the integer fields (others: any int >= 0).
-_RANGES: dict[str, tuple[int, int]] = {
-    "coins": (0, C.COIN_TRACK_LENGTH),
-    "collections": (0, C.COLLECTION_TRACK_LENGTH),
-    "market": (0, (1 << MARKET_SPACES) - 1),
-    "fences": (0, (1 << F.NUM_SEGMENTS) - 1),
-    "rewarded_fields": (0, (1 << F.NUM_FIELDS) - 1),
-    "sections": (0, (1 << len(F.SECTIONS)) - 1),
-    "bonuses": (0, (1 << NUM_BONUSES) - 1),
-    "virtual": (-1, 1),
-}
-
-
 #: What follows from a set of fences (cached: every new sheet has none, loads repeat positions; a sheet
 #: keeps a copy).
 _fence_facts = lru_cache(maxsize=4096)(F.Fencing)
-
-
-@lru_cache(maxsize=1024)
-def _round_actions_row(fences: int, builds: int, gears: int, credits: int, free_road: bool, virtual: int) -> np.ndarray:
-    """Observation entries ``L.FENCES_LEFT`` to ``L.VIRTUAL + 1`` for these counts (read-only, shared)."""
-    row = np.array(
-        [
-            min(fences, L.FENCES_LEFT_CAP) / L.FENCES_LEFT_CAP,
-            min(builds, L.BUILDS_LEFT_CAP) / L.BUILDS_LEFT_CAP,
-            min(gears, L.GEARS_LEFT_CAP) / L.GEARS_LEFT_CAP,
-            min(credits, L.CREDITS_CAP) / L.CREDITS_CAP,
-            free_road,
-            virtual == 0,
-            virtual == 1,
-        ],
-        dtype=np.float32,
-    )
-    row.flags.writeable = False
-    return row
 
 
 #: ``farm.connections``, cached (loads repeat positions); its answers are only ever read.
@@ -132,14 +91,10 @@ _connections = lru_cache(maxsize=4096)(F.connections)
 
 
 class Sheet:
-    """The state of one player's sheet (saved), what follows from it (cached), and its observation
-    entries (kept).
+    """The state of one player's sheet (saved) and what follows from it (cached).
 
     Change a sheet only through its methods: they keep the cached facts (the held resources, the
-    farm's connections and zones, the legal fences) and the observation entries up to date. The
-    observation entries are the owner's blocks 1-3 (``view``) and what the others see (``public``),
-    laid out as in ``layout``; after a load the game rebuilds them (``rebuild_view``) before they are
-    read.
+    farm's connections and zones, the legal fences) up to date.
     """
 
     def __init__(self, jimador: str | None = None) -> None:
@@ -171,9 +126,6 @@ class Sheet:
         self.refresh()
         self._refresh_market()
         self._refresh_fences()
-        # observation entries (a new sheet: copies of the empty sheet's)
-        self.move_view(EMPTY_OWN_VIEWS[jimador].copy(), copy=False)
-        self.move_public(EMPTY_PUBLIC[jimador].copy(), copy=False)
 
     # ------------------------------------------------------------------ cached facts
     def _empty_caches(self) -> None:
@@ -226,27 +178,24 @@ class Sheet:
         its kept main-phase mask from ``legal_fence_bits`` itself)."""
         return F.segment_mask(self.legal_fence_bits)
 
-    def rebuild_view(self) -> None:
-        """Rebuild the observation entries from scratch (after a load), where they are."""
-        self.view[:] = own_view_from_scratch(self)
-        self.public[:] = public_from_scratch(self)
-
-    # Single entries are written through memoryviews of ``view`` and ``public`` (``_view_items``,
-    # ``_public_items``, made with them): half the cost of numpy's item assignment, the same float32
-    # (a C cast of the double). Slices and fancy indices go through the arrays.
-    def move_view(self, target: np.ndarray, copy: bool = True) -> None:
-        """Keep the owner's observation entries in ``target`` from now on (the game's buffer)."""
-        if copy:
-            target[:] = self.view
-        self.view = target
-        self._view_items = memoryview(target)
-
-    def move_public(self, target: np.ndarray, copy: bool = True) -> None:
-        """Keep what the others see in ``target`` from now on (a block 5 of another seat's buffer)."""
-        if copy:
-            target[:] = self.public
-        self.public = target
-        self._public_items = memoryview(target)
+    def public_sheet(self) -> PublicSheet:
+        """The sheet's public facts now (what the others see of it at the start of a round)."""
+        return PublicSheet(
+            marked=tuple(self.marked),
+            crossed=tuple(self.crossed),
+            coins=self.coins,
+            production=tuple(self.production),
+            collections=self.collections,
+            market=self.market,
+            fences=self.fences,
+            rewarded_fields=self.rewarded_fields,
+            sections=self.sections,
+            bonuses=self.bonuses,
+            extra_bought=self.extra_bought,
+            gears_unused=self.gears_unused,
+            buildings=tuple(self.buildings),
+            linked=tuple(self.links.linked),
+        )
 
     def held(self, resource: int) -> int:
         return self.hand[resource]
@@ -282,7 +231,6 @@ class Sheet:
             if marked[resource] in C.RESOURCE_TRACK_COINS:
                 choices += self.gain_coins(1)
         self.can = None
-        self._show_resource(resource)
         return choices
 
     def gain_coins(self, amount: int) -> int:
@@ -294,7 +242,6 @@ class Sheet:
                 self.coins += 1
                 if self.coins in C.COIN_TRACK_GEMS:
                     choices += 1
-        self._view_items[L.COINS] = self._public_items[L.P_COINS] = self.coins / C.COIN_TRACK_LENGTH
         return choices
 
     def pay(self, cost: Mapping[int, int]) -> None:
@@ -308,15 +255,9 @@ class Sheet:
         self.crossed[resource] += amount
         self.hand[resource] -= amount
         self.can = None
-        # what is held changed (the marked squares did not: see ``_show_resource``)
-        self._view_items[L.HELD + resource] = self._public_items[L.P_HELD + resource] = self.hand[resource] / L.TRACK
 
     def can_gain_any(self) -> bool:
         return any(m < C.RESOURCE_TRACK_LENGTH for m in self.marked)
-
-    def _show_resource(self, resource: int) -> None:
-        self._view_items[L.HELD + resource] = self._public_items[L.P_HELD + resource] = self.hand[resource] / L.TRACK
-        self._view_items[L.MARKED + resource] = self.marked[resource] / L.TRACK
 
     # ------------------------------------------------------------------ the round's actions
     def start_turn(self, gears: int) -> None:
@@ -325,74 +266,50 @@ class Sheet:
         self.fences_left = self.builds_left = self.credits = 0
         self.free_road = False
         self.gears_left = gears
-        self._show_round_actions()
 
     def assign_dice(self, virtual: int, fences: int, builds: int, free_road: bool) -> None:
         """The virtual die went to fencing (0) or building (1), giving these fences and actions."""
         self.virtual, self.fences_left, self.builds_left, self.free_road = virtual, fences, builds, free_road
-        self._show_round_actions()
 
     def use_building_action(self) -> None:
         self.builds_left -= 1
-        self._view_items[L.BUILDS_LEFT] = min(self.builds_left, L.BUILDS_LEFT_CAP) / L.BUILDS_LEFT_CAP
 
     def use_free_road(self) -> None:
         self.free_road = False
-        self._view_items[L.FREE_ROAD] = 0.0
 
     def use_free_action(self) -> None:
         """A produce or sell: a bought free action if any is left, else a gear."""
         if self.credits:
             self.credits -= 1
-            self._view_items[L.CREDITS] = min(self.credits, L.CREDITS_CAP) / L.CREDITS_CAP
         else:
             self.gears_left -= 1
-            self._view_items[L.GEARS_LEFT] = min(self.gears_left, L.GEARS_LEFT_CAP) / L.GEARS_LEFT_CAP
 
     def buy_extra(self) -> None:
         """Four resources paid: one more free action this round."""
         self.credits += 1
         self.extra_bought += 1
-        self._view_items[L.EXTRA_BOUGHT] = min(self.extra_bought, L.EXTRA_CAP) / L.EXTRA_CAP
-        self._view_items[L.CREDITS] = min(self.credits, L.CREDITS_CAP) / L.CREDITS_CAP
 
     def end_main_phase(self) -> None:
         """Unused gears are kept for the final score; what is left of the round is lost."""
         self.gears_unused += self.gears_left
         self.gears_left = self.credits = self.fences_left = self.builds_left = 0
         self.free_road = False
-        self._view_items[L.GEARS_UNUSED] = min(self.gears_unused, L.GEARS_UNUSED_CAP) / L.GEARS_UNUSED_CAP
-        self._show_round_actions()
-
-    def _show_round_actions(self) -> None:
-        """The turn's action entries (fences, building actions, gears, credits, free road, virtual die),
-        written at once from a row cached by their values (they are contiguous in the layout)."""
-        self.view[L.FENCES_LEFT : L.VIRTUAL + 2] = _round_actions_row(
-            self.fences_left, self.builds_left, self.gears_left, self.credits, self.free_road, self.virtual
-        )
 
     # ------------------------------------------------------------------ tracks, market, bonuses
     def add_production(self, tequila: int) -> None:
         self.production[tequila] += 1
         self._refresh_tequilas()
-        value = self.production[tequila] / C.PRODUCTION_TRACK_LENGTH
-        self._view_items[L.PRODUCTION + tequila] = self._public_items[L.P_PRODUCTION + tequila] = value
 
     def add_collection(self) -> None:
         self.collections += 1
-        self._view_items[L.COLLECTIONS] = self._public_items[L.P_COLLECTIONS] = (
-            self.collections / C.COLLECTION_TRACK_LENGTH
-        )
 
     def mark_market(self, m: int) -> None:
         self.market |= 1 << m
         self.open_market = (self.open_market | MARKET_NEIGHBOURS[m]) & ~self.market
-        self._view_items[L.MARKET + m] = self._public_items[L.P_MARKET + m] = 1.0
 
     def gain_bonus(self, bonus: int) -> None:
         """Record a "first to" bonus (the game decides who may have it)."""
         self.bonuses |= 1 << bonus
-        self._view_items[L.BONUSES + bonus] = self._public_items[L.P_BONUSES + bonus] = 1.0
 
     # ------------------------------------------------------------------ the farm
     def add_building(self, kind: int, index: int) -> list[int]:
@@ -402,13 +319,9 @@ class Sheet:
         self.buildings.append((kind, index))
         self.occupied |= F.PLACEMENTS[index].spaces
         self.kind_count[kind] += 1
-        self.view[BUILDING_ENTRIES[index]] = 1.0
-        self._public_items[L.P_KINDS + kind] = min(self.kind_count[kind], L.KIND_CAP) / L.KIND_CAP
         newly = [i for i, linked in enumerate(self.links.linked) if linked and (i >= len(before) or not before[i])]
         for i in newly:  # connections are never lost: the linked kinds only grow
-            linked_kind, linked_index = self.buildings[i]
-            self.linked_kinds.add(linked_kind)
-            self.view[LINKED_ENTRIES[linked_index]] = 1.0
+            self.linked_kinds.add(self.buildings[i][0])
         if kind == C.ROAD:
             self.road_spaces = F.bit_count(self.links.kind_spaces[C.ROAD])
         self._empty_caches()
@@ -417,17 +330,12 @@ class Sheet:
 
     def fill_section(self, section: int) -> None:
         self.sections |= 1 << section
-        self.view[SECTION_ENTRIES[section]] = 1.0
-        self._public_items[L.P_SECTIONS] = F.bit_count(self.sections) / len(F.SECTIONS)
 
     def draw_fence(self, segment: int) -> list[int]:
         """Draw an unfenced segment: the zone it touches (perhaps split in two) and the legal fences follow.
         Returns that zone or its two parts: the only zones whose border changed."""
         self.fences_left -= 1
         fences = self.fences = self.fences | 1 << segment
-        view = self._view_items
-        view[L.FENCES + segment] = 1.0
-        view[L.FENCES_LEFT] = min(self.fences_left, L.FENCES_LEFT_CAP) / L.FENCES_LEFT_CAP
         parts = self.fencing.draw(segment)
         self.legal_fence_bits = ~fences & F.ALL_SEGMENTS & ~self.fencing.blocked  # fencing.legal
         return parts
@@ -435,9 +343,6 @@ class Sheet:
     def reward_fields(self, fields: int) -> None:
         """Fields newly fenced off (their resources are gained by the game)."""
         self.rewarded_fields |= fields
-        for f in F.spaces_of(fields):
-            self.view[FENCED_OFF_ENTRIES[f]] = 1.0
-        self._public_items[L.P_FENCED_OFF] = F.bit_count(self.rewarded_fields) / F.NUM_FIELDS
 
     # ------------------------------------------------------------------ buildings
     def building_linked(self, kind: int) -> bool:
@@ -499,14 +404,14 @@ class Sheet:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], jimador: str | None = None) -> Sheet:
-        """The sheet saved by ``to_dict``; its observation entries are left to ``rebuild_view``."""
+        """The sheet saved by ``to_dict``."""
         sheet = cls.__new__(cls)
         sheet.jimador = jimador
         for name in _INT_FIELDS:
             value = data[name]
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"sheet field {name!r} must be an int, got {value!r}")
-            low, high = _RANGES.get(name, (0, 1 << 62))
+            low, high = FIELD_RANGES.get(name, (0, 1 << 62))
             if not low <= value <= high:
                 raise ValueError(f"sheet field {name!r}={value} is out of range [{low}, {high}]")
             setattr(sheet, name, value)
@@ -533,7 +438,4 @@ class Sheet:
         if sum(F.PLACEMENTS[i].spaces.bit_count() for _, i in buildings) != sheet.occupied.bit_count():
             raise ValueError("buildings overlap")
         sheet._refresh_fences()
-        # the observation entries: written to from now on, rebuilt from scratch before they are read
-        sheet.move_view(np.empty(L.OWN_VIEW_SIZE, dtype=np.float32), copy=False)
-        sheet.move_public(np.empty(L.OTHER_SIZE, dtype=np.float32), copy=False)
         return sheet
