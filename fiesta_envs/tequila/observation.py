@@ -13,7 +13,7 @@ the encoded start-of-round sheets until the game shows new ones (a new round, a 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -22,9 +22,25 @@ from fiesta_envs.tequila import components as C
 from fiesta_envs.tequila import farm as F
 from fiesta_envs.tequila import layout as L
 from fiesta_envs.tequila.public_sheet import PublicSheet
+from fiesta_envs.tequila.sheet import Sheet
 
-if TYPE_CHECKING:
-    from fiesta_envs.tequila.game import Tequila
+
+class Table(Protocol):
+    """What the observer reads of a game (a ``Tequila`` engine provides it; the observer never plays)."""
+
+    num_players: int
+    config: dict[str, Any]
+    round: int
+    dice: Sequence[int]
+    decision: str
+    pay_left: int
+    pay_purpose: str
+    gain_left: int
+    start_player: int
+    bonus_round: Sequence[int]
+    jimadores: Sequence[str | None]
+    sheets: Sequence[Sheet]  # as they are now
+    shown_sheets: Sequence[PublicSheet]  # as the others see them: as they stood when the round began
 
 
 class TrackCounts(Protocol):
@@ -139,7 +155,7 @@ _DECISION_ONE_HOT = {d: [float(d == other) for other in L.DECISIONS] for d in (*
 _PURPOSE_ONE_HOT = {p: [float(p == other) for other in L.PURPOSES] for p in ("", *L.PURPOSES)}
 
 
-def table_entries(game: Tequila, seat: int) -> list[float]:
+def table_entries(game: Table, seat: int) -> list[float]:
     """The table blocks (``layout.TABLE_BLOCKS``) as ``seat`` sees them."""
     n = game.num_players
     die1, die2 = game.dice
@@ -161,7 +177,7 @@ def table_entries(game: Tequila, seat: int) -> list[float]:
     ]
 
 
-class TequilaObserver(Observer["Tequila"]):
+class TequilaObserver(Observer[Table]):
     """Tequila observations for one player count (see the module docstring)."""
 
     def __init__(self, num_players: int) -> None:
@@ -170,7 +186,7 @@ class TequilaObserver(Observer["Tequila"]):
         self.reset()
 
     def reset(self) -> None:
-        self._shown_source: list[PublicSheet] | None = None  # the game's shown sheets encoded below
+        self._shown_source: Sequence[PublicSheet] | None = None  # the game's shown sheets encoded below
         self._shown_encoded: list[np.ndarray] = []
         # per seat: its own sheet encoded, and the facts behind its bits then (farm, fences, market, bonuses)
         self._own_encoded: list[np.ndarray | None] = [None] * self.num_players
@@ -179,7 +195,7 @@ class TequilaObserver(Observer["Tequila"]):
     def _others(self, seat: int) -> list[int]:
         return [(seat + k) % self.num_players for k in range(1, self.num_players)]
 
-    def encode(self, game: Tequila, seat: int, out: np.ndarray) -> None:
+    def encode(self, game: Table, seat: int, out: np.ndarray) -> None:
         out[: L.TABLE_SIZE] = table_entries(game, seat)
         at = L.TABLE_SIZE
         out[at : at + L.SHEET_SIZE] = encode_sheet(game.sheets[seat].public_sheet(), game.jimadores[seat])
@@ -187,7 +203,7 @@ class TequilaObserver(Observer["Tequila"]):
             at += L.SHEET_SIZE
             out[at : at + L.SHEET_SIZE] = encode_sheet(game.shown_sheets[other], game.jimadores[other])
 
-    def observe(self, game: Tequila, seat: int) -> np.ndarray:
+    def observe(self, game: Table, seat: int) -> np.ndarray:
         """The reference, pulling what changed: the others' start-of-round sheets are encoded once per round,
         the seat's own sheet again only when a fact behind its bits changed (the farm's buildings, the
         fenced-off fields, sections, fences, market or bonuses: else only its counts are rewritten)."""

@@ -2,14 +2,35 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
 
 from fiesta_envs.tequila import components as C
 from fiesta_envs.tequila import farm as F
+from fiesta_envs.tequila.sheet import Sheet
 
-if TYPE_CHECKING:
-    from fiesta_envs.tequila.game import Tequila
-    from fiesta_envs.tequila.sheet import Sheet
+
+class Table(Protocol):
+    """What the text shows of a game (a ``Tequila`` engine provides it; the renderer reads, never plays)."""
+
+    num_players: int
+    round: int
+    dice: Sequence[int]
+    start_player: int
+    decision: str
+    sheets: Sequence[Sheet]
+    jimadores: Sequence[str | None]
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def current_player(self) -> int: ...
+
+    def scores(self) -> np.ndarray: ...
+
 
 #: Letter drawn for each building kind (upper case: connected to its chain partner).
 BUILDING_LETTERS = ("r", "g", "k", "d", "c", "s")
@@ -56,7 +77,7 @@ def farm_lines(sheet: Sheet) -> list[str]:
     return lines
 
 
-def sheet_lines(game: Tequila, seat: int) -> list[str]:
+def sheet_lines(game: Table, seat: int) -> list[str]:
     sheet = game.sheets[seat]
     held = ", ".join(f"{name} {sheet.held(r)}/{sheet.marked[r]}" for r, name in enumerate(C.RESOURCES))
     tequila = ", ".join(f"{t} {n}" for t, n in zip(C.TEQUILAS, sheet.production, strict=True))
@@ -69,7 +90,7 @@ def sheet_lines(game: Tequila, seat: int) -> list[str]:
     ]
 
 
-def render_text(game: Tequila) -> str:
+def render_text(game: Table) -> str:
     if game.is_over:
         head = f"Tequila: game over, scores {[int(s) for s in game.scores()]}"
     else:
