@@ -2,12 +2,18 @@
 
 Each module named below provides ``add_arguments(parser)`` and ``run(args) -> int``;
 it is imported only when its subcommand runs, so ``fiesta --help`` stays fast.
+
+A core install (``pip install fiesta_envs``) has the ``fiesta`` command but not the libraries some
+subcommands use: when one is missing, the command names the extra that installs it (``EXTRA_OF_MODULE``)
+instead of showing a traceback: before it runs when the command's ``NEEDS`` are missing (so a long run does
+not fail at its last step), and otherwise when the import fails.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -23,6 +29,57 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+# Top-level module -> the extra of pyproject.toml that installs it (tests/test_cli_extras.py checks both agree).
+EXTRA_OF_MODULE: dict[str, str] = {
+    "torch": "train",
+    "stable_baselines3": "train",
+    "sb3_contrib": "train",
+    "yaml": "train",
+    "pydantic": "train",
+    "tqdm": "train",
+    "rich": "train",
+    "tensorboard": "train",
+    "matplotlib": "train",
+    "optuna": "train",
+    "PIL": "render",
+    "flask": "web",
+    "werkzeug": "web",
+    "pygame": "bench",
+}
+
+
+# Modules a subcommand always uses, checked before it runs (options such as checkpoints or --gif may need more).
+NEEDS: dict[str, tuple[str, ...]] = {
+    "train": ("torch", "stable_baselines3", "sb3_contrib", "yaml", "pydantic", "rich"),
+    "tune": ("torch", "stable_baselines3", "sb3_contrib", "yaml", "pydantic", "rich", "optuna"),
+    "export": ("torch", "stable_baselines3", "sb3_contrib"),
+    "evaluate": ("tqdm", "rich"),
+    "fuzz": ("rich",),
+    "bench": ("rich", "pygame"),
+    "serve": ("flask",),
+}
+
+
+def missing_extra_message(command: str, module_name: str) -> str | None:
+    """The line telling which extra installs ``module_name`` (or one of its submodules), or None if none does."""
+    module = module_name.split(".")[0]
+    extra = EXTRA_OF_MODULE.get(module)
+    if extra is None:
+        return None
+    return f"fiesta {command}: needs {module!r}, which is not installed: pip install 'fiesta_envs[{extra}]'"
+
+
+def first_missing(modules: tuple[str, ...]) -> str | None:
+    """The first of ``modules`` that cannot be imported, or None."""
+    for name in modules:
+        try:
+            if importlib.util.find_spec(name) is None:
+                return name
+        except (ImportError, ValueError):
+            return name
+    return None
+
+
 def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fiesta", description="fiesta_envs: train, evaluate, benchmark, test.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -36,10 +93,21 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser(argv)
-    args = parser.parse_args(argv)
-    module = importlib.import_module(args.module)
-    return int(module.run(args) or 0)
+    try:
+        parser = build_parser(argv)
+        args = parser.parse_args(argv)
+        missing = first_missing(NEEDS.get(args.command, ()))
+        if missing is not None:
+            print(missing_extra_message(args.command, missing), file=sys.stderr)
+            return 1
+        module = importlib.import_module(args.module)
+        return int(module.run(args) or 0)
+    except ModuleNotFoundError as error:
+        message = missing_extra_message(argv[0] if argv else "", error.name or "")
+        if message is None:
+            raise
+        print(message, file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":
