@@ -5,8 +5,8 @@ it is imported only when its subcommand runs, so ``fiesta --help`` stays fast.
 
 A core install (``pip install fiesta_envs``) has the ``fiesta`` command but not the libraries some
 subcommands use: when one is missing, the command names the extra that installs it (``EXTRA_OF_MODULE``)
-instead of showing a traceback: before it runs when the command's ``NEEDS`` are missing (so a long run does
-not fail at its last step), and otherwise when the import fails.
+instead of showing a traceback (exit status 2): before it runs when the command's ``NEEDS`` are missing (so a
+long run does not fail at its last step), and otherwise when the import fails.
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         missing = first_missing(NEEDS.get(args.command, ()))
         if missing is not None:
             print(missing_extra_message(args.command, missing), file=sys.stderr)
-            return 1
+            return 2
         module = importlib.import_module(args.module)
         return int(module.run(args) or 0)
     except ModuleNotFoundError as error:
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         if message is None:
             raise
         print(message, file=sys.stderr)
-        return 1
+        return 2
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ def run_fiesta(argv: list[str], blocked: list[str]) -> subprocess.CompletedProce
 def test_a_core_install_names_the_extra(argv, module):
     result = run_fiesta(argv, EXTRA_MODULES)
     assert "Traceback" not in result.stderr
-    assert result.returncode == 1
+    assert result.returncode == 2
     expected = f"fiesta {argv[0]}: needs {module!r}, which is not installed: pip install 'fiesta_envs[train]'"
     if module == "flask":
         expected = expected.replace("[train]", "[web]")
@@ -61,7 +61,7 @@ def test_a_core_install_names_the_extra(argv, module):
 
 def test_bench_with_the_train_extra_names_the_bench_extra():
     result = run_fiesta(["bench", "--game", "tequila"], ["pygame"])
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert result.stderr.strip().endswith("pip install 'fiesta_envs[bench]'")
 
 
