@@ -58,6 +58,21 @@ def test_choices_bools_and_permutations():
         reader(order=[0, 0, 2]).permutation("order", 3)
 
 
+def test_optional_values_and_lists_of_choices():
+    assert reader(pan=None).optional_int("pan", 0, 2) is None
+    assert reader(pan=1).optional_int("pan", 0, 2) == 1
+    with pytest.raises(InvalidStateError, match=r"'pan': expected an int in \[0, 2\], got 5"):
+        reader(pan=5).optional_int("pan", 0, 2)
+    assert reader(door=None).optional_choice_index("door", ("egg", "onion")) == -1
+    assert reader(door="onion").optional_choice_index("door", ("egg", "onion")) == 1
+    assert reader(hand=["onion", "egg", "onion"]).choice_indices("hand", ("egg", "onion")) == [1, 0, 1]
+    with pytest.raises(InvalidStateError, match=r"'hand\[1\]': expected one of 'egg', 'onion', got 'ham'"):
+        reader(hand=["egg", "ham"]).choice_indices("hand", ("egg", "onion"))
+    assert reader(hands=[["egg"], []]).choice_matrix("hands", ("egg", "onion"), rows=2) == [[0], []]
+    with pytest.raises(InvalidStateError, match=r"'hands\[1\]\[0\]': expected one of 'egg', 'onion', got 'ham'"):
+        reader(hands=[["egg"], ["ham"]]).choice_matrix("hands", ("egg", "onion"))
+
+
 def test_nested_parts_carry_their_path():
     data = {"sheets": [{"coins": 3}, {"coins": -1}]}
     sheets = FieldReader(data, game="toy").parts("sheets", 2)

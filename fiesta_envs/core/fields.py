@@ -88,6 +88,11 @@ class FieldReader:
             raise self.fail(self._name(key), "a finite number", value)
         return float(value)
 
+    def optional_int(self, key: str, low: int | None = None, high: int | None = None) -> int | None:
+        """An int, or None (JSON null) for "none"."""
+        value = self.raw(key)
+        return None if value is None else self._int(value, self._name(key), low, high)
+
     def bool(self, key: str) -> bool:
         value = self.raw(key)
         if not isinstance(value, bool):
@@ -105,6 +110,10 @@ class FieldReader:
         if value not in choices:
             raise self.fail(self._name(key), f"one of {', '.join(map(repr, choices))}", value)
         return value
+
+    def optional_choice_index(self, key: str, choices: Sequence[str]) -> int:
+        """The position of the value in ``choices``, or -1 for None (JSON null)."""
+        return -1 if self.raw(key) is None else self.choice_index(key, choices)
 
     def choice_index(self, key: str, choices: Sequence[str]) -> int:
         """The position of the value in ``choices`` (for phases stored by name, kept as an int)."""
@@ -128,6 +137,21 @@ class FieldReader:
             if v not in choices:
                 raise self.fail(f"{field}[{i}]", f"one of {', '.join(map(repr, choices))}", v)
         return list(values)
+
+    def choice_indices(self, key: str, choices: Sequence[str], length: int | None = None) -> list[int]:
+        """A list of values from ``choices`` (names of cards...), as their positions in ``choices``."""
+        return [list(choices).index(value) for value in self.choice_list(key, choices, length)]
+
+    def choice_matrix(self, key: str, choices: Sequence[str], rows: int | None = None) -> list[list[int]]:
+        """A list of lists of values from ``choices`` (rows may differ in length), as their positions."""
+        field = self._name(key)
+        result = []
+        for r, row in enumerate(self._list(self.raw(key), field, rows)):
+            for c, value in enumerate(self._list(row, f"{field}[{r}]", None)):
+                if value not in choices:
+                    raise self.fail(f"{field}[{r}][{c}]", f"one of {', '.join(map(repr, choices))}", value)
+            result.append([list(choices).index(value) for value in row])
+        return result
 
     def int_list(
         self, key: str, length: int | None = None, low: int | None = None, high: int | None = None

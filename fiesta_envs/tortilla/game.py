@@ -30,6 +30,7 @@ documentation page, ``fiesta_envs.tortilla_de_patatas_v1``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -71,11 +72,19 @@ from fiesta_envs.tortilla.components import (
 )
 from fiesta_envs.tortilla.observation import OBSERVATION_LAYOUT_VERSIONS, TortillaObserver
 from fiesta_envs.tortilla.omelettes import is_perfect, omelette_points
-from fiesta_envs.tortilla.state import EVENT_KINDS, NO_PAN, NO_SEAT, EventKind, ServedOmelette, TableEvent
+from fiesta_envs.tortilla.state import (
+    NO_PAN,
+    NO_SEAT,
+    PHASE_NAMES,
+    EventKind,
+    Phase,
+    ServedOmelette,
+    TableEvent,
+    TortillaState,
+    card_names,
+)
 from fiesta_envs.tortilla.steals import steal_sources
 
-SETUP, PLAY, STEAL, AFTER, OVER = range(5)
-PHASE_NAMES: tuple[str, ...] = ("setup", "play", "steal", "after", "over")
 NUM_PANS = NUM_TEAMS * PANS_PER_TEAM
 NUM_CHEFS = NUM_TEAMS
 TEAM_NAMES = ("A", "B")
@@ -228,37 +237,60 @@ class TortillaDePatatas(Game):
     def _new_game(self) -> None:
         self.menu: Menu = MENUS[self.config["menu"]]
         self._new_observer()
-        self._deck: list[int] = self.rng.permutation(_ALL_CARDS_ARRAY).tolist()  # shuffled; top = last
-        self._hands: list[list[int]] = [[0] * NUM_CARD_TYPES for _ in range(self.num_players)]
-        self._known: list[list[int]] = [[0] * NUM_CARD_TYPES for _ in range(self.num_players)]
-        for seat in range(self.num_players):
+        deck: list[int] = self.rng.permutation(_ALL_CARDS_ARRAY).tolist()  # shuffled; top = last
+        hands = [[0] * NUM_CARD_TYPES for _ in range(self.num_players)]
+        for seat, hand in enumerate(hands):
             deal = self.menu.chef_deal if self.is_chef(seat) else self.menu.assistant_deal
-            hand = self._hands[seat]
-            rest = len(self._deck) - deal
-            for card in self._deck[rest:]:  # the top ``deal`` cards of the fridge
+            rest = len(deck) - deal
+            for card in deck[rest:]:  # the top ``deal`` cards of the fridge
                 hand[card] += 1
-            del self._deck[rest:]
-        self._door = self._deck.pop() if self.menu.fridge_door else -1
-        self._pans: list[list[int]] = [[] for _ in range(NUM_PANS)]
-        self._pan_counts: list[list[int]] = [[0] * NUM_CARD_TYPES for _ in range(NUM_PANS)]
-        self._table_counts: list[int] = [0] * NUM_CARD_TYPES
-        self._diners: list[int] = [DINER_COPIES] * len(DINER_VALUES)
-        self._served: list[ServedOmelette] = []
-        self._served_this_turn = False
-        self._played_pan = -1
-        self._steal_options: list[int] = []
-        self._turn = 0
-        self._starts_placed = 0
-        self._phase, self._current = SETUP, 0
-        self._events: list[TableEvent] = []
-        self._seen_from = [0] * self.num_players  # per seat, where its events start in ``_events``
-        self._events_dropped = 0  # events dropped from the front of ``_events`` (see ``events_key``)
+            del deck[rest:]
+        door = deck.pop() if self.menu.fridge_door else -1
+        self._load(
+            TortillaState(
+                phase=Phase.SETUP,
+                current=0,
+                turn=0,
+                starts_placed=0,
+                served_this_turn=False,
+                played_pan=-1,
+                hands=hands,
+                known=[[0] * NUM_CARD_TYPES for _ in range(self.num_players)],
+                pans=[[] for _ in range(NUM_PANS)],
+                deck=deck,
+                door=door,
+                diners_left=[DINER_COPIES] * len(DINER_VALUES),
+                served=[],
+                events=[],
+                events_seen_from=[0] * self.num_players,
+            )
+        )
         if self.menu.starts_from_deck:  # Kids': the starting pans are filled from the fridge
             for team in range(NUM_TEAMS):
                 for pan in range(STARTING_PANS):
                     self._put(team * PANS_PER_TEAM + pan, self._deck.pop(), NO_SEAT)
             self._starts_placed = NUM_CHEFS * STARTING_PANS
-            self._phase = PLAY
+            self._phase = Phase.PLAY
+
+    def _load(self, state: TortillaState) -> None:
+        """Make ``state`` the position (each field is the engine's attribute ``_<field>``), then rebuild
+        what follows from it: the cards per pan and on the table, the steal choices open, the observer."""
+        for field in dataclasses.fields(TortillaState):
+            setattr(self, f"_{field.name}", getattr(state, field.name))
+        self._pan_counts = [[pile.count(card) for card in range(NUM_CARD_TYPES)] for pile in self._pans]
+        self._table_counts = [
+            sum(counts[card] for counts in [*self._pan_counts, *(dish.counts for dish in self._served)])
+            for card in range(NUM_CARD_TYPES)
+        ]
+        self._steal_options = steal_sources(self._pans, self._played_pan) if self._phase == Phase.STEAL else []
+        self._events_dropped = 0  # events dropped from the front of ``_events`` (see ``events_key``)
+        self.observer.reset()
+
+    def saved_state(self) -> TortillaState:
+        """The position as a ``TortillaState`` (shares the engine's lists: read, do not change)."""
+        return TortillaState(
+            **{field.name: getattr(self, f"_{field.name}") for field in dataclasses.fields(TortillaState)}
+        )
 
     def _new_observer(self) -> None:
         """The observer of this game's mode (kept across games: ``reset`` forgets what it wrote)."""
@@ -283,11 +315,11 @@ class TortillaDePatatas(Game):
 
     @property
     def current_player(self) -> int:
-        return -1 if self._phase == OVER else self._current
+        return -1 if self._phase == Phase.OVER else self._current
 
     @property
     def is_over(self) -> bool:
-        return self._phase == OVER
+        return self._phase == Phase.OVER
 
     @property
     def pans(self) -> Sequence[Sequence[int]]:
@@ -324,7 +356,7 @@ class TortillaDePatatas(Game):
     @property
     def diners_left(self) -> Sequence[int]:
         """Diner cards left, by value 1, 2, 3."""
-        return self._diners
+        return self._diners_left
 
     @property
     def served(self) -> Sequence[ServedOmelette]:
@@ -336,7 +368,7 @@ class TortillaDePatatas(Game):
 
     @property
     def steal_options(self) -> Sequence[int]:
-        """Global pan indices the current player may steal from (STEAL phase only)."""
+        """Global pan indices the current player may steal from (Phase.STEAL phase only)."""
         return self._steal_options
 
     @property
@@ -362,15 +394,15 @@ class TortillaDePatatas(Game):
     def _compute_mask(self) -> np.ndarray:
         """The legal mask: a read-only row of the tables above (a steal choice: a new array)."""
         phase = self._phase
-        if phase == PLAY:  # a card from hand onto any team pan (covering it or starting it), or serve
+        if phase == Phase.PLAY:  # a card from hand onto any team pan (covering it or starting it), or serve
             seat = self._current
             return _PLAY_MASKS[_card_bits(tuple(self._hands[seat])), self._serve_key(seat % NUM_TEAMS)]
-        if phase == AFTER:  # serve, or refill from the fridge or (Day's/Gourmet) its door
+        if phase == Phase.AFTER:  # serve, or refill from the fridge or (Day's/Gourmet) its door
             draws = (1 if self._deck else 0) | (2 if self._door >= 0 else 0)
             return _AFTER_MASKS[self._serve_key(self._current % NUM_TEAMS), draws]
-        if phase == SETUP:
+        if phase == Phase.SETUP:
             return _START_MASKS[_card_bits(tuple(self._hands[self._current]))]
-        if phase == STEAL:
+        if phase == Phase.STEAL:
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
             for pan in self._steal_options:
                 mask[STEAL_BASE + self._relative_pan(pan, self._current)] = 1
@@ -389,7 +421,7 @@ class TortillaDePatatas(Game):
         first = team * PANS_PER_TEAM
         pans = self._pans
         pan_bits = (1 if pans[first] else 0) | (2 if pans[first + 1] else 0) | (4 if pans[first + 2] else 0)
-        left = self._diners  # diner cards left of value 1, 2, 3
+        left = self._diners_left  # diner cards left of value 1, 2, 3
         if self.menu.gourmet_diners:  # up to as many diners as pans holding cards
             limit = (pan_bits & 1) + (pan_bits >> 1 & 1) + (pan_bits >> 2)
             return (
@@ -427,7 +459,7 @@ class TortillaDePatatas(Game):
         self._put(chef * PANS_PER_TEAM + self._starts_placed % STARTING_PANS, card, chef)
         self._starts_placed += 1
         if self._starts_placed == NUM_CHEFS * STARTING_PANS:
-            self._phase, self._current = PLAY, 0
+            self._phase, self._current = Phase.PLAY, 0
         else:
             self._current = self._starts_placed // STARTING_PANS
 
@@ -444,7 +476,7 @@ class TortillaDePatatas(Game):
             if len(options) == 1:
                 self._move_top(options[0], target)
             elif options:
-                self._phase, self._played_pan, self._steal_options = STEAL, target, options
+                self._phase, self._played_pan, self._steal_options = Phase.STEAL, target, options
                 return
         self._enter_after()
 
@@ -463,7 +495,7 @@ class TortillaDePatatas(Game):
         self._pan_counts[source][card] -= 1
         self._pans[target].append(card)
         self._pan_counts[target][card] += 1
-        self._events.append(TableEvent(EventKind.STEAL, self._current, target, card, source))
+        self._events.append(TableEvent(EventKind.STEAL, self._current, target, card, source=source))
 
     def _put(self, pan: int, card: int, seat: int) -> None:
         """``seat``'s card (-1: the fridge's, Kids' setup) onto the table, in ``pan``."""
@@ -473,7 +505,7 @@ class TortillaDePatatas(Game):
         self._events.append(TableEvent(EventKind.PLAY, seat, pan, card))
 
     def _enter_after(self) -> None:
-        self._phase = AFTER
+        self._phase = Phase.AFTER
         self._draw_if_forced()
 
     def _draw_if_forced(self) -> None:
@@ -491,12 +523,12 @@ class TortillaDePatatas(Game):
         self._pans[source] = []
         self._pan_counts[source] = [0] * NUM_CARD_TYPES
         self._served.append(ServedOmelette(seat, size, diners, counts))
-        self._diners[diners - 1] -= 1
+        self._diners_left[diners - 1] -= 1
         self._events.append(TableEvent(EventKind.SERVE, seat, source, -1))
         self._served_this_turn = True
-        if not any(self._diners):
+        if not any(self._diners_left):
             self._end()
-        elif self._phase == AFTER:
+        elif self._phase == Phase.AFTER:
             self._draw_if_forced()
 
     def _draw(self, from_door: bool) -> None:
@@ -514,12 +546,12 @@ class TortillaDePatatas(Game):
             self._end()
             return
         self._current = (seat + 1) % self.num_players
-        self._phase = PLAY
+        self._phase = Phase.PLAY
         self._served_this_turn = False
         self._turn += 1
 
     def _end(self) -> None:
-        self._phase = OVER
+        self._phase = Phase.OVER
 
     # ------------------------------------------------------------------ pans seen from a seat
     @staticmethod
@@ -548,7 +580,7 @@ class TortillaDePatatas(Game):
         totals = [0] * NUM_TEAMS
         for omelette in self._served:
             totals[omelette.seat % NUM_TEAMS] += omelette_points(omelette.counts, omelette.size, omelette.diners)
-        if self._phase == OVER:
+        if self._phase == Phase.OVER:
             for team in range(NUM_TEAMS):
                 totals[team] += self.menu.unserved_penalty * self.unserved_pans(team)
         return totals
@@ -575,7 +607,7 @@ class TortillaDePatatas(Game):
                     "seat": omelette.seat,
                     "size": SIZE_NAMES[omelette.size],
                     "diners": omelette.diners,
-                    "cards": _card_names(omelette.counts),
+                    "cards": card_names(omelette.counts),
                     "perfect": is_perfect(omelette.counts, omelette.size),
                     "points": omelette_points(omelette.counts, omelette.size, omelette.diners),
                 }
@@ -590,19 +622,19 @@ class TortillaDePatatas(Game):
     # ------------------------------------------------------------------ what each seat saw happen
     def events_seen(self, seat: int) -> Sequence[TableEvent]:
         """What happened on the table since ``seat``'s last decision (that decision included), oldest first."""
-        return self._events[self._seen_from[seat] :]
+        return self._events[self._events_seen_from[seat] :]
 
     def events_key(self, seat: int) -> tuple[int, int]:
         """Changes whenever ``events_seen(seat)`` does (for observers that pull what changed)."""
-        return self._events_dropped + self._seen_from[seat], self._events_dropped + len(self._events)
+        return self._events_dropped + self._events_seen_from[seat], self._events_dropped + len(self._events)
 
     def _forget_events_seen_by(self, seat: int) -> None:
         """``seat`` decides now: its events start afresh; drop those every seat has decided after."""
-        self._seen_from[seat] = len(self._events)
-        oldest = min(self._seen_from)
+        self._events_seen_from[seat] = len(self._events)
+        oldest = min(self._events_seen_from)
         if oldest:
             del self._events[:oldest]
-            self._seen_from = [start - oldest for start in self._seen_from]
+            self._events_seen_from = [start - oldest for start in self._events_seen_from]
             self._events_dropped += oldest
 
     def action_features(self, player: int) -> np.ndarray:
@@ -619,32 +651,32 @@ class TortillaDePatatas(Game):
 
     def explain_illegal(self, action: int) -> str:
         phase, seat = self._phase, self._current
-        if phase == OVER:
+        if phase == Phase.OVER:
             return "the game is over"
         if action >= START_BASE:
-            if phase != SETUP:
+            if phase != Phase.SETUP:
                 return "setup is over: 'start' only places a chef's starting cards"
             return f"you hold no {CARD_TYPES[action - START_BASE]}"
-        if phase == SETUP:
+        if phase == Phase.SETUP:
             pan = self._starts_placed % STARTING_PANS
             return f"setup first: place a starting card into pan {pan} with 'start TYPE'"
         if STEAL_BASE <= action < START_BASE:
             return self._explain_steal(action)
-        if phase == STEAL:
+        if phase == Phase.STEAL:
             options = ", ".join(
                 f"'steal from {self.pan_name(self._relative_pan(p, seat))}'" for p in self._steal_options
             )
             return f"first choose which pan to steal from: {options}"
         if action < SERVE_BASE:
             card, _ = decode_play(action)
-            if phase == AFTER:
+            if phase == Phase.AFTER:
                 return "you have already played a card this turn; serve or refill your hand"
             return f"you hold no {CARD_TYPES[card]}"
         if action < DRAW_DECK:
             return self._explain_serve(*decode_serve(action))
         if action == DRAW_DOOR and not self.menu.fridge_door:
             return "the Kids' menu has no fridge door"
-        if phase == PLAY:
+        if phase == Phase.PLAY:
             return "play a card first ('play TYPE on P'); drawing ends the turn"
         if action == DRAW_DOOR:
             return "the fridge door is empty"
@@ -656,7 +688,7 @@ class TortillaDePatatas(Game):
         team = self._current % NUM_TEAMS
         if not self._pans[team * PANS_PER_TEAM + pan]:
             return f"pan {pan} is empty"
-        if not self._diners[diners - 1]:
+        if not self._diners_left[diners - 1]:
             return f"no {diners}-diner card is left"
         limit = self.diner_limit(team)
         allowed = {1: "only a 1-diner card", 2: "only a 1- or 2-diner card"}.get(limit, "any diner card")
@@ -664,7 +696,7 @@ class TortillaDePatatas(Game):
         return f"Gourmet: with {limit} {plural} {allowed} may be taken"
 
     def _explain_steal(self, action: int) -> str:
-        if self._phase != STEAL:
+        if self._phase != Phase.STEAL:
             return "there is no steal to resolve now"
         seat = self._current
         theirs, pan = decode_steal(action)
@@ -696,124 +728,10 @@ class TortillaDePatatas(Game):
         super().load_state_dict(data)
 
     def _state_to_dict(self) -> dict[str, Any]:
-        return {
-            "phase": PHASE_NAMES[self._phase],
-            "current": self._current,
-            "turn": self._turn,
-            "starts_placed": self._starts_placed,
-            "served_this_turn": self._served_this_turn,
-            "played_pan": self._played_pan % PANS_PER_TEAM if self._played_pan >= 0 else None,
-            "hands": [_card_names(hand) for hand in self._hands],
-            "known": [_card_names(known) for known in self._known],
-            "pans": [
-                [[CARD_TYPES[card] for card in self._pans[pan]] for pan in self._team_pans(team)]
-                for team in range(NUM_TEAMS)
-            ],
-            "deck": [CARD_TYPES[card] for card in reversed(self._deck)],
-            "door": CARD_TYPES[self._door] if self._door >= 0 else None,
-            "diners_left": list(self._diners),
-            "served": [
-                {
-                    "seat": omelette.seat,
-                    "size": SIZE_NAMES[omelette.size],
-                    "diners": omelette.diners,
-                    "cards": _card_names(omelette.counts),
-                }
-                for omelette in self._served
-            ],
-            "events": [_event_to_dict(event) for event in self._events],
-            "events_seen_from": list(self._seen_from),
-        }
+        return self.saved_state().to_dict()
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> None:
-        n = self.num_players
-        phase = _choice(data["phase"], PHASE_NAMES, "phase")
-        current = _int(data["current"])
-        turn = _int(data["turn"])
-        starts_placed = _int(data["starts_placed"])
-        served_this_turn = data["served_this_turn"]
-        if not isinstance(served_this_turn, bool):
-            raise ValueError("served_this_turn must be true or false")
-        hands = [_counts(cards) for cards in _list(data["hands"], n, "hands")]
-        known = [_counts(cards) for cards in _list(data["known"], n, "known")]
-        pans = [
-            [_card(card) for card in pile]
-            for team_pans in _list(data["pans"], NUM_TEAMS, "pans")
-            for pile in _list(team_pans, PANS_PER_TEAM, "pans of a team")
-        ]
-        deck = [_card(card) for card in reversed(list(data["deck"]))]
-        door = -1 if data["door"] is None else _card(data["door"])
-        diners = [_int(count) for count in _list(data["diners_left"], len(DINER_VALUES), "diners_left")]
-        served = []
-        for entry in data["served"]:
-            seat, diners_value = _int(entry["seat"]), _int(entry["diners"])
-            if not 0 <= seat < n or diners_value not in DINER_VALUES:
-                raise ValueError(f"served omelette with seat {seat} or diner card {diners_value}")
-            served.append(
-                ServedOmelette(
-                    seat, _choice(entry["size"], SIZE_NAMES, "size"), diners_value, tuple(_counts(entry["cards"]))
-                )
-            )
-
-        # consistency of the position
-        totals = [sum(hand[t] for hand in hands) for t in range(NUM_CARD_TYPES)]
-        for pile in [*pans, deck, [door] if door >= 0 else []]:
-            for card in pile:
-                totals[card] += 1
-        for omelette in served:
-            totals = [a + b for a, b in zip(totals, omelette.counts, strict=True)]
-        if totals != list(CARD_COUNTS):
-            raise ValueError(f"the position holds {totals} cards per type, the game has {list(CARD_COUNTS)}")
-        for value in DINER_VALUES:
-            used = sum(1 for omelette in served if omelette.diners == value)
-            if diners[value - 1] < 0 or diners[value - 1] + used != DINER_COPIES:
-                raise ValueError(f"{diners[value - 1]} {value}-diner cards left but {used} served")
-        for seat in range(n):
-            if any(k > h for k, h in zip(known[seat], hands[seat], strict=True)):
-                raise ValueError(f"seat {seat} is known to hold cards it does not hold")
-        if door >= 0 and not self.menu.fridge_door:
-            raise ValueError("the Kids' menu has no fridge door")
-        if not 0 <= current < n:
-            raise ValueError(f"current player {current} out of range")
-        if phase == SETUP:
-            if self.menu.starts_from_deck or not 0 <= starts_placed < NUM_CHEFS * STARTING_PANS:
-                raise ValueError(f"no setup step {starts_placed} in the {self.menu.name} menu")
-            if current != starts_placed // STARTING_PANS:
-                raise ValueError(f"setup step {starts_placed} belongs to chef {starts_placed // STARTING_PANS}")
-        elif starts_placed != NUM_CHEFS * STARTING_PANS:
-            raise ValueError("starts_placed must be 4 once setup is over")
-        played_pan = -1
-        steal_options: list[int] = []
-        if phase == STEAL:
-            pan = _int(data["played_pan"])
-            if not self.menu.stealing or not 0 <= pan < PANS_PER_TEAM:
-                raise ValueError("a steal needs a stealing menu and the pan just played on (0-2)")
-            played_pan = (current % NUM_TEAMS) * PANS_PER_TEAM + pan
-            if not pans[played_pan]:
-                raise ValueError("a steal needs the pan just played on to hold that card")
-            steal_options = steal_sources(pans, played_pan)
-            if len(steal_options) < 2:
-                raise ValueError("a steal choice needs at least two candidate pans")
-        elif data["played_pan"] is not None:
-            raise ValueError("played_pan is only set while a steal is being chosen")
-        events = [_event_from_dict(entry, n) for entry in _list(data["events"], None, "events")]
-        seen_from = [_int(start) for start in _list(data["events_seen_from"], n, "events_seen_from")]
-        if any(not 0 <= start <= len(events) for start in seen_from):
-            raise ValueError(f"events_seen_from {seen_from} must index the {len(events)} events")
-
-        self._phase, self._current, self._turn = phase, current, turn
-        self._starts_placed, self._served_this_turn = starts_placed, served_this_turn
-        self._hands, self._known, self._pans, self._deck, self._door = hands, known, pans, deck, door
-        self._pan_counts = [[pile.count(card) for card in range(NUM_CARD_TYPES)] for pile in pans]
-        self._table_counts = [
-            sum(counts[card] for counts in [*self._pan_counts, *(dish.counts for dish in served)])
-            for card in range(NUM_CARD_TYPES)
-        ]
-        self._diners, self._served = diners, served
-        self._played_pan = played_pan
-        self._steal_options = steal_options
-        self._events, self._seen_from, self._events_dropped = events, seen_from, 0
-        self.observer.reset()
+        self._load(TortillaState.from_dict(data, num_players=self.num_players, menu=self.menu, game=self.name))
 
     # ------------------------------------------------------------------ text
     def render_rgb(self) -> np.ndarray:
@@ -824,7 +742,7 @@ class TortillaDePatatas(Game):
 
     def render_text(self) -> str:
         lines = [f"Tortilla de Patatas, {MENU_TITLES[self.menu.name]}, {self.num_players} players, turn {self._turn}"]
-        if self._phase == OVER:
+        if self._phase == Phase.OVER:
             lines.append(f"game over: team scores A {self.team_scores()[0]}, B {self.team_scores()[1]}")
         else:
             seat = self._current
@@ -834,7 +752,7 @@ class TortillaDePatatas(Game):
                 + (" (has served this turn)" if self._served_this_turn else "")
             )
         door = CARD_TYPES[self._door] if self._door >= 0 else "-"
-        left = " ".join(str(v) for v in DINER_VALUES for _ in range(self._diners[v - 1])) or "none"
+        left = " ".join(str(v) for v in DINER_VALUES for _ in range(self._diners_left[v - 1])) or "none"
         fridge = f"fridge: {len(self._deck)} cards"
         lines.append(
             f"{fridge}, door: {door} | diner cards left: {left}"
@@ -851,89 +769,10 @@ class TortillaDePatatas(Game):
             dishes = [f"{SIZE_NAMES[o.size]} for {o.diners}" for o in self._served if o.seat % NUM_TEAMS == team]
             lines.append(f"  served: {', '.join(dishes) or 'nothing yet'}")
         for seat in range(self.num_players):
-            known = _card_names(self._known[seat])
+            known = card_names(self._known[seat])
             seen = f" (known from the door: {', '.join(known)})" if known else ""
             lines.append(f"player_{seat} holds {sum(self._hands[seat])} cards{seen}")
         return "\n".join(lines)
-
-
-# ---------------------------------------------------------------- state dict helpers
-def _event_to_dict(event: TableEvent) -> dict[str, Any]:
-    entry: dict[str, Any] = {"kind": EVENT_KINDS[event.kind], "seat": event.seat if event.seat != NO_SEAT else None}
-    if event.pan != NO_PAN:
-        entry["pan"] = event.pan
-    if event.card >= 0:
-        entry["card"] = CARD_TYPES[event.card]
-    if event.source != NO_PAN:
-        entry["from"] = event.source
-    return entry
-
-
-_EVENT_FIELDS = {
-    EventKind.PLAY: (True, True, False),
-    EventKind.STEAL: (True, True, True),
-    EventKind.SERVE: (True, False, False),
-    EventKind.DOOR: (False, True, False),
-}
-
-
-def _event_from_dict(entry: Any, num_players: int) -> TableEvent:
-    if not isinstance(entry, Mapping):
-        raise TypeError(f"an event must be a mapping, got {entry!r:.80}")
-    kind = EventKind(_choice(entry.get("kind"), EVENT_KINDS, "event kind"))
-    seat = NO_SEAT if entry.get("seat") is None else _int(entry["seat"])
-    pan = _int(entry.get("pan", NO_PAN))
-    card = _card(entry["card"]) if "card" in entry else -1
-    source = _int(entry.get("from", NO_PAN))
-    # which fields each kind has: a pan, a card, a pan stolen from; only a card dealt from the fridge has no seat
-    has_pan, has_card, has_source = _EVENT_FIELDS[kind]
-    if (
-        not (NO_SEAT if kind == EventKind.PLAY else 0) <= seat < num_players
-        or (0 <= pan < NUM_PANS) != has_pan
-        or (pan == NO_PAN) == has_pan
-        or (card >= 0) != has_card
-        or (0 <= source < NUM_PANS) != has_source
-        or (source == NO_PAN) == has_source
-    ):
-        raise ValueError(f"malformed {EVENT_KINDS[kind]} event {dict(entry)!r:.120}")
-    return TableEvent(kind, seat, pan, card, source)
-
-
-def _card_names(counts: Sequence[int]) -> list[str]:
-    return [CARD_TYPES[card] for card, count in enumerate(counts) for _ in range(count)]
-
-
-def _card(name: Any) -> int:
-    if name not in CARD_TYPE_INDEX:
-        raise ValueError(f"unknown card {name!r}; cards are {', '.join(CARD_TYPES)}")
-    return CARD_TYPE_INDEX[name]
-
-
-def _counts(names: Any) -> list[int]:
-    counts = [0] * NUM_CARD_TYPES
-    for name in _list(names, None, "cards"):
-        counts[_card(name)] += 1
-    return counts
-
-
-def _choice(value: Any, choices: Sequence[str], what: str) -> int:
-    if value not in choices:
-        raise ValueError(f"unknown {what} {value!r}; one of {', '.join(choices)}")
-    return choices.index(value)
-
-
-def _int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"expected an integer, got {value!r}")
-    return value
-
-
-def _list(value: Any, length: int | None, what: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise TypeError(f"{what} must be a list, got {type(value).__name__}")
-    if length is not None and len(value) != length:
-        raise ValueError(f"{what} must have {length} entries, got {len(value)}")
-    return value
 
 
 __all__ = ["PHASE_NAMES", "ServedOmelette", "TortillaDePatatas", "legal_mask_from_rules", "steal_sources"]
