@@ -32,14 +32,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from fiesta_envs.core.game import ACTION_FEATURES_OPTION, REWARD_OPTION, Game
 from fiesta_envs.core.options import Option
-from fiesta_envs.tortilla import features as action_aligned
+from fiesta_envs.tortilla import features
 from fiesta_envs.tortilla.actions import (
     ACTION_NAMES,
     DECODED,
@@ -136,8 +135,7 @@ def _read_only(table: np.ndarray) -> np.ndarray:
     return table
 
 
-@lru_cache(maxsize=1024)
-def _card_bits(counts: tuple[int, ...]) -> int:
+def _card_bits(counts: Sequence[int]) -> int:
     """The bit set of the card types present in ``counts`` (bit = card type)."""
     return sum(1 << card for card, count in enumerate(counts) if count)
 
@@ -231,7 +229,7 @@ class TortillaDePatatas(Game):
     @property
     def action_features_size(self) -> int:
         """Entries ``observe`` appends with the option ``action_features`` (0 when off; ``tortilla.features``)."""
-        return action_aligned.ACTION_FEATURES_SIZE if self.config["action_features"] else 0
+        return features.ACTION_FEATURES_SIZE if self.config["action_features"] else 0
 
     # ------------------------------------------------------------------ setup
     def _new_game(self) -> None:
@@ -295,9 +293,9 @@ class TortillaDePatatas(Game):
     def _new_observer(self) -> None:
         """The observer of this game's mode (kept across games: ``reset`` forgets what it wrote)."""
         if getattr(self, "observer", None) is None:
-            features = action_aligned.ACTION_FEATURES_SIZE if self.config["action_features"] else 0
+            features_size = features.ACTION_FEATURES_SIZE if self.config["action_features"] else 0
             mode, menu = self.config["observation"], self.config["menu"]
-            self.observer = TortillaObserver(mode, self.num_players, menu, features)
+            self.observer = TortillaObserver(mode, self.num_players, menu, features_size)
         self.observer.reset()
 
     # ------------------------------------------------------------------ public read-only views
@@ -396,12 +394,12 @@ class TortillaDePatatas(Game):
         phase = self._phase
         if phase == Phase.PLAY:  # a card from hand onto any team pan (covering it or starting it), or serve
             seat = self._current
-            return _PLAY_MASKS[_card_bits(tuple(self._hands[seat])), self._serve_key(seat % NUM_TEAMS)]
+            return _PLAY_MASKS[_card_bits(self._hands[seat]), self._serve_key(seat % NUM_TEAMS)]
         if phase == Phase.AFTER:  # serve, or refill from the fridge or (Day's/Gourmet) its door
             draws = (1 if self._deck else 0) | (2 if self._door >= 0 else 0)
             return _AFTER_MASKS[self._serve_key(self._current % NUM_TEAMS), draws]
         if phase == Phase.SETUP:
-            return _START_MASKS[_card_bits(tuple(self._hands[self._current]))]
+            return _START_MASKS[_card_bits(self._hands[self._current])]
         if phase == Phase.STEAL:
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
             for pan in self._steal_options:
@@ -643,7 +641,7 @@ class TortillaDePatatas(Game):
         Works with the option ``action_features`` on or off; the layout is on the game's page
         (``fiesta_envs.tortilla_de_patatas_v1``) and in ``fiesta_envs.tortilla.features``.
         """
-        return action_aligned.action_features(self, player)
+        return features.action_features(self, player)
 
     # ------------------------------------------------------------------ names and explanations
     def _build_action_names(self) -> list[str]:
