@@ -112,7 +112,7 @@ class CarefulChef(Policy):
 
     def _after_play(self, game: TortillaDePatatas, card: int, target: int, stealing: bool) -> float:
         """Value of the position after playing ``card`` on global pan ``target`` (best steal)."""
-        return after_play(game.pans, card, target, self.view, stealing)
+        return after_play(game.pans, card, target, view=self.view, stealing=stealing)
 
     # ------------------------------------------------------------------ decisions
     def _argmax(self, values: dict[int, float]) -> int:

@@ -91,7 +91,34 @@ class Menu:
 
 
 MENUS: dict[str, Menu] = {
-    "kids": Menu("kids", 3, 3, True, False, False, 0, False),
-    "day": Menu("day", 5, 3, False, True, True, -1, False),
-    "gourmet": Menu("gourmet", 5, 3, False, True, True, -1, True),
+    "kids": Menu(
+        "kids",
+        chef_deal=3,
+        assistant_deal=3,
+        starts_from_deck=True,
+        fridge_door=False,
+        stealing=False,
+        unserved_penalty=0,
+        gourmet_diners=False,
+    ),
+    "day": Menu(
+        "day",
+        chef_deal=5,
+        assistant_deal=3,
+        starts_from_deck=False,
+        fridge_door=True,
+        stealing=True,
+        unserved_penalty=-1,
+        gourmet_diners=False,
+    ),
+    "gourmet": Menu(
+        "gourmet",
+        chef_deal=5,
+        assistant_deal=3,
+        starts_from_deck=False,
+        fridge_door=True,
+        stealing=True,
+        unserved_penalty=-1,
+        gourmet_diners=True,
+    ),
 }

@@ -144,7 +144,7 @@ def position_value(piles: Sequence[Sequence[int]], view: Outlook) -> float:
     return total
 
 
-def after_play(piles: Sequence[Sequence[int]], card: int, target: int, view: Outlook, stealing: bool) -> float:
+def after_play(piles: Sequence[Sequence[int]], card: int, target: int, *, view: Outlook, stealing: bool) -> float:
     """Value of the position after playing ``card`` on global pan ``target`` (the best steal)."""
 
     trial_piles = [list(pile) for pile in piles]
@@ -480,7 +480,7 @@ def action_features(game: TortillaDePatatas, player: int) -> np.ndarray:
         return np.frombuffer(out, _FLOAT32)
     phase = game._phase
     if phase == _PLAY:
-        _play_block(game, out, facts, tops, order, hand, chances, stealing)
+        _play_block(game, out, facts=facts, tops=tops, order=order, hand=hand, chances=chances, stealing=stealing)
     elif phase == _STEAL:
         target = game._played_pan
         card = tops[target]
@@ -516,7 +516,7 @@ def action_features(game: TortillaDePatatas, player: int) -> np.ndarray:
 _SETUP, _PLAY, _STEAL, _AFTER, _OVER = range(5)  # the engine's phase numbers (``game.PHASE_NAMES``)
 
 
-def _play_block(game, out, facts, tops, order, hand, chances, stealing) -> None:
+def _play_block(game, out, *, facts, tops, order, hand, chances, stealing) -> None:
     """The ``play TYPE on P`` blocks of the card types in hand, and their ranks."""
     values: dict[int, float] = {}
     own, theirs = order[:PANS_PER_TEAM], order[PANS_PER_TEAM:]

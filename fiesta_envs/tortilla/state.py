@@ -289,9 +289,9 @@ def _event_from(read: FieldReader, num_players: int) -> TableEvent:
     seat = read.optional_int("seat", 0, num_players - 1)
     read.problem_if(seat is None and kind != EventKind.PLAY, "only a card dealt from the fridge has no seat")
     return TableEvent(
-        kind,
-        NO_SEAT if seat is None else seat,
-        read.int("pan", 0, NUM_PANS - 1) if has_pan else NO_PAN,
-        read.choice_index("card", CARD_TYPES) if has_card else NO_CARD,
-        read.int("from", 0, NUM_PANS - 1) if has_source else NO_PAN,
+        kind=kind,
+        seat=NO_SEAT if seat is None else seat,
+        pan=read.int("pan", 0, NUM_PANS - 1) if has_pan else NO_PAN,
+        card=read.choice_index("card", CARD_TYPES) if has_card else NO_CARD,
+        source=read.int("from", 0, NUM_PANS - 1) if has_source else NO_PAN,
     )
