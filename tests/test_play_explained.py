@@ -174,15 +174,17 @@ def test_the_end_shows_the_breakdown_and_la_catrina_her_mood() -> None:
     assert "skull reports:" in text
 
 
-@pytest.mark.parametrize("game_class", [FiestaMexicana, Tequila])
+@pytest.mark.parametrize("game_class", [FiestaMexicana, Tequila, TortillaDePatatas])
 def test_the_guide_and_legend_open_the_game(game_class) -> None:
     run, out = session(game_class(seed=1), "quit\n")
     run.run()
     text = out.getvalue()
     if game_class is FiestaMexicana:
         assert "Table cells read 'tos1 g.b.'" in flat(text) and "tos = tostada" in flat(text)
-    else:
+    elif game_class is Tequila:
         assert "'as 0..3' is the orientation" in flat(text)
+    else:
+        assert "Recipes: M = 3 or 4 potatoes, exactly 2 eggs and 1 onion" in flat(text)
 
 
 def test_group_lines_fit_the_width() -> None:

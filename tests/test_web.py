@@ -305,3 +305,8 @@ def test_fiesta_mexicana_bids_are_chosen_on_the_numbered_table(client) -> None:
     names = [game.action_to_string(a) for a in action_values(chosen)]
     assert names and all(name.split()[1] == str(number) for name in names)
     assert f"Choices at space {number}" in chosen
+
+
+def test_the_play_page_reminds_the_recipes_of_tortilla(client) -> None:
+    address = start_table(client, "/new/play", game="tortilla_de_patatas", seat="0", agent="careful", seed="1")
+    assert "Recipes: M = 3 or 4 potatoes" in client.get(address).get_data(as_text=True)

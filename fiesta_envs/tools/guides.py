@@ -78,6 +78,13 @@ def _free_numbers(game: Any, seat: int, rotation: str) -> str:
     return " ".join(map(str, free))
 
 
+# ---------------------------------------------------------------------- Tortilla de Patatas
+TORTILLA_RECIPES = (
+    "Recipes: M = 3 or 4 potatoes, exactly 2 eggs and 1 onion; XL = 5 or 6 potatoes, 3 eggs and 2 onions. "
+    "A served omelette scores +diners if perfect, -diners if badly made (doubled for XL)."
+)
+
+
 # ---------------------------------------------------------------------- Tequila
 TEQUILA_LEGEND = (
     "Farm squares are named by row and column from the top left, 0-based: 'build road at 2 3 as 1' builds on "
@@ -100,14 +107,15 @@ GUIDES: dict[str, GameGuide] = {
         frozenset({"start", "play", "serve"}),
         "Play ingredient cards onto your pans (a card equal to a neighbouring top card steals it), and serve "
         "omelettes to the diner cards: 'serve P SIZE with D' serves pan P as size SIZE to the D-diner card. "
-        "Preview a serve to see its points.",
+        "Preview a serve to see its points. " + TORTILLA_RECIPES,
         legend="Pans are named from your side: 'mine P' are your team's pans, 'theirs P' the other team's.",
     ),
     "tequila": GameGuide(
         "Tequila",
         frozenset({"build", "fence", "sell", "pay", "gain", "virtual", "extra"}),
         "Use your dice to build on your farm (roads, fields, distillers, casks...), fence fields and sell "
-        "tequila. Preview a building or a fence to see the farm after it.",
+        "tequila ('as 0..3' turns a building 0-3 quarter turns). Preview a building or a fence to see the farm "
+        "after it.",
         legend=TEQUILA_LEGEND,
     ),
     "fiesta_de_los_muertos": GameGuide(
