@@ -91,7 +91,8 @@ def test_a_bare_engine_state_dict_of_a_finished_game_ends_the_loop_with_the_fina
         (lambda aec: aec.update(agents=["player_1", "player_0"]), "aec.agents"),
         (lambda aec: aec["rewards"].pop("player_0"), "aec.rewards"),
         (lambda aec: aec["cumulative_rewards"].update(player_0="x"), "aec.cumulative_rewards.player_0"),
-        (lambda aec: aec["terminations"].update(player_0=True), "terminated"),
+        (lambda aec: aec["terminations"].update(player_0=True), "aec.terminations"),
+        (lambda aec: aec["truncations"].update(player_1=True), "aec.truncations"),
         (lambda aec: aec.update(illegal_action={"agent": "nobody", "message": "?"}), "aec.illegal_action.agent"),
         (lambda aec: aec.pop("truncations"), "aec.truncations"),
     ],
@@ -108,3 +109,9 @@ def test_bad_bookkeeping_is_refused_naming_the_field_and_changes_nothing(change,
         later.load_state_dict(bad)
     assert later.state_dict() == untouched
     assert_same(aec_view(later), aec_view(later), "still usable")
+
+
+def test_an_env_state_dict_without_its_aec_part_is_refused_naming_it():
+    env = _toy_position()
+    with pytest.raises(InvalidStateError, match="'aec' is missing"):
+        env.load_state_dict({"game": env.state_dict()["game"]})

@@ -298,8 +298,9 @@ class FiestaAECEnv(PicklesGameAsStateDict, AECEnv):
                 self.game.load_state_dict(data)
                 self._start_loop()
                 return
-            self.game.load_state_dict(FieldReader(data, self.game.name).raw("game"))
-            bookkeeping = AECBookkeeping.from_dict(data[BOOKKEEPING_KEY], self.game, self.possible_agents)
+            read = FieldReader(data, self.game.name)
+            self.game.load_state_dict(read.raw("game"))
+            bookkeeping = AECBookkeeping.from_dict(read.raw(BOOKKEEPING_KEY), self.game, self.possible_agents)
         except Exception:
             self.game.load_state_dict(before)
             raise

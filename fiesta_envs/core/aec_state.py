@@ -79,15 +79,21 @@ class AECBookkeeping:
         if illegal is not None:
             offence = read.part("illegal_action")
             illegal = {"agent": offence.choice("agent", possible_agents), "message": offence.str("message")}
+        read.problem_if(
+            any(per_agent["truncations"].values()), "'aec.truncations': these environments never truncate a game"
+        )
         ended = illegal is not None or game.is_over
         if ended:
             read.problem_if(
-                not all(per_agent["terminations"].values()), "every agent left in a finished game is terminated"
+                not all(per_agent["terminations"].values()),
+                "'aec.terminations': every agent left in a finished game is terminated",
             )
         else:
             expected = possible_agents[game.current_player]
-            read.problem_if(agents != possible_agents, "a game in play keeps every agent in the loop")
-            read.problem_if(any(per_agent["terminations"].values()), "no agent is terminated in a game in play")
+            read.problem_if(agents != possible_agents, "'aec.agents': a game in play keeps every agent in the loop")
+            read.problem_if(
+                any(per_agent["terminations"].values()), "'aec.terminations': no agent is terminated in a game in play"
+            )
             read.problem_if(
                 agent_selection != expected,
                 f"'aec.agent_selection' is {agent_selection!r} but the game waits for {expected!r}",
@@ -97,5 +103,6 @@ class AECBookkeeping:
 
 
 def is_env_state_dict(data: Any) -> bool:
-    """True for an environment's state dict, False for a bare engine state dict."""
-    return isinstance(data, Mapping) and BOOKKEEPING_KEY in data
+    """True for an environment's state dict (its ``game`` is a mapping), False for a bare engine state dict
+    (whose ``game`` is the game's name)."""
+    return isinstance(data, Mapping) and (BOOKKEEPING_KEY in data or isinstance(data.get("game"), Mapping))

@@ -196,7 +196,8 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
         return {"seat": self.seat, "game": self.game.state_dict()}
 
     def load_state_dict(self, data: dict[str, Any]) -> None:
-        """Continue a game saved by ``state_dict`` (the learner keeps the saved seat)."""
+        """Continue a game saved by ``state_dict`` (the learner keeps the saved seat); nothing changes
+        when the data is refused (``InvalidStateError`` naming the field)."""
         if not isinstance(data, Mapping) or "seat" not in data or "game" not in data:
             raise InvalidStateError(f"{self.game.name}: a single-seat state dict needs the keys 'seat' and 'game'")
         seat = data["seat"]
@@ -208,7 +209,12 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
             raise InvalidStateError(
                 f"{self.game.name}: state dict is for seat {seat}, this env plays seat {self.fixed_seat}"
             )
-        self.game.load_state_dict(data["game"])
+        before = self.game.state_dict()
+        try:
+            self.game.load_state_dict(data["game"])
+        except Exception:
+            self.game.load_state_dict(before)  # an engine may have half-loaded the refused data
+            raise
         self.seat = seat
         self._started = True
         self._play_opponents()
