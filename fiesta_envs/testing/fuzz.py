@@ -559,19 +559,13 @@ def fuzz_game(
         fuzzer.actions = []
         try:
             fuzzer.play(game_seed, rng)
+            failed = None
         except _Failed as failure:
-            _record(
-                report,
-                game_class,
-                num_players,
-                options,
-                seed=game_seed,
-                actions=fuzzer.actions,
-                check=failure.check,
-                message=str(failure),
-            )
+            failed = failure.check, str(failure)
         except Exception as error:
-            message = f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=-3)}"
+            failed = "crash", f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=-3)}"
+        if failed is not None:
+            check, message = failed
             _record(
                 report,
                 game_class,
@@ -579,7 +573,7 @@ def fuzz_game(
                 options,
                 seed=game_seed,
                 actions=fuzzer.actions,
-                check="crash",
+                check=check,
                 message=message,
             )
         report.games += 1
