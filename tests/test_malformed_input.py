@@ -105,7 +105,7 @@ def damage(draw: st.DrawFn, value: Any) -> Any:
         elif kind == "length" and isinstance(old, str):
             parent[key] = "no-such-" + old
         else:
-            parent[key] = draw(st.sampled_from(JUNK))
+            parent[key] = copy.deepcopy(draw(st.sampled_from(JUNK)))  # later damages must not change JUNK
         damaged.append(path)
     return data, damaged
 
