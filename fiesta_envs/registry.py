@@ -27,6 +27,7 @@ class GameSpec:
     engine: str  # "module:Class" of the rules engine
     baselines: str  # "module:DICT" of scripted policies by name
     renderer: str | None = None  # module drawing the game (fiesta_envs.render.<...>); None: text only
+    parallel: bool = False  # the public module has parallel_env() too (simultaneous rules: core.parallel)
 
     def game_class(self) -> type[Game]:
         return _load(self.engine)
@@ -74,6 +75,7 @@ GAMES: dict[str, GameSpec] = {
             "fiesta_envs.tequila.game:Tequila",
             "fiesta_envs.tequila.baselines:BASELINES",
             "fiesta_envs.render.tequila",
+            parallel=True,
         ),
         GameSpec(
             "fiesta_de_los_muertos",
@@ -151,8 +153,17 @@ def make_aec_env(game: str, **kwargs: Any) -> Any:
     return importlib.import_module(game_spec(game).aec_module).env(**kwargs)
 
 
+def make_parallel_env(game: str, **kwargs: Any) -> Any:
+    """The PettingZoo Parallel env of ``game`` (behind ``pettingzoo.make("parallel", id)``)."""
+    spec = game_spec(game)
+    if not spec.parallel:
+        raise InvalidOptionError(f"{spec.name}: its rules play no decision simultaneously (no Parallel API)")
+    return importlib.import_module(spec.aec_module).parallel_env(**kwargs)
+
+
 def register_environments() -> None:
-    """Register every game with Gymnasium (single seat) and PettingZoo (all seats)."""
+    """Register every game with Gymnasium (single seat) and PettingZoo (all seats: AEC, and Parallel for
+    games with simultaneous rules)."""
     import gymnasium
     import pettingzoo
 
@@ -167,3 +178,5 @@ def register_environments() -> None:
             )
         if spec.gym_id not in pettingzoo.aec_registry:
             pettingzoo.register("aec", spec.gym_id, make_aec_env, kwargs={"game": spec.name})
+        if spec.parallel and spec.gym_id not in pettingzoo.parallel_registry:
+            pettingzoo.register("parallel", spec.gym_id, make_parallel_env, kwargs={"game": spec.name})

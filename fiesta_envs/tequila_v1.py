@@ -1,4 +1,4 @@
-"""Tequila, the roll-and-write farm game, as a PettingZoo AEC environment (``tequila_v1``).
+"""Tequila, the roll-and-write farm game, as PettingZoo AEC and Parallel environments (``tequila_v1``).
 
 The game in brief
 -----------------
@@ -44,6 +44,14 @@ gains it), so the order of the seats changes nothing:
    ``extra``, until ``end`` (which gives up unused fences, building actions and bought free
    actions; unused gears score); then their end of round: agave and water (automatic),
    ``cask yes|no`` and ``shop yes|no`` (asked only when they can pay and would gain something).
+
+Parallel API: ``parallel_env(num_players=...)`` or ``pettingzoo.make("parallel",
+"fiesta_envs/Tequila-v1")`` plays the rounds at the same time: the starting player's re-roll is a
+step of its own; then in each step every player with a decision left in the round makes its next
+one, each on its own copy of the game (seeing the others as they stood when the round began); a
+player done with its round waits with an all-zero action mask (``infos[agent]["acting"]`` False, its
+action ignored) until the others are done. The game is the one the AEC environment plays when it gets
+the same decisions seat by seat (tested), and each player sees the same at each of its decisions.
 
 Payments and gains "of your choice" are sub-steps asked at once, one resource at a time:
 ``pay RES`` (roads: 2; ``extra``: 4; ``shop yes``: 1) and ``gain RES`` (market spaces, gems on the
@@ -188,11 +196,14 @@ Version history
 - v1: the rounds are simultaneous as printed (the others' sheets as they stood at the start of the
   round; bonuses first taken in this round are not shown) and every public part of every sheet is
   shown (farm, fences, all tracks, unused gears) in one layout per sheet; the state dict saves the
-  sheets shown (``shown_sheets``). ``tequila_v0`` and ``Tequila-v0`` fail with a message naming v1.
+  sheets shown (``shown_sheets``); the Parallel API (``parallel_env``). ``tequila_v0`` and
+  ``Tequila-v0`` fail with a message naming v1.
 - v0: first release (others shown as summaries; a later seat saw what earlier seats did this round).
 """
 
 from fiesta_envs.core.aec import aec_env_classes
+from fiesta_envs.core.parallel import parallel_env_class
 from fiesta_envs.tequila.game import Tequila
 
 raw_env, env = aec_env_classes(Tequila, "tequila_v1")
+parallel_env = parallel_env_class(Tequila, "tequila_v1")

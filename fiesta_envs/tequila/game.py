@@ -23,6 +23,7 @@ a round is seen by the others before it ends (``fiesta_envs.tequila.observation`
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -245,6 +246,7 @@ class Tequila(Game):
         self.pay_purpose = ""
         self.pay_target = -1
         self.gain_left = 0
+        self.alone: int | None = None  # a copy playing one seat's part of a round (``split_simultaneous``)
         self._begin_round()
         self._settle()
 
@@ -309,7 +311,7 @@ class Tequila(Game):
         """Table-driven: a shared read-only precomputed mask, and in the main phase a copy of the seat's
         kept mask (see ``_main_mask``)."""
         decision = self.decision
-        if decision == OVER:
+        if decision in (OVER, NEXT):  # NEXT: a copy whose seat is done (``split_simultaneous``)
             return _NO_ACTION
         player = self._seat
         sheet = self.sheets[player]
@@ -716,6 +718,9 @@ class Tequila(Game):
                     return
                 self.phase = NEXT
             elif phase == NEXT:
+                if self.alone is not None:  # a copy playing one seat's round: it waits for the others
+                    self._seat = -1
+                    return
                 self.turn += 1
                 self._seat = self._seat_to_act()
                 if self.turn < self.num_players:
@@ -733,6 +738,49 @@ class Tequila(Game):
                 self._begin_round()
             else:
                 return
+
+    # ------------------------------------------------------------------ simultaneous rounds (Parallel API)
+    def split_simultaneous(self) -> dict[int, Tequila] | None:
+        """Once a round's dice are final (the starting player is about to choose its virtual die): one copy
+        of the game per seat, at that seat's first decision of the round, that plays only that seat's round
+        (``alone``) and then waits (``current_player`` -1). ``None`` at any other moment. The seats' rounds
+        do not touch each other (the "first to" bonuses are settled per round), so any interleaving of
+        their decisions gives the game that playing them seat by seat gives."""
+        if self.alone is not None or self.phase != VIRTUAL or self.turn or self.pay_left:
+            return None
+        parts = {}
+        for seat in range(self.num_players):
+            part = copy.deepcopy(self)
+            part.alone = seat
+            if seat != self.start_player:  # its turn starts now too: the dice resources of the round
+                part.gain_left = 0
+                part.turn = (seat - self.start_player) % self.num_players
+                part._seat = seat
+                part._start_turn()
+                part._advance()
+            part._settle()
+            part._mask_cache = None
+            parts[seat] = part
+        return parts
+
+    def join_simultaneous(self, parts: Mapping[int, Tequila]) -> None:
+        """Take every seat's round back from its copy (all must wait), with the "first to" bonuses first
+        gained in this round, then go on as after the last seat's turn."""
+        if sorted(parts) != list(range(self.num_players)) or any(p.current_player != -1 for p in parts.values()):
+            raise ValueError("join_simultaneous needs every seat's copy, each done with its round")
+        for seat, part in parts.items():
+            self.sheets[seat] = part.sheets[seat]
+            self._main_masks[seat] = _MainMask()
+            for bonus, first in enumerate(part.bonus_round):
+                if first == self.round:
+                    self.bonus_round[bonus] = first
+        self.turn = self.num_players - 1
+        self.phase = NEXT
+        self.pay_left = self.gain_left = 0
+        self.pay_purpose, self.pay_target = "", -1
+        self._advance()
+        self._settle()
+        self._mask_cache = None
 
     # ------------------------------------------------------------------ scores and rewards
     def score_breakdowns(self) -> list[dict[str, int]]:
@@ -860,6 +908,7 @@ class Tequila(Game):
         self._seat = self._seat_to_act()
         self._main_masks = [_MainMask() for _ in sheets]
         self.observer = TequilaObserver(self.num_players)
+        self.alone = None
         self._settle()
 
 

@@ -151,7 +151,8 @@ def my_round_entries(sheet: RoundActions) -> list[float]:
 
 _ROUND_ONE_HOT = [[float(i == r) for i in range(C.ROUNDS)] for r in range(C.ROUNDS + 1)]  # round 8: all zeros
 _DIE_ONE_HOT = [[float(i == v) for i in range(6)] for v in range(6)]
-_DECISION_ONE_HOT = {d: [float(d == other) for other in L.DECISIONS] for d in (*L.DECISIONS, "over")}
+#: "over" and "next" (a seat done with its part of a simultaneous round, Parallel API): nothing asked
+_DECISION_ONE_HOT = {d: [float(d == other) for other in L.DECISIONS] for d in (*L.DECISIONS, "over", "next")}
 _PURPOSE_ONE_HOT = {p: [float(p == other) for other in L.PURPOSES] for p in ("", *L.PURPOSES)}
 
 

@@ -1,0 +1,248 @@
+"""One PettingZoo Parallel environment for every engine whose rules play decisions simultaneously.
+
+A game opts in with two methods (``SimultaneousGame``):
+
+* ``split_simultaneous()``: at a moment when several seats decide at the same time (Tequila: a round,
+  once the dice are final), one copy of the game per such seat, each at that seat's next decision and
+  playing that seat's part only; a copy's ``current_player`` becomes -1 once its seat's part is done.
+  ``None`` when the decision now is one seat's alone (Tequila: the starting player's re-roll).
+* ``join_simultaneous(parts)``: take every seat's part back into the game and go on.
+
+``parallel_env_class(GameClass, "name_v1")`` returns the ``parallel_env`` factory of a game's public
+module. In every ``step(actions)``:
+
+* in a simultaneous part, every seat with a decision left makes its next one, each in its own copy:
+  what a seat is shown is what the game's observer shows it (for Tequila: the others as they stood
+  when the round began), so nothing another seat does in the part is seen before it ends. Once every
+  seat is done, the parts are joined;
+* otherwise only the seat to act acts.
+
+Agents with nothing to decide in a step (done with their part, or not the one to act) get an all-zero
+``action_mask`` and ``infos[agent]["acting"] = False``; their action is ignored (``None`` is fine), as in
+PettingZoo's turn-based conversion, where every live agent hands in an action and only the acting one's
+counts. Every agent stays until the game ends; then all terminate, with ``Game.returns()`` as rewards and
+the final ``scores``, ``winners`` and ``final_info()`` in ``infos``. Observations, spaces, rewards, the
+``illegal_action`` option (an illegal action ends the game: -1 for the offender, 0 for the others, or
+``"raise"``) and ``render_mode`` are those of the AEC environment (``fiesta_envs.core.aec``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from fiesta_envs.core.aec import (
+    ILLEGAL_ACTION_PENALTY,
+    check_illegal_action_mode,
+    check_render_mode,
+    render_game,
+    render_modes,
+)
+from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
+from fiesta_envs.core.game import Game
+
+
+@runtime_checkable
+class SimultaneousGame(Protocol):
+    """What an engine provides to be played through the Parallel API (see the module docstring)."""
+
+    def split_simultaneous(self) -> Mapping[int, Game] | None: ...
+
+    def join_simultaneous(self, parts: Mapping[int, Game]) -> None: ...
+
+
+class FiestaParallelEnv(ParallelEnv):
+    """The Parallel environment over ``game_class``; subclassed once per game by ``parallel_env_class``."""
+
+    game_class: ClassVar[type[Game]]
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "fiesta", "render_fps": 1}
+
+    def __init__(
+        self,
+        num_players: int | None = None,
+        render_mode: str | None = None,
+        illegal_action: str = "terminate",
+        **options: Any,
+    ) -> None:
+        self.render_mode = check_render_mode(self.game_class, render_mode)
+        self.illegal_action = check_illegal_action_mode(illegal_action)
+        self.game: Game = self.game_class(num_players=num_players, **options)
+        if not isinstance(self.game, SimultaneousGame):
+            raise InvalidOptionError(f"{self.game.name}: its rules play no decision simultaneously (no Parallel API)")
+        n = self.game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agents: list[str] = []
+        low, high = self.game.observation_bounds()
+        num_actions = self.game.num_actions
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(low, high, shape=(self.game.observation_size,), dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
+        self._no_actions = np.zeros(num_actions, dtype=np.int8)
+        self._parts: Mapping[int, Game] | None = None  # the seats' copies during a simultaneous part
+        self._has_reset = False
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -- who decides where -------------------------------------------------------------
+    def _view_of(self, seat: int) -> Game:
+        """The game ``seat`` looks at: its own copy during a simultaneous part, else the game."""
+        if self._parts is not None and seat in self._parts:
+            return self._parts[seat]
+        return self.game
+
+    def _deciding_in(self, seat: int) -> Game | None:
+        """The game in which ``seat`` has a decision to make now, or None."""
+        view = self._view_of(seat)
+        return view if not view.is_over and view.current_player == seat else None
+
+    def _split_if_simultaneous(self) -> None:
+        if self._parts is None and not self.game.is_over:
+            self._parts = self.game.split_simultaneous()  # type: ignore[attr-defined]
+
+    # -- the loop ----------------------------------------------------------------------
+    def reset(
+        self, seed: int | None = None, options: dict | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        # ``options`` is accepted for API compatibility and ignored: game options are fixed at creation.
+        self.game.reset(seed)
+        self._has_reset = True
+        self.agents = self.possible_agents[:]
+        self._parts = None
+        self._split_if_simultaneous()
+        return self._observations(), self._infos()
+
+    def step(self, actions: Mapping[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        if not self._has_reset:
+            raise RuntimeError(f"{self.game.name}: call reset() before step()")
+        if not self.agents:
+            return {}, {}, {}, {}, {}
+        deciding = {seat: game for seat in range(self.game.num_players) if (game := self._deciding_in(seat))}
+        for seat, game in deciding.items():
+            agent = self.possible_agents[seat]
+            if actions.get(agent) is None:
+                raise IllegalActionError(f"{self.game.name}: {agent} has a decision to make and must act this step")
+            action = actions[agent]
+            try:
+                game.step(action)
+            except IllegalActionError as error:
+                if self.illegal_action == "raise" or not self._in_action_space(action):
+                    raise
+                return self._end_for_illegal_action(agent, error)
+        if self._parts is not None and all(part.current_player == -1 for part in self._parts.values()):
+            self.game.join_simultaneous(self._parts)  # type: ignore[attr-defined]
+            self._parts = None
+        self._split_if_simultaneous()
+        observations = self._observations()
+        if self.game.is_over:
+            return self._end_game(observations)
+        rewards = dict.fromkeys(self.agents, 0.0)
+        unfinished = dict.fromkeys(self.agents, False)
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, unfinished, dict(unfinished), self._infos()
+
+    def _in_action_space(self, action: Any) -> bool:
+        return (
+            isinstance(action, (int, np.integer))
+            and not isinstance(action, (bool, np.bool_))
+            and 0 <= int(action) < self.game.num_actions
+        )
+
+    def _mask(self, seat: int) -> np.ndarray:
+        game = self._deciding_in(seat)
+        return game.legal_mask().copy() if game is not None else self._no_actions.copy()
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        return {
+            agent: {"observation": self._view_of(seat).observe(seat), "action_mask": self._mask(seat)}
+            for seat, agent in enumerate(self.possible_agents)
+        }
+
+    def _infos(self) -> dict[str, dict[str, Any]]:
+        return {
+            agent: {"action_mask": self._mask(seat), "acting": self._deciding_in(seat) is not None}
+            for seat, agent in enumerate(self.possible_agents)
+        }
+
+    def _end_game(self, observations: dict) -> tuple[dict, dict, dict, dict, dict]:
+        returns = self.game.returns()
+        final = {
+            "scores": self.game.scores().tolist(),
+            "winners": [self.possible_agents[i] for i in self.game.winners()],
+            "final": self.game.final_info(),
+        }
+        agents = self.agents
+        self.agents = []
+        rewards = {agent: float(returns[seat]) for seat, agent in enumerate(agents)}
+        infos = {agent: {"action_mask": self._no_actions.copy(), "acting": False, **final} for agent in agents}
+        return observations, rewards, dict.fromkeys(agents, True), dict.fromkeys(agents, False), infos
+
+    def _end_for_illegal_action(self, offender: str, error: IllegalActionError) -> tuple[dict, dict, dict, dict, dict]:
+        gymnasium.logger.warn(f"[{offender}] illegal action, game ended: {error}")
+        agents = self.agents
+        observations = self._observations()
+        self.agents = []
+        rewards = {agent: ILLEGAL_ACTION_PENALTY if agent == offender else 0.0 for agent in agents}
+        infos = {agent: {"action_mask": self._no_actions.copy(), "illegal_action": str(error)} for agent in agents}
+        return observations, rewards, dict.fromkeys(agents, True), dict.fromkeys(agents, False), infos
+
+    # -- rendering -----------------------------------------------------------------------
+    def render(self) -> str | np.ndarray | None:
+        """The table as it stood when the current simultaneous part began (the seats' parts are joined
+        when all are done)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to parallel_env()")
+            return None
+        if not self._has_reset:
+            raise RuntimeError(f"{self.game.name}: call reset() before render()")
+        return render_game(self.game, self.render_mode)
+
+    def close(self) -> None:
+        pass
+
+    def action_to_string(self, action: int) -> str:
+        return self.game.action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        return self.game.string_to_action(text)
+
+
+def parallel_env_class(game_class: type[Game], env_name: str) -> Callable[..., FiestaParallelEnv]:
+    """The public ``parallel_env()`` factory of a game whose engine is a ``SimultaneousGame``."""
+    raw = type(
+        "parallel_raw_env",
+        (FiestaParallelEnv,),
+        {
+            "game_class": game_class,
+            "metadata": {
+                "render_modes": render_modes(game_class),
+                "name": env_name,
+                "is_parallelizable": True,
+                "render_fps": 1,
+            },
+            "__doc__": f"The PettingZoo Parallel environment of {game_class.name}.",
+        },
+    )
+
+    def parallel_env(**kwargs: Any) -> FiestaParallelEnv:
+        """The Parallel environment (see ``fiesta_envs.core.parallel``). Keyword arguments: ``num_players``,
+        ``render_mode``, ``illegal_action`` and the game's options."""
+        return raw(**kwargs)
+
+    return parallel_env
