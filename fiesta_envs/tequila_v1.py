@@ -202,8 +202,8 @@ Version history
 """
 
 from fiesta_envs.core.aec import aec_env_classes
-from fiesta_envs.core.parallel import parallel_env_class
+from fiesta_envs.core.parallel import parallel_env_classes
 from fiesta_envs.tequila.game import Tequila
 
 raw_env, env = aec_env_classes(Tequila, "tequila_v1")
-parallel_env = parallel_env_class(Tequila, "tequila_v1")
+parallel_raw_env, parallel_env = parallel_env_classes(Tequila, "tequila_v1")

@@ -19,7 +19,7 @@ from pettingzoo.test import parallel_api_test
 import fiesta_envs  # noqa: F401  (registers the environments)
 from fiesta_envs import tequila_v1
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
-from fiesta_envs.core.parallel import parallel_env_class
+from fiesta_envs.core.parallel import parallel_env_classes
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 from fiesta_envs.tequila.game import Tequila
 
@@ -124,6 +124,6 @@ def test_a_missing_or_illegal_action_of_a_deciding_seat_is_refused():
 
 
 def test_a_game_without_simultaneous_decisions_has_no_parallel_environment():
-    parallel_env = parallel_env_class(FiestaMexicana, "fiesta_mexicana_v0")
+    _, parallel_env = parallel_env_classes(FiestaMexicana, "fiesta_mexicana_v0")
     with pytest.raises(InvalidOptionError, match="no Parallel API"):
         parallel_env(num_players=2)

@@ -8,8 +8,8 @@ A game opts in with two methods (``SimultaneousGame``):
   ``None`` when the decision now is one seat's alone (Tequila: the starting player's re-roll).
 * ``join_simultaneous(parts)``: take every seat's part back into the game and go on.
 
-``parallel_env_class(GameClass, "name_v1")`` returns the ``parallel_env`` factory of a game's public
-module. In every ``step(actions)``:
+``parallel_env_classes(GameClass, "name_v1")`` returns the ``parallel_raw_env`` class and the ``parallel_env``
+factory of a game's public module. In every ``step(actions)``:
 
 * in a simultaneous part, every seat with a decision left makes its next one, each in its own copy:
   what a seat is shown is what the game's observer shows it (for Tequila: the others as they stood
@@ -28,6 +28,7 @@ the final ``scores``, ``winners`` and ``final_info()`` in ``infos``. Observation
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -57,7 +58,7 @@ class SimultaneousGame(Protocol):
 
 
 class FiestaParallelEnv(ParallelEnv):
-    """The Parallel environment over ``game_class``; subclassed once per game by ``parallel_env_class``."""
+    """The Parallel environment over ``game_class``; subclassed once per game by ``parallel_env_classes``."""
 
     game_class: ClassVar[type[Game]]
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "fiesta", "render_fps": 1}
@@ -223,8 +224,18 @@ class FiestaParallelEnv(ParallelEnv):
         return self.game.string_to_action(text)
 
 
-def parallel_env_class(game_class: type[Game], env_name: str) -> Callable[..., FiestaParallelEnv]:
-    """The public ``parallel_env()`` factory of a game whose engine is a ``SimultaneousGame``."""
+def parallel_env_classes(
+    game_class: type[Game], env_name: str, module: str | None = None
+) -> tuple[type[FiestaParallelEnv], Callable[..., FiestaParallelEnv]]:
+    """The public ``parallel_raw_env`` class and ``parallel_env()`` factory of a game whose engine is a
+    ``SimultaneousGame``.
+
+    Both are named as attributes ``parallel_raw_env`` and ``parallel_env`` of ``module`` -- by default the module
+    that calls this function, as ``core.aec.aec_env_classes`` does -- so that plain ``pickle`` finds them there:
+    assign them to exactly those names.
+    """
+    if module is None:
+        module = sys._getframe(1).f_globals.get("__name__", "__main__")
     raw = type(
         "parallel_raw_env",
         (FiestaParallelEnv,),
@@ -237,6 +248,8 @@ def parallel_env_class(game_class: type[Game], env_name: str) -> Callable[..., F
                 "render_fps": 1,
             },
             "__doc__": f"The PettingZoo Parallel environment of {game_class.name}.",
+            "__module__": module,
+            "__qualname__": "parallel_raw_env",
         },
     )
 
@@ -245,4 +258,6 @@ def parallel_env_class(game_class: type[Game], env_name: str) -> Callable[..., F
         ``render_mode``, ``illegal_action`` and the game's options."""
         return raw(**kwargs)
 
-    return parallel_env
+    parallel_env.__module__ = module
+    parallel_env.__qualname__ = "parallel_env"
+    return raw, parallel_env
