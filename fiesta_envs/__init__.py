@@ -4,10 +4,10 @@
 frozen opponents) and with PettingZoo's registry (every seat)::
 
     import gymnasium, pettingzoo, fiesta_envs
-    env = gymnasium.make("fiesta_envs/FiestaMexicana-v0", num_players=2, opponents="greedy")
-    aec = pettingzoo.make("aec", "fiesta_envs/FiestaMexicana-v0", num_players=3)
+    env = gymnasium.make("fiesta_envs/FiestaMexicana-v1", num_players=2, opponents="greedy")
+    aec = pettingzoo.make("aec", "fiesta_envs/FiestaMexicana-v1", num_players=3)
 
-or use the public modules directly: ``fiesta_envs.fiesta_mexicana_v0.env(num_players=3)``.
+or use the public modules directly: ``fiesta_envs.fiesta_mexicana_v1.env(num_players=3)``.
 Importing stays light: numpy, gymnasium and pettingzoo only (no torch).
 """
 

@@ -54,8 +54,8 @@ GAMES: dict[str, GameSpec] = {
     for spec in (
         GameSpec(
             "fiesta_mexicana",
-            "fiesta_envs/FiestaMexicana-v0",
-            "fiesta_envs.fiesta_mexicana_v0",
+            "fiesta_envs/FiestaMexicana-v1",
+            "fiesta_envs.fiesta_mexicana_v1",
             "fiesta_envs.fiesta_mexicana.game:FiestaMexicana",
             "fiesta_envs.fiesta_mexicana.baselines:BASELINES",
             "fiesta_envs.render.fiesta_mexicana",

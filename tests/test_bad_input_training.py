@@ -70,7 +70,7 @@ def run_dir(tmp_path_factory):
 
     import fiesta_envs  # noqa: F401  (registers the ids)
 
-    env = gymnasium.make("fiesta_envs/FiestaMexicana-v0", num_players=2)
+    env = gymnasium.make("fiesta_envs/FiestaMexicana-v1", num_players=2)
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, policy_kwargs={"net_arch": [8]}, device="cpu")
     directory = tmp_path_factory.mktemp("run")
     meta = {"game": "fiesta_mexicana", "num_players": 2, "options": {}, "seed": 0, "config": {}}

@@ -231,4 +231,4 @@ def test_stepping_a_finished_episode_is_refused():
 def test_gymnasium_make_passes_through_the_registry():
     import fiesta_envs  # noqa: F401  (registers the ids)
 
-    assert "fiesta_envs/FiestaMexicana-v0" in gymnasium.registry
+    assert "fiesta_envs/FiestaMexicana-v1" in gymnasium.registry

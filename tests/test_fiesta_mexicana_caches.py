@@ -1,9 +1,9 @@
 """Fiesta Mexicana's cached observations and masks equal a plain recomputation from the state.
 
-``observe`` writes each observer's buffer incrementally and ``legal_mask`` reads precomputed tables
-(see ``observation.encode`` and ``FiestaMexicana._compute_mask``). Here both are checked, entry for
-entry, against a slow reference written straight from the documented layout and the rules, on
-random games that also observe out of turn and reload their state midway.
+``legal_mask`` reads precomputed tables (``FiestaMexicana._compute_mask``); here it is checked against a
+slow reference written straight from the rules, and the incremental ``observe`` against the observer's
+from-scratch reference (``observation.FiestaMexicanaObserver.encode``), on random games that also
+observe out of turn and reload their state midway.
 """
 
 from __future__ import annotations
@@ -14,72 +14,9 @@ import pytest
 from fiesta_envs.fiesta_mexicana import actions as A
 from fiesta_envs.fiesta_mexicana.board import FIXED_OF
 from fiesta_envs.fiesta_mexicana.components import (
-    DISH_CARDS,
-    MAX_PENALTY,
-    MAX_SKULLS,
-    NUM_DISH_CARDS,
-    NUM_OBJECTIVE_KINDS,
     NUM_SPACES,
-    OBJECTIVES_DEALT,
-    VARIANT_PENALTIES,
 )
 from fiesta_envs.fiesta_mexicana.game import AUCTION, KEEP, ORIENT, PLACE, ROTATE, FiestaMexicana, valid_keeps
-
-PER_SPACE = 26  # dish one-hot 6, skulls 1, edges 4 x 4, covered, number, penalty
-
-
-def reference_card(card: int, turns: int) -> list[float]:
-    """Dish one-hot, skulls / 3, then the edges N, E, S, W (4 colours each) of a card turned clockwise."""
-    c = DISH_CARDS[card]
-    values = [0.0] * 23
-    values[c.dish] = 1.0
-    values[6] = c.skulls / MAX_SKULLS
-    for direction in range(4):
-        colour = c.edges[(direction - turns) % 4]
-        if colour >= 0:
-            values[7 + 4 * direction + colour] = 1.0
-    return values
-
-
-def reference_table(game: FiestaMexicana, seat: int) -> list[float]:
-    orientation = game.orientation[seat]
-    values: list[float] = []
-    for view in range(NUM_SPACES):
-        space = FIXED_OF[orientation][view]
-        card = game.cards[seat][space]
-        if card >= 0:
-            values += [*reference_card(card, game.rotations[seat][space] - orientation), 1.0]
-        else:
-            values += [0.0] * 24
-        penalty = VARIANT_PENALTIES.get(space, 0) / MAX_PENALTY if game.confirmed_waiters else 0.0
-        values += [(view + 1) / NUM_SPACES, penalty]
-    return values + [float(o == orientation) for o in range(4)]
-
-
-def reference_observation(game: FiestaMexicana, player: int) -> np.ndarray:
-    n = game.num_players
-    seats = [(player + k) % n for k in range(n)]
-    values: list[float] = []
-    for seat in seats:
-        values += reference_table(game, seat)
-    shown = game.start_cards[game.turn][game.orient_step] if game.phase == ORIENT else game.offer
-    values += [1.0, *reference_card(shown, 0)] if shown >= 0 else [0.0] * 24
-    values.append(game.high_bid / NUM_SPACES)
-    values += [float(seat == game.high_bidder) for seat in seats]
-    values += [float(game.passed[seat]) for seat in seats]
-    values += [float(seat == game.current_player) for seat in seats]
-    values += [float(phase == game.phase) for phase in range(6)]
-    values += [min(game.points[seat] / 100, 1.0) for seat in seats]
-    slots = [0.0] * (OBJECTIVES_DEALT * NUM_OBJECTIVE_KINDS)
-    for slot, code in enumerate(game.hands[player] or game.objectives[player]):
-        if code >= 0:
-            slots[slot * NUM_OBJECTIVE_KINDS + code] = 1.0
-    values += slots
-    for seat in seats:
-        held = len(game.hands[seat]) or sum(code >= 0 for code in game.objectives[seat])
-        values.append(held / OBJECTIVES_DEALT)
-    values.append(len(game.deck) / NUM_DISH_CARDS)
-    return np.array(values, dtype=np.float32)
 
 
 def reference_mask(game: FiestaMexicana) -> np.ndarray:
@@ -118,7 +55,7 @@ def test_cached_observations_and_masks_equal_a_plain_recomputation(n, variant):
                 if player >= 0:
                     observation = game.observe(player)
                     assert observation.dtype == np.float32
-                    np.testing.assert_array_equal(observation, reference_observation(game, player))
+                    np.testing.assert_array_equal(observation, game.observer.reference(game, player))
             if game.is_over:
                 break
             mask = game.legal_mask()
@@ -130,7 +67,7 @@ def test_cached_observations_and_masks_equal_a_plain_recomputation(n, variant):
             game.step(int(legal[rng.integers(len(legal))]))
             step += 1
         for player in range(n):
-            np.testing.assert_array_equal(game.observe(player), reference_observation(game, player))
+            np.testing.assert_array_equal(game.observe(player), game.observer.reference(game, player))
 
 
 def test_an_observation_is_a_copy_that_later_steps_do_not_change():
@@ -139,7 +76,7 @@ def test_an_observation_is_a_copy_that_later_steps_do_not_change():
     kept = first.copy()
     first[:] = 0.5  # the caller may write into it
     game.step(int(np.flatnonzero(game.legal_mask())[0]))
-    np.testing.assert_array_equal(game.observe(1), reference_observation(game, 1))
+    np.testing.assert_array_equal(game.observe(1), game.observer.reference(game, 1))
     assert not np.shares_memory(first, game.observe(0))
-    np.testing.assert_array_equal(game.observe(0), reference_observation(game, 0))
+    np.testing.assert_array_equal(game.observe(0), game.observer.reference(game, 0))
     assert (kept != 0.5).any()

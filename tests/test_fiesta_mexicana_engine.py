@@ -174,7 +174,7 @@ def test_every_masked_action_is_accepted_and_every_other_refused():
 @pytest.mark.parametrize(("n", "variant"), CONFIGS)
 def test_observations_have_the_documented_size_and_bounds(n, variant):
     game, _ = random_game(n, variant, 9, stop_after=50)
-    assert game.observation_size == 425 * n + 122
+    assert game.observation_size == 441 * n + 191 == O.observation_layout(n).size
     for player in range(n):
         obs = game.observe(player)
         assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
@@ -218,21 +218,24 @@ def test_observation_hides_other_players_objectives_but_counts_them():
     other = position(2, objectives={1: [objective("teens", "tacos"), objective("square of 4"), -1]}, turn=0)
     assert (game.observe(0) == other.observe(0)).all()
     assert not (game.observe(1) == other.observe(1)).all()
-    counts_start = O.observation_size(2) - 1 - 2
-    assert game.observe(0)[counts_start + 1] == pytest.approx(2 / 5)
+    assert game.observer.decode(game.observe(0))["objectives_held"][1] == pytest.approx(2 / 5)
 
 
-def test_observation_shows_the_hand_being_kept_and_the_start_card_being_oriented():
+def test_observation_shows_the_hand_being_kept_and_both_own_start_cards_while_orienting():
     game = FiestaMexicana(num_players=2, seed=1)
-    offer_start = 2 * O.TABLE_SIZE
-    card = game.start_cards[0][0]
-    assert game.observe(0)[offer_start] == 1
-    assert game.observe(0)[offer_start + 1 + DISH_CARDS[card].dish] == 1
-    game.play("orient 0 0", "orient 1 0", "orient 0 0", "orient 1 0")
-    obs = game.observe(0)
-    hand_start = O.observation_size(2) - 1 - 2 - 5 * 18
-    assert obs[hand_start : hand_start + 90].sum() == 5
-    assert (obs[hand_start : hand_start + 90].reshape(5, 18).argmax(axis=1) == game.hands[0]).all()
+    for seat in (0, 1):  # everybody sees their own two start cards from the deal, whoever orients
+        start_cards = game.observer.decode(game.observe(seat))["start_cards"].reshape(2, O.OFFER_SIZE)
+        for i, start_card in enumerate(game.start_cards[seat]):
+            assert start_cards[i, 0] == 1 and start_cards[i, 1 + DISH_CARDS[start_card].dish] == 1
+    assert not game.observer.decode(game.observe(0))["offer"].any()  # no dish on offer during setup
+    second = game.start_cards[0][1]
+    game.play("orient 0 0")  # the first goes on the table, the second is still in hand
+    start_cards = game.observer.decode(game.observe(0))["start_cards"].reshape(2, O.OFFER_SIZE)
+    assert not start_cards[0].any() and start_cards[1, 1 + DISH_CARDS[second].dish] == 1
+    game.play("orient 1 0", "orient 0 0", "orient 1 0")
+    slots = game.observer.decode(game.observe(0))["objective_slots"].reshape(5, 18)
+    assert slots.sum() == 5
+    assert (slots.argmax(axis=1) == game.hands[0]).all()
 
 
 # ---------------------------------------------------------------------------------- rendering and speed
@@ -265,9 +268,9 @@ def test_variant_penalty_spaces_are_observed_where_the_owner_sees_them():
 
 
 def test_public_module_plays_a_game_and_reveals_objectives_at_the_end():
-    from fiesta_envs import fiesta_mexicana_v0
+    from fiesta_envs import fiesta_mexicana_v1
 
-    env = fiesta_mexicana_v0.env(num_players=3, variant="confirmed_waiters")
+    env = fiesta_mexicana_v1.env(num_players=3, variant="confirmed_waiters")
     env.reset(seed=4)
     rng = np.random.default_rng(0)
     for _agent in env.agent_iter():
@@ -307,38 +310,27 @@ def test_observation_does_not_depend_on_the_deck_order_or_others_dealt_hands():
     assert not np.array_equal(game.observe(1), other.observe(1))
 
 
-def split_observation(obs: np.ndarray, n: int) -> dict[str, np.ndarray]:
-    """The observation cut into the blocks of the module docstring, in its order."""
-    sizes = [("tables", n * O.TABLE_SIZE), ("offer", O.OFFER_SIZE), ("high_bid", 1), ("high_bidder", n),
-             ("passed", n), ("to_act", n), ("phase", 6), ("points", n), ("objectives", 5 * 18),
-             ("held", n), ("deck", 1)]  # fmt: skip
-    blocks, start = {}, 0
-    for name, size in sizes:
-        blocks[name] = obs[start : start + size]
-        start += size
-    assert start == len(obs)
-    return blocks
-
-
 def test_observation_blocks_follow_the_documented_layout_in_relative_seats():
     offer = card("tacos", 1, ("green", "brown", None, "white"))
     mine = [objective("children", "tacos"), -1, objective("6 bowls")]
     game = position(3, objectives={1: mine, 2: [objective("line of 3"), -1, -1]}, offer=offer,
                     points=[10, 20, 150], turn=0)  # fmt: skip
     game.play("bid 3", "pass", "bid 5", "pass")  # player 2 is high bidder, player 0 passed since
-    blocks = split_observation(game.observe(1), 3)  # seen by player 1: seats 1, 2, 0
+    blocks = game.observer.decode(game.observe(1))  # seen by player 1: seats 1, 2, 0
     assert blocks["offer"][0] == 1 and blocks["offer"][1 + DISH_CARDS[offer].dish] == 1
     halves = blocks["offer"][8:24].reshape(4, 4)  # as printed: N green, E brown, S none, W white
     assert halves.tolist() == [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 0], [0, 0, 1, 0]]
     assert blocks["high_bid"][0] == pytest.approx(5 / 16)
     assert blocks["high_bidder"].tolist() == [0, 1, 0]
     assert blocks["passed"].tolist() == [0, 0, 1]  # player 1's earlier pass does not count any more
+    bids = blocks["bids"].reshape(3, 16)  # who bid what in this auction: player 2 bid 5, player 0 bid 3
+    assert bids[0].sum() == 0 and bids[1].nonzero()[0].tolist() == [4] and bids[2].nonzero()[0].tolist() == [2]
     assert blocks["to_act"].tolist() == [1, 0, 0]
     assert blocks["phase"].tolist() == [0, 0, 1, 0, 0, 0]
     assert blocks["points"].tolist() == pytest.approx([0.2, 1.0, 0.1])  # clipped at 100
-    slots = blocks["objectives"].reshape(5, 18)
+    slots = blocks["objective_slots"].reshape(5, 18)
     assert slots[0, mine[0]] == 1 and slots[1].sum() == 0 and slots[2, mine[2]] == 1 and slots[3:].sum() == 0
-    assert blocks["held"].tolist() == pytest.approx([2 / 5, 1 / 5, 0])
+    assert blocks["objectives_held"].tolist() == pytest.approx([2 / 5, 1 / 5, 0])
     assert blocks["deck"][0] == pytest.approx(len(game.deck) / 66)
     over = position(2, phase="over", turn=-1)
-    assert split_observation(over.observe(0), 2)["phase"].tolist() == [0, 0, 0, 0, 0, 1]
+    assert over.observer.decode(over.observe(0))["phase"].tolist() == [0, 0, 0, 0, 0, 1]

@@ -35,6 +35,7 @@ from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.mlp import ActorSnapshot
 from fiesta_envs.core.policy import RandomPolicy
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
+from fiesta_envs.fiesta_mexicana.observation import observation_size
 from fiesta_envs.registry import GAMES, make_gym_env, make_policy
 
 REPO = Path(__file__).resolve().parents[1]
@@ -126,7 +127,7 @@ def test_export_writes_weights_and_a_description(checkpoint, tmp_path, capsys):
     printed = capsys.readouterr().out
     npz, description = out / "fiesta_mexicana-2p.npz", out / "fiesta_mexicana-2p.json"
     assert f"wrote {npz} (" in printed and f"wrote {description} (" in printed
-    assert "972 -> 32 -> 90" in printed
+    assert f"{FiestaMexicana(num_players=2).observation_size} -> 32 -> 90" in printed
 
     info = json.loads(description.read_text())
     game = FiestaMexicana(num_players=2)
@@ -208,7 +209,7 @@ def test_gymnasium_evaluate_and_play_accept_ppo(weights, monkeypatch):
     from fiesta_envs.tools.play import play
 
     monkeypatch.setenv(WEIGHTS_ENV, str(weights))
-    env = gymnasium.make("fiesta_envs/FiestaMexicana-v0", opponents="ppo", seat=0)
+    env = gymnasium.make("fiesta_envs/FiestaMexicana-v1", opponents="ppo", seat=0)
     assert isinstance(env.unwrapped.opponents[0], ShippedPolicy)
     _, info = env.reset(seed=0)
     done = False
@@ -219,7 +220,7 @@ def test_gymnasium_evaluate_and_play_accept_ppo(weights, monkeypatch):
     with pytest.raises(
         InvalidOptionError, match=r"^fiesta_mexicana: no shipped 'ppo' agent for 3 players; shipped: 2 players$"
     ):
-        gymnasium.make("fiesta_envs/FiestaMexicana-v0", num_players=3, opponents="ppo")
+        gymnasium.make("fiesta_envs/FiestaMexicana-v1", num_players=3, opponents="ppo")
     with pytest.raises(InvalidOptionError, match="variant='confirmed_waiters'; shipped: 2 players"):
         make_gym_env(GAME, opponents="ppo", variant="confirmed_waiters")
 
@@ -248,7 +249,7 @@ def test_loading_needs_no_torch(weights):
         """
         import gymnasium, numpy as np
         import fiesta_envs
-        env = gymnasium.make("fiesta_envs/FiestaMexicana-v0", opponents="ppo", seat=1)
+        env = gymnasium.make("fiesta_envs/FiestaMexicana-v1", opponents="ppo", seat=1)
         for seed in range(2):
             _, info = env.reset(seed=seed)
             done = False
@@ -315,7 +316,8 @@ def test_tortilla_agents_play_on_a_new_engine_version_with_the_layout_they_were_
 def test_a_wrong_observation_size_is_refused(weights, monkeypatch):
     size = FiestaMexicana.observation_size
     monkeypatch.setattr(FiestaMexicana, "observation_size", property(lambda self: size.fget(self) + 3))
-    with pytest.raises(ShippedAgentError, match="observation size differs: trained on 972 plain observation entries"):
+    expected = f"observation size differs: trained on {observation_size(2)} plain observation entries"
+    with pytest.raises(ShippedAgentError, match=expected):
         check_shipped(FiestaMexicana, 2, weights_dir=weights)
 
 

@@ -2,7 +2,7 @@
 
 Usage::
 
-    gymnasium.make("fiesta_envs/FiestaMexicana-v0", opponents="ppo")
+    gymnasium.make("fiesta_envs/FiestaMexicana-v1", opponents="ppo")
     fiesta evaluate --game fiesta_mexicana --players 2 --agents ppo,greedy
     fiesta play --game fiesta_mexicana --opponents ppo
 

@@ -1,8 +1,8 @@
 """One seat of any game as a ``gymnasium.Env``, the other seats played by policies.
 
-This is what ``gymnasium.make("fiesta_envs/FiestaMexicana-v0", ...)`` returns::
+This is what ``gymnasium.make("fiesta_envs/FiestaMexicana-v1", ...)`` returns::
 
-    env = gymnasium.make("fiesta_envs/FiestaMexicana-v0", num_players=3,
+    env = gymnasium.make("fiesta_envs/FiestaMexicana-v1", num_players=3,
                          opponents=["greedy", "random"], seat=None)
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(env.unwrapped.action_masks().argmax())

@@ -1,2 +1,2 @@
 """Fiesta Mexicana: components, rules engine and scripted baselines (documentation:
-``fiesta_envs.fiesta_mexicana_v0``)."""
+``fiesta_envs.fiesta_mexicana_v1``)."""

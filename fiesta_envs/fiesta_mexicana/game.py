@@ -1,4 +1,4 @@
-"""Fiesta Mexicana's rules engine (see ``fiesta_envs.fiesta_mexicana_v0`` for the documentation page).
+"""Fiesta Mexicana's rules engine (see ``fiesta_envs.fiesta_mexicana_v1`` for the documentation page).
 
 Flow of a game::
 
@@ -23,7 +23,6 @@ from fiesta_envs.core.errors import InvalidStateError
 from fiesta_envs.core.game import ACTION_FEATURES_OPTION, REWARD_OPTION, Game
 from fiesta_envs.core.options import Option
 from fiesta_envs.fiesta_mexicana import actions as A
-from fiesta_envs.fiesta_mexicana import observation as obs_layout
 from fiesta_envs.fiesta_mexicana.board import FIXED_OF, ROTATED_EDGES, space_of_number
 from fiesta_envs.fiesta_mexicana.components import (
     DIRECTIONS,
@@ -42,10 +41,12 @@ from fiesta_envs.fiesta_mexicana.components import (
     VARIANT_PENALTIES,
 )
 from fiesta_envs.fiesta_mexicana.features import FEATURES_SIZE, action_features
+from fiesta_envs.fiesta_mexicana.observation import FiestaMexicanaObserver
+from fiesta_envs.fiesta_mexicana.phase import PHASE_LABELS, Phase
 from fiesta_envs.fiesta_mexicana.scoring import objective_points, placement_points
 
-PHASES: tuple[str, ...] = ("orient", "keep", "auction", "place", "rotate", "over")
-ORIENT, KEEP, AUCTION, PLACE, ROTATE, OVER = range(len(PHASES))
+PHASES = PHASE_LABELS
+ORIENT, KEEP, AUCTION, PLACE, ROTATE, OVER = Phase
 STANDARD, CONFIRMED_WAITERS = "standard", "confirmed_waiters"
 NO_EDGES: tuple[int, int, int, int] = (-1, -1, -1, -1)
 
@@ -147,7 +148,7 @@ class FiestaMexicana(Game):
         ),
     }
     score_scale: ClassVar[float] = 50.0
-    version: ClassVar[int] = 0
+    version: ClassVar[int] = 1
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -156,7 +157,7 @@ class FiestaMexicana(Game):
 
     @property
     def observation_size(self) -> int:
-        return obs_layout.observation_size(self.num_players) + (FEATURES_SIZE if self.config["action_features"] else 0)
+        return self.observer.size
 
     @property
     def action_features_size(self) -> int:
@@ -186,7 +187,9 @@ class FiestaMexicana(Game):
         self.high_bidder = -1
         self.passed = [False] * n
         self.opener = 0
+        self.bids: list[list[int]] = [[] for _ in range(n)]
         self.rotation_queue: list[int] = []
+        self.turns_chosen = [-1] * n
         self.reserves = [0] * n
         if self.confirmed_waiters:
             self.deck = self.rng.permutation(NUM_DISH_CARDS).tolist()
@@ -228,7 +231,6 @@ class FiestaMexicana(Game):
                 hands[player] = [pile.pop() for _ in range(OBJECTIVES_DEALT)]
         self.hands = hands
         self.shown_objectives = shown
-        self._objectives_changed()
         return True
 
     # ------------------------------------------------------------------ derived state and caches
@@ -243,18 +245,7 @@ class FiestaMexicana(Game):
         self.filled = [NUM_SPACES - row.count(-1) for row in self.cards]
         # _free[p][s]: fixed space s of p's table is uncovered; the extra last entry is always True
         self._free = [np.array([c < 0 for c in row] + [True]) for row in self.cards]
-        # Observation caches. _table_views[p]: p's table in each of its four orientations, kept up to
-        # date by _put (see observation.VIEWS_SIZE). _objectives_obs[p]: the objective entries of p's
-        # observation, dropped by _objectives_changed whenever objectives are dealt, kept or discarded.
-        self._table_views = [
-            obs_layout.table_views(self.cards[p], self.rotations[p], self.confirmed_waiters) for p in range(n)
-        ]
-        self._objectives_obs: list[np.ndarray | None] = [None] * n
-        # tables_version: bumped whenever a dish is put on a table or a table turns, table_versions[p]
-        # whenever p's table does (see observation.encode); observation_buffers[p]: p's last observation.
-        self.tables_version = 0
-        self.table_versions = [0] * n
-        self.observation_buffers = [obs_layout.ObservationBuffer.empty(n) for _ in range(n)]
+        self.observer = FiestaMexicanaObserver(n, self.confirmed_waiters, self.config["action_features"])
         self._final: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ whose turn
@@ -339,7 +330,7 @@ class FiestaMexicana(Game):
         elif kind == "pass":
             self._pass(player)
         elif kind == "rotate":
-            self._rotate(player, A.ROTATION_TURNS[args[0]])
+            self._rotate(player, args[0])
         elif kind == "place":
             self._place(player, args[0])
         elif kind == "reserve":
@@ -368,7 +359,6 @@ class FiestaMexicana(Game):
         hand = self.hands[player]
         self.objectives[player] = [hand[slot] for slot in slots]
         self.hands[player] = []
-        self._objectives_changed()
         if player + 1 < self.num_players:
             self.turn = player + 1
         else:
@@ -386,9 +376,11 @@ class FiestaMexicana(Game):
         self.opener = self.turn = opener
         self.high_bid, self.high_bidder = 0, -1
         self.passed = [False] * self.num_players
+        self.bids = [[] for _ in range(self.num_players)]
 
     def _bid(self, player: int, number: int) -> None:
         self.high_bid, self.high_bidder = number, player
+        self.bids[player].append(number)
         self.passed = [False] * self.num_players
         self.turn = (player + 1) % self.num_players
 
@@ -402,9 +394,9 @@ class FiestaMexicana(Game):
 
     def _reserve(self, player: int, number: int, slot: int) -> None:
         self.objectives[player][slot] = -1
-        self._objectives_changed()
         self.reserves[player] += 1
         self.high_bid, self.high_bidder = number, player
+        self.bids[player].append(number)
         self._win_auction(player)
 
     def _win_auction(self, winner: int) -> None:
@@ -441,20 +433,20 @@ class FiestaMexicana(Game):
         self.edges[player][space] = ROTATED_EDGES[card][fixed_rotation]
         self.filled[player] += 1
         self._free[player][space] = False
-        obs_layout.put_card(self._table_views[player], space, card, fixed_rotation)
-        self.tables_version += 1
-        self.table_versions[player] += 1
 
-    def _rotate(self, player: int, left_turns: int) -> None:
-        if left_turns:
-            self.orientation[player] = (self.orientation[player] + left_turns) % 4
-            self.tables_version += 1
-            self.table_versions[player] += 1
+    def _rotate(self, player: int, choice: int) -> None:
+        """Note ``player``'s choice; the tables turn together once the last player has chosen (the
+        printed game turns them at the same time)."""
+        self.turns_chosen[player] = choice
         self.rotation_queue.pop(0)
         if self.rotation_queue:
             self.turn = self.rotation_queue[0]
-        else:
-            self._start_auction(self.opener)
+            return
+        for seat, chosen in enumerate(self.turns_chosen):
+            if chosen >= 0:
+                self.orientation[seat] = (self.orientation[seat] + A.ROTATION_TURNS[chosen]) % 4
+        self.turns_chosen = [-1] * self.num_players
+        self._start_auction(self.opener)
 
     def _end_game(self) -> None:
         self.phase = OVER
@@ -515,9 +507,7 @@ class FiestaMexicana(Game):
 
     # ------------------------------------------------------------------ observation
     def observe(self, player: int) -> np.ndarray:
-        if self.config["action_features"]:
-            return np.concatenate([obs_layout.encode(self, player), action_features(self, player)])
-        return obs_layout.encode(self, player)
+        return self.observer.observe(self, player)
 
     def action_features(self, player: int) -> np.ndarray:
         """What each action would bring ``player`` now (``features.py``; appended with ``action_features=True``)."""
@@ -528,22 +518,6 @@ class FiestaMexicana(Game):
         if self.phase == ORIENT:
             return self.start_cards[self.turn][self.orient_step]
         return self.offer
-
-    def table_features(self, player: int) -> np.ndarray:
-        """``player``'s table in its owner's current view (TABLE_SIZE entries: a view of a cache, not to modify)."""
-        start = self.orientation[player] * obs_layout.TABLE_SIZE
-        return self._table_views[player][start : start + obs_layout.TABLE_SIZE]
-
-    def objective_features(self, player: int) -> np.ndarray:
-        """Cached objective entries of ``player``'s observation: own slots, then objectives held by each seat."""
-        cached = self._objectives_obs[player]
-        if cached is None:
-            cached = self._objectives_obs[player] = obs_layout.objectives_block(self, player)
-        return cached
-
-    def _objectives_changed(self) -> None:
-        """Objectives were dealt, kept or discarded: drop every seat's ``objective_features``."""
-        self._objectives_obs = [None] * self.num_players
 
     # ------------------------------------------------------------------ names
     def _build_action_names(self) -> list[str]:
@@ -569,7 +543,9 @@ class FiestaMexicana(Game):
             "high_bidder": self.high_bidder,
             "passed": list(self.passed),
             "opener": self.opener,
+            "bids": [list(numbers) for numbers in self.bids],
             "rotation_queue": list(self.rotation_queue),
+            "turns_chosen": list(self.turns_chosen),
             "reserves": list(self.reserves),
         }
 
@@ -601,6 +577,8 @@ class FiestaMexicana(Game):
             raise ValueError("passed: expected booleans")
         opener = _int(data["opener"], 0, n - 1, "opener")
         queue = _int_list(data["rotation_queue"], None, 0, n - 1, "rotation_queue")
+        bids = [_int_list(numbers, None, 1, NUM_SPACES, "bids") for numbers in _list(data["bids"], n)]
+        turns_chosen = _int_list(data["turns_chosen"], n, -1, len(A.ROTATIONS) - 1, "turns_chosen")
         reserves = _int_list(data["reserves"], n, 0, OBJECTIVES_KEPT, "reserves")
 
         problem = None
@@ -630,6 +608,15 @@ class FiestaMexicana(Game):
             problem = "the winner must place on the free space of the winning bid"
         elif phase == ROTATE and (not queue or queue[0] != turn):
             problem = "the player turning a table must head the rotation queue"
+        elif (
+            any(numbers != sorted(set(numbers)) for numbers in bids)
+            or max(map(max, filter(None, bids)), default=high_bid) != high_bid
+        ):
+            problem = "each seat's bids this auction rise, and the highest is the high bid"
+        elif any(chosen >= 0 for chosen in turns_chosen) and phase != ROTATE:
+            problem = "table turns are chosen only while tables are turned"
+        elif any(turns_chosen[seat] >= 0 for seat in queue):
+            problem = "a player still to choose a table turn has a choice noted"
         if problem:
             raise InvalidStateError(f"{self.name}: malformed state: {problem}")
 
@@ -638,6 +625,7 @@ class FiestaMexicana(Game):
         self.start_cards, self.hands, self.objectives, self.shown_objectives = start_cards, hands, objectives, shown
         self.orient_step, self.offer, self.high_bid, self.high_bidder = orient_step, offer, high_bid, high_bidder
         self.passed, self.opener, self.rotation_queue, self.reserves = list(passed), opener, queue, reserves
+        self.bids, self.turns_chosen = bids, turns_chosen
         self._derive()
 
     # ------------------------------------------------------------------ text

@@ -1,38 +1,31 @@
-"""The observation vector of Fiesta Mexicana (float32, every entry in [0, 1]).
+"""What a seat of Fiesta Mexicana knows, as a float32 vector (every entry in [0, 1]).
 
-Seats are *relative*: block k describes seat ``(player + k) % num_players`` (k = 0 is the observer,
-k = 1 the next player clockwise...). Layout, in order (n = number of players):
+The layout (``observation_layout``) is documented block by block on the page
+(``fiesta_envs.fiesta_mexicana_v1``); seats are *relative*: entry k of a per-seat block describes seat
+``(me + k) % n``. ``FiestaMexicanaObserver.encode`` writes it from scratch from the game's state (the
+reference); ``observe`` keeps each seat's last vector and rewrites only the blocks whose part of the
+state changed since that seat last looked: it pulls (compares the state with what it wrote), the rules
+never call it.
 
-1. n tables of ``TABLE_SIZE = 16 * 26 + 4 = 420`` entries, each in its owner's current view. For each
-   view position v = 0..15 (the space reading v + 1, row by row), 26 entries:
-   ``[0:6]`` dish one-hot (tostada, elotes, burritos, chilis, salad, tacos), ``[6]`` skulls / 3,
-   ``[7:23]`` sauce half on the view's north, east, south, west edge (4 entries each: green, brown,
-   white, red; all 0 for no half), ``[23]`` covered, ``[24]`` the legible number / 16 (always
-   (v + 1) / 16: positions are in reading order), ``[25]`` variant penalty of the space / 5.
-   Then the table's orientation, one-hot over quarter turns left 0..3.
-2. The card on offer (the start card being oriented during setup), 24 entries: ``[0]`` present,
-   ``[1:7]`` dish one-hot, ``[7]`` skulls / 3, ``[8:24]`` its halves N, E, S, W in the card's own
-   frame (``place R`` turns it R quarter turns clockwise), 4 colours each.
-3. Auction: high bid / 16 (1), high bidder one-hot (n), passed since the last bid (n); during the
-   placement and the turning of tables, what the auction just won left there.
-4. Seat to act, one-hot (n).
-5. Phase one-hot (6): orient, keep, auction, place, rotate, over.
-6. Points so far / 100, clipped to 1 (n).
-7. Own objective slots, 5 x 18 one-hot over the objective kinds (``components.OBJECTIVE_KINDS``):
-   the 5 cards dealt while keeping, then the kept slots 0..2 (a discarded slot is all 0).
-8. Objectives held (or dealt, while keeping) by each seat / 5 (n).
-9. Cards left in the deck / 66 (1).
+Setup and table turns are simultaneous in the printed game, played here seat by seat; the observation
+shows them as printed:
 
-Other players' objectives are never part of it.
+- while start cards are oriented, every seat sees its own table and its own two start cards only (the
+  others' tables and points appear when everybody has oriented);
+- the table turns chosen after a placement are applied together when the last player has chosen
+  (``FiestaMexicana.turns_chosen``): until then every table shows the orientation it had, and each seat
+  sees only its own choice (block ``turn_chosen``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from fiesta_envs.core.observer import ObservationLayout, Observer
+from fiesta_envs.fiesta_mexicana.actions import ROTATIONS
 from fiesta_envs.fiesta_mexicana.board import FIXED_OF, VIEW_OF
 from fiesta_envs.fiesta_mexicana.components import (
     DISH_CARDS,
@@ -43,12 +36,15 @@ from fiesta_envs.fiesta_mexicana.components import (
     NUM_OBJECTIVE_KINDS,
     NUM_SPACES,
     OBJECTIVES_DEALT,
+    PINATA_SPACES,
     SAUCES,
     VARIANT_PENALTIES,
 )
+from fiesta_envs.fiesta_mexicana.features import FEATURES_SIZE, action_features
+from fiesta_envs.fiesta_mexicana.phase import Phase
 
 if TYPE_CHECKING:
-    from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
+    from fiesta_envs.core.game import Game  # a FiestaMexicana; typed by the contract to keep imports one-way
 
 NUM_DISHES = len(DISHES)
 NUM_SAUCES = len(SAUCES)
@@ -56,215 +52,289 @@ CARD_SIZE = NUM_DISHES + 1 + 4 * NUM_SAUCES  # dish, skulls, four edges
 PER_SPACE = CARD_SIZE + 3  # + covered, legible number, penalty
 COVERED, NUMBER, PENALTY = CARD_SIZE, CARD_SIZE + 1, CARD_SIZE + 2
 TABLE_SIZE = NUM_SPACES * PER_SPACE + 4
-OFFER_SIZE = 1 + CARD_SIZE
-NUM_PHASES = 6
+OFFER_SIZE = 1 + CARD_SIZE  # present, then the card as printed
+NUM_PHASES = len(Phase)
 SCORE_NORM = 100.0
+#: A kind of objective shown at setup counts 1/4 per time shown (a kind can come back after a reshuffle).
+SHOWN_NORM = 4.0
 
 
-def observation_size(n: int) -> int:
-    return n * TABLE_SIZE + OFFER_SIZE + 1 + 2 * n + n + NUM_PHASES + n + OBJECTIVES_DEALT * NUM_OBJECTIVE_KINDS + n + 1
+def observation_layout(num_players: int, with_action_features: bool = False) -> ObservationLayout:
+    """The named blocks of the observation, in order (sizes as on the page)."""
+    n = num_players
+    blocks = [
+        ("tables", n * TABLE_SIZE),
+        ("offer", OFFER_SIZE),
+        ("start_cards", len(PINATA_SPACES) * OFFER_SIZE),
+        ("high_bid", 1),
+        ("high_bidder", n),
+        ("passed", n),
+        ("to_act", n),
+        ("phase", NUM_PHASES),
+        ("turn_chosen", len(ROTATIONS)),
+        ("bids", n * NUM_SPACES),
+        ("points", n),
+        ("objective_slots", OBJECTIVES_DEALT * NUM_OBJECTIVE_KINDS),
+        ("objectives_held", n),
+        ("shown_objectives", NUM_OBJECTIVE_KINDS),
+        ("deck", 1),
+    ]
+    if with_action_features:
+        blocks.append(("action_features", FEATURES_SIZE))
+    return ObservationLayout(blocks)
 
 
-def _card_features(card: int, rotation: int) -> np.ndarray:
-    """Dish one-hot, skulls / 3 and edges of ``card`` turned ``rotation`` quarter turns clockwise."""
-    c = DISH_CARDS[card]
+def observation_size(num_players: int) -> int:
+    """Entries of the plain observation (without action features)."""
+    return observation_layout(num_players).size
+
+
+# ---------------------------------------------------------------------- cards and tables
+def card_features(card: int, clockwise_turns: int) -> np.ndarray:
+    """Dish one-hot, skulls / 3 and the halves N, E, S, W of ``card`` turned clockwise (CARD_SIZE entries)."""
+    printed = DISH_CARDS[card]
     features = np.zeros(CARD_SIZE, dtype=np.float32)
-    features[c.dish] = 1.0
-    features[NUM_DISHES] = c.skulls / MAX_SKULLS
+    features[printed.dish] = 1.0
+    features[NUM_DISHES] = printed.skulls / MAX_SKULLS
     for direction in range(4):
-        colour = c.edges[(direction - rotation) % 4]
+        colour = printed.edges[(direction - clockwise_turns) % 4]
         if colour >= 0:
             features[NUM_DISHES + 1 + NUM_SAUCES * direction + colour] = 1.0
     return features
 
 
-#: CARD_FEATURES[card, r]: the card as seen turned r quarter turns clockwise.
-CARD_FEATURES = np.stack([np.stack([_card_features(c, r) for r in range(4)]) for c in range(NUM_DISH_CARDS)])
+def card_block(card: int) -> np.ndarray:
+    """An ``OFFER_SIZE`` block: present, then the card as printed (all 0 for ``card`` -1)."""
+    block = np.zeros(OFFER_SIZE, dtype=np.float32)
+    if card >= 0:
+        block[0] = 1.0
+        block[1:] = card_features(card, 0)
+    return block
 
 
-def _static_table(orientation: int, variant: bool) -> np.ndarray:
-    """The parts of a table's block that depend only on its orientation: numbers, penalties, turns."""
+def table_block(cards: list[int], rotations: list[int], orientation: int, variant: bool) -> np.ndarray:
+    """One table as its owner sees it now (TABLE_SIZE entries): per view position, then the orientation."""
     block = np.zeros((NUM_SPACES, PER_SPACE), dtype=np.float32)
-    block[:, NUMBER] = np.arange(1, NUM_SPACES + 1) / NUM_SPACES
-    if variant:
-        for view in range(NUM_SPACES):
-            block[view, PENALTY] = VARIANT_PENALTIES.get(FIXED_OF[orientation][view], 0) / MAX_PENALTY
-    result = np.zeros(TABLE_SIZE, dtype=np.float32)
-    result[: NUM_SPACES * PER_SPACE] = block.ravel()
-    result[NUM_SPACES * PER_SPACE + orientation] = 1.0
-    return result
+    for view in range(NUM_SPACES):
+        space = FIXED_OF[orientation][view]
+        if cards[space] >= 0:  # a dish turned r clockwise on a table turned o left looks turned r - o
+            block[view, :CARD_SIZE] = card_features(cards[space], rotations[space] - orientation)
+            block[view, COVERED] = 1.0
+        block[view, NUMBER] = (view + 1) / NUM_SPACES
+        if variant:
+            block[view, PENALTY] = VARIANT_PENALTIES.get(space, 0) / MAX_PENALTY
+    orientation_one_hot = np.eye(4, dtype=np.float32)[orientation]
+    return np.concatenate([block.ravel(), orientation_one_hot])
 
 
-#: STATIC[variant][o]: an empty table's block turned o times left (numbers, penalties, orientation).
-STATIC = tuple(np.stack([_static_table(o, variant) for o in range(4)]) for variant in (False, True))
-
-#: A table's observation is kept in all four orientations at once, as one flat float32 vector of
-#: ``4 * TABLE_SIZE`` entries (orientation o at ``[o * TABLE_SIZE : (o + 1) * TABLE_SIZE]``): placing a
-#: dish writes it into the four views, and turning the table only changes which view is read.
-VIEWS_SIZE = 4 * TABLE_SIZE
+EMPTY_TABLE = [-1] * NUM_SPACES
 
 
+def objectives_held(game: Game, seat: int) -> int:
+    """Objective cards in front of ``seat``: its dealt hand while keeping, then its kept slots still held."""
+    return len(game.hands[seat]) or sum(code >= 0 for code in game.objectives[seat])
+
+
+def others_hidden(game: Game) -> bool:
+    """While start cards are oriented (at once in the printed game) nobody sees the others' tables."""
+    return game.phase == Phase.ORIENT
+
+
+# ---------------------------------------------------------------------- tables in all four orientations
 def _put_indices(space: int) -> np.ndarray:
-    """Where a card on fixed ``space`` lands in the four views: (4, CARD_SIZE + 1), its features then
-    the covered flag (which follows them) in each orientation."""
+    """Where a dish on fixed ``space`` lands in the four orientations: its features, then the covered flag."""
     starts = [o * TABLE_SIZE + VIEW_OF[o][space] * PER_SPACE for o in range(4)]
     return np.array([[start + j for j in range(CARD_SIZE + 1)] for start in starts], dtype=np.intp)
 
 
-assert COVERED == CARD_SIZE  # the covered flag follows the card's features
 _PUT_INDICES = tuple(_put_indices(space) for space in range(NUM_SPACES))
+#: _PLACED[card, r][o]: a dish turned r clockwise in the table's frame as seen in orientation o, covered = 1.
+_PLACED = np.ones((NUM_DISH_CARDS, 4, 4, CARD_SIZE + 1), dtype=np.float32)
+for _card in range(NUM_DISH_CARDS):
+    for _rotation in range(4):
+        for _orientation in range(4):
+            _PLACED[_card, _rotation, _orientation, :CARD_SIZE] = card_features(_card, _rotation - _orientation)
+#: _EMPTY_VIEWS[variant]: an empty table's block in its four orientations, one after the other.
+_EMPTY_VIEWS = {
+    variant: np.concatenate([table_block(EMPTY_TABLE, EMPTY_TABLE, o, variant) for o in range(4)])
+    for variant in (False, True)
+}
 
 
-def _placed() -> np.ndarray:
-    """_PLACED[card, r]: what a card turned r clockwise in the fixed frame writes in the four views: for
-    each orientation o, its features turned r - o (as its owner sees it then) and covered = 1."""
-    placed = np.ones((NUM_DISH_CARDS, 4, 4, CARD_SIZE + 1), dtype=np.float32)
-    for rotation in range(4):
-        for orientation in range(4):
-            placed[:, rotation, orientation, :CARD_SIZE] = CARD_FEATURES[:, (rotation - orientation) % 4]
-    return placed
+class TableViews:
+    """One table's block in its four orientations (orientation o at ``[o * TABLE_SIZE:(o + 1) * TABLE_SIZE]``),
+    kept in step with the table by pulling the dishes put on it since the last look."""
+
+    def __init__(self, variant: bool) -> None:
+        self.values = _EMPTY_VIEWS[variant].copy()
+        self.cards = list(EMPTY_TABLE)
+        self.filled = 0
+
+    def pull(self, cards: list[int], rotations: list[int], filled: int) -> None:
+        """Write the dishes put on the table since the last pull (dishes never leave a table)."""
+        for space, card in enumerate(cards):
+            if card >= 0 and self.cards[space] < 0:
+                self.values[_PUT_INDICES[space]] = _PLACED[card, rotations[space]]
+                self.cards[space] = card
+        self.filled = filled
 
 
-_PLACED = _placed()
-
-
-def empty_table_views(variant: bool) -> np.ndarray:
-    """The ``VIEWS_SIZE`` vector of an empty table."""
-    return STATIC[variant].ravel().copy()
-
-
-def put_card(views: np.ndarray, space: int, card: int, rotation: int) -> None:
-    """Write ``card``, turned ``rotation`` clockwise in the fixed frame, on ``space`` of all four views."""
-    views[_PUT_INDICES[space]] = _PLACED[card, rotation]
-
-
-def table_views(cards: list[int], rotations: list[int], variant: bool) -> np.ndarray:
-    """The ``VIEWS_SIZE`` vector of a table holding ``cards`` (fixed frame) turned ``rotations``."""
-    views = empty_table_views(variant)
-    for space, card in enumerate(cards):
-        if card >= 0:
-            put_card(views, space, card, rotations[space])
-    return views
-
-
-def table_block(cards: list[int], rotations: list[int], orientation: int, variant: bool) -> np.ndarray:
-    """One table's ``TABLE_SIZE`` features, in its owner's current view (see the module docstring)."""
-    return table_views(cards, rotations, variant)[orientation * TABLE_SIZE : (orientation + 1) * TABLE_SIZE]
-
-
-#: OFFER_FEATURES[card + 1]: the offer block, present flag then the card unturned (row 0: no card).
-OFFER_FEATURES = np.zeros((NUM_DISH_CARDS + 1, OFFER_SIZE), dtype=np.float32)
-OFFER_FEATURES[1:, 0] = 1.0
-OFFER_FEATURES[1:, 1:] = CARD_FEATURES[:, 0]
-
-
-def objectives_block(game: FiestaMexicana, player: int) -> np.ndarray:
-    """``player``'s objective slots, then the objectives held by each seat (layout items 7 and 8)."""
-    n = game.num_players
-    block = np.zeros(OBJECTIVES_DEALT * NUM_OBJECTIVE_KINDS + n, dtype=np.float32)
-    for slot, code in enumerate(game.hands[player] or game.objectives[player]):
-        if code >= 0:
-            block[slot * NUM_OBJECTIVE_KINDS + code] = 1.0
-    for k in range(n):
-        seat = (player + k) % n
-        held = len(game.hands[seat]) or sum(code >= 0 for code in game.objectives[seat])
-        block[OBJECTIVES_DEALT * NUM_OBJECTIVE_KINDS + k] = held / OBJECTIVES_DEALT
-    return block
-
-
-def _seat_entries(n: int) -> np.ndarray:
-    """SEAT_ENTRIES[n][bidder + 1, passed, acting + 1, phase]: the high bidder, passed, seat to act and
-    phase entries (layout items 3 to 5 after the high bid: 3 * n + 6 entries) for every combination.
-
-    Seats are relative to the observer (-1: none); bit k of ``passed`` is relative seat k.
-    """
-    table = np.zeros((n + 1, 1 << n, n + 1, NUM_PHASES, 3 * n + NUM_PHASES), dtype=np.float32)
-    for seat in range(n):
-        table[seat + 1, :, :, :, seat] = 1.0  # the high bidder
-        table[:, :, seat + 1, :, 2 * n + seat] = 1.0  # the seat to act
-        for passed in range(1 << n):
-            if passed >> seat & 1:
-                table[:, passed, :, :, n + seat] = 1.0
-    for phase in range(NUM_PHASES):
-        table[:, :, :, phase, 3 * n + phase] = 1.0
-    return table
-
-
-SEAT_ENTRIES = {n: _seat_entries(n) for n in range(1, 5)}
-
-
-@dataclass(slots=True)
-class ObservationBuffer:
-    """One observer's last observation and the cached parts it was written from (see ``encode``)."""
+# ---------------------------------------------------------------------- the observer
+@dataclass
+class _SeatMemory:
+    """One seat's last vector, its blocks, and the parts of the state they were written from."""
 
     values: np.ndarray
-    tables_version: int = -1  # the game's ``tables_version`` when the tables were last checked
-    table_versions: list[int] = field(default_factory=list)  # the version of each table written
-    shown: int = -2  # the card written in the offer block
-    objectives: np.ndarray | None = None  # the ``objective_features`` array written
-    points: list[int] | None = None  # the points written
-    deck: int = -1  # the number of cards left in the deck written
-
-    @classmethod
-    def empty(cls, num_players: int) -> ObservationBuffer:
-        """A buffer that has written nothing yet: every part differs from any game's."""
-        values = np.zeros(observation_size(num_players), dtype=np.float32)
-        return cls(values, table_versions=[-1] * num_players)
+    blocks: dict[str, np.ndarray]
+    tables: list[Any]
+    offer: int | None = None
+    start_cards: tuple[int, ...] | None = None
+    bids: tuple[int, ...] | None = None
+    points: tuple[Any, ...] | None = None
+    objectives: tuple[Any, ...] | None = None
+    shown: int | None = None
+    deck: int | None = None
 
 
-def encode(game: FiestaMexicana, player: int) -> np.ndarray:
-    """The observation of ``player`` (see the module docstring for the layout).
+class FiestaMexicanaObserver(Observer):
+    """The observation of every seat of one game (see the module docstring)."""
 
-    Each observer has a buffer holding its last observation: the tables, the offer, the points, the
-    objectives and the deck are rewritten only when they changed since (tables: ``game.tables_version``
-    and ``game.table_versions``; objectives: a new ``game.objective_features`` array), the auction, seat
-    and phase entries always; a copy is returned.
-    """
-    n = game.num_players
-    buffer = game.observation_buffers[player]
-    out = buffer.values
-    if buffer.tables_version != game.tables_version:  # some table changed: rewrite those that did
-        versions, written = game.table_versions, buffer.table_versions
-        for k in range(n):
-            seat = (player + k) % n
-            if written[k] != versions[seat]:
-                out[k * TABLE_SIZE : (k + 1) * TABLE_SIZE] = game.table_features(seat)
-                written[k] = versions[seat]
-        buffer.tables_version = game.tables_version
-    pos = n * TABLE_SIZE
-    shown = game.card_shown()
-    if buffer.shown != shown:
-        out[pos : pos + OFFER_SIZE] = OFFER_FEATURES[shown + 1]
-        buffer.shown = shown
-    pos += OFFER_SIZE
-    points_start = pos + 1 + 3 * n + NUM_PHASES
-    points = game.points
-    if buffer.points != points:
-        for k in range(n):
-            out[points_start + k] = min(points[(player + k) % n] / SCORE_NORM, 1.0)
-        buffer.points = list(points)
-    objectives = game.objective_features(player)
-    if buffer.objectives is not objectives:
-        out[points_start + n : -1] = objectives
-        buffer.objectives = objectives
-    deck = len(game.deck)
-    if buffer.deck != deck:
-        out[-1] = deck / NUM_DISH_CARDS
-        buffer.deck = deck
+    def __init__(self, num_players: int, variant: bool, with_action_features: bool) -> None:
+        super().__init__(observation_layout(num_players, with_action_features))
+        self.num_players = num_players
+        self.variant = variant
+        self.with_action_features = with_action_features
+        # the contiguous blocks from high_bid to turn_chosen, rewritten on every look
+        self._turn = slice(self.layout.slice("high_bid").start, self.layout.slice("turn_chosen").stop)
+        self.reset()
 
-    out[pos] = game.high_bid / NUM_SPACES
-    # seat (player + k) % n is relative seat k (-1 for none)
-    bidder = game.high_bidder
-    acting = game.current_player
-    passed = game.passed
-    passed_bits = 0
-    for k in range(n):
-        if passed[(player + k) % n]:
-            passed_bits |= 1 << k
-    out[pos + 1 : points_start] = SEAT_ENTRIES[n][
-        (bidder - player) % n + 1 if bidder >= 0 else 0,
-        passed_bits,
-        (acting - player) % n + 1 if acting >= 0 else 0,
-        game.phase,
-    ]
-    return out.copy()
+    def reset(self) -> None:
+        self._tables = [TableViews(self.variant) for _ in range(self.num_players)]
+        self._seats: list[_SeatMemory | None] = [None] * self.num_players
+
+    # ------------------------------------------------------------------ the reference
+    def encode(self, game: Game, seat: int, out: np.ndarray) -> None:
+        block = self.layout.views(out)
+        n = game.num_players
+        seats = [(seat + k) % n for k in range(n)]  # me first, then clockwise
+        hidden = others_hidden(game)
+        for k, owner in enumerate(seats):
+            cards = EMPTY_TABLE if hidden and owner != seat else game.cards[owner]
+            table = table_block(cards, game.rotations[owner], game.orientation[owner], self.variant)
+            block["tables"][k * TABLE_SIZE : (k + 1) * TABLE_SIZE] = table
+        block["offer"][:] = card_block(game.offer)
+        for i, card in enumerate(game.start_cards[seat]):
+            block["start_cards"][i * OFFER_SIZE : (i + 1) * OFFER_SIZE] = card_block(card)
+        block["high_bid"][0] = game.high_bid / NUM_SPACES
+        for k, owner in enumerate(seats):
+            block["high_bidder"][k] = owner == game.high_bidder
+            block["passed"][k] = game.passed[owner]
+            for number in game.bids[owner]:
+                block["bids"][k * NUM_SPACES + number - 1] = 1.0
+            block["to_act"][k] = owner == game.current_player
+            if not hidden or owner == seat:
+                block["points"][k] = min(game.points[owner] / SCORE_NORM, 1.0)
+            block["objectives_held"][k] = objectives_held(game, owner) / OBJECTIVES_DEALT
+        block["phase"][game.phase] = 1.0
+        if game.turns_chosen[seat] >= 0:
+            block["turn_chosen"][game.turns_chosen[seat]] = 1.0
+        for slot, code in enumerate(game.hands[seat] or game.objectives[seat]):
+            if code >= 0:
+                block["objective_slots"][slot * NUM_OBJECTIVE_KINDS + code] = 1.0
+        for hand in game.shown_objectives:
+            for code in hand:
+                block["shown_objectives"][code] += 1.0 / SHOWN_NORM
+        np.minimum(block["shown_objectives"], 1.0, out=block["shown_objectives"])
+        block["deck"][0] = len(game.deck) / NUM_DISH_CARDS
+        if self.with_action_features:
+            block["action_features"][:] = action_features(game, seat)
+
+    # ------------------------------------------------------------------ incremental
+    def observe(self, game: Game, seat: int) -> np.ndarray:
+        memory = self._seats[seat]
+        if memory is None:
+            values = np.zeros(self.layout.size, dtype=np.float32)
+            memory = _SeatMemory(values, self.layout.views(values), [None] * self.num_players)
+            self._seats[seat] = memory
+        out, block = memory.values, memory.blocks
+        n = self.num_players
+        seats = [(seat + k) % n for k in range(n)]
+        hidden = game.phase == Phase.ORIENT  # see others_hidden
+        for k, owner in enumerate(seats):
+            orientation = game.orientation[owner]
+            if hidden and owner != seat:
+                written: Any = ("hidden", orientation)
+                source = _EMPTY_VIEWS[self.variant]
+            else:
+                written = (game.filled[owner], orientation)
+                table = self._tables[owner]
+                if table.filled != game.filled[owner]:
+                    table.pull(game.cards[owner], game.rotations[owner], game.filled[owner])
+                source = table.values
+            if memory.tables[k] != written:
+                block["tables"][k * TABLE_SIZE : (k + 1) * TABLE_SIZE] = source[
+                    orientation * TABLE_SIZE : (orientation + 1) * TABLE_SIZE
+                ]
+                memory.tables[k] = written
+        if memory.offer != game.offer:
+            block["offer"][:] = _OFFER_BLOCKS[game.offer + 1]
+            memory.offer = game.offer
+        start_cards = tuple(game.start_cards[seat])
+        if memory.start_cards != start_cards:
+            block["start_cards"][:] = 0.0
+            for i, card in enumerate(start_cards):
+                block["start_cards"][i * OFFER_SIZE : (i + 1) * OFFER_SIZE] = _OFFER_BLOCKS[card + 1]
+            memory.start_cards = start_cards
+        out[self._turn] = self._turn_entries(game, seats)
+        bids = (len(game.deck), *map(len, game.bids))  # bids only add up during an auction
+        if memory.bids != bids:
+            entries = block["bids"]
+            entries[:] = 0.0
+            for k, owner in enumerate(seats):
+                for number in game.bids[owner]:
+                    entries[k * NUM_SPACES + number - 1] = 1.0
+            memory.bids = bids
+        points = (hidden, *game.points)
+        if memory.points != points:
+            block["points"][:] = [
+                min(game.points[owner] / SCORE_NORM, 1.0) if not hidden or owner == seat else 0.0 for owner in seats
+            ]
+            memory.points = points
+        objectives = (tuple(game.hands[seat]), *map(len, game.hands), *map(tuple, game.objectives))
+        if memory.objectives != objectives:
+            block["objective_slots"][:] = 0.0
+            for slot, code in enumerate(game.hands[seat] or game.objectives[seat]):
+                if code >= 0:
+                    block["objective_slots"][slot * NUM_OBJECTIVE_KINDS + code] = 1.0
+            block["objectives_held"][:] = [objectives_held(game, owner) / OBJECTIVES_DEALT for owner in seats]
+            memory.objectives = objectives
+        if memory.shown != len(game.shown_objectives):  # objective hands are shown once, at the deal
+            counts = np.zeros(NUM_OBJECTIVE_KINDS, dtype=np.float32)
+            for hand in game.shown_objectives:
+                for code in hand:
+                    counts[code] += 1.0 / SHOWN_NORM
+            block["shown_objectives"][:] = np.minimum(counts, 1.0)
+            memory.shown = len(game.shown_objectives)
+        if memory.deck != len(game.deck):
+            block["deck"][0] = len(game.deck) / NUM_DISH_CARDS
+            memory.deck = len(game.deck)
+        if self.with_action_features:
+            block["action_features"][:] = action_features(game, seat)
+        return out.copy()
+
+    @staticmethod
+    def _turn_entries(game: Game, seats: list[int]) -> list[float]:
+        """The small blocks that change on most steps: high bid, high bidder, passed, to act, phase, turn chosen."""
+        bidder, passed, acting = game.high_bidder, game.passed, game.current_player
+        entries = [game.high_bid / NUM_SPACES]
+        entries += [float(owner == bidder) for owner in seats]
+        entries += [float(passed[owner]) for owner in seats]
+        entries += [float(owner == acting) for owner in seats]
+        return entries + _PHASE_ONE_HOT[game.phase] + _CHOICE_ONE_HOT[game.turns_chosen[seats[0]] + 1]
+
+
+_PHASE_ONE_HOT = [[float(i == phase) for i in range(NUM_PHASES)] for phase in range(NUM_PHASES)]
+#: _CHOICE_ONE_HOT[choice + 1]: the ``turn_chosen`` block (row 0: no choice noted).
+_CHOICE_ONE_HOT = [[float(i == choice) for i in range(len(ROTATIONS))] for choice in range(-1, len(ROTATIONS))]
+#: _OFFER_BLOCKS[card + 1]: ``card_block(card)`` (row 0: no card).
+_OFFER_BLOCKS = np.stack([card_block(card) for card in range(-1, NUM_DISH_CARDS)])
