@@ -11,8 +11,8 @@ geometry shows up as a disagreement.
   empty per reserve made; the auction's high bid is legible and uncovered on the bidder's table.
 * ``check_transition``: placed cards never move or disappear; at most one card is placed per
   action; a placement earns skulls + bowls (recomputed here, with the floor at 0) and nobody
-  else's points change; tables turn a quarter at most, only the acting player's, only in the
-  rotate phase; the deck never grows; reserves never go down.
+  else's points change; tables turn a quarter at most, all together when the last player has
+  chosen, each as its player chose (``turns_chosen``); the deck never grows; reserves never go down.
 * ``check_final``: the final score of every player, recomputed from the final tables: points
   + objectives (children, teens, seniors' squares and lines, masked guests' bowls) - the
   variant's penalties, floored at 0.
@@ -53,6 +53,10 @@ def neighbour(space: int, direction: int) -> int | None:
     dr, dc = STEPS[direction]
     r, c = row + dr, col + dc
     return r * SIDE + c if 0 <= r < SIDE and 0 <= c < SIDE else None
+
+
+#: Quarter turns to the left of the choices ``rotate left``, ``rotate right``, ``rotate none`` (``turns_chosen``).
+QUARTERS_LEFT = (1, 3, 0)
 
 
 def fixed_space(orientation: int, number: int) -> int:
@@ -242,12 +246,16 @@ def check_transition(before: dict[str, Any], after: dict[str, Any]) -> list[str]
         expected = max(0, b["points"][p] + placement_gain(b["cards"][p], b["rotations"][p], space, card, rotation))
         if a["points"][p] != expected:
             problems.append(f"placement scored {a['points'][p] - b['points'][p]}, expected {expected - b['points'][p]}")
+    round_ends = b["phase"] == "rotate" and a["phase"] != "rotate"  # the tables chosen to turn turn together
     for p in range(n):
         if (not placed or placed[0][0] != p) and a["points"][p] != b["points"][p]:
             problems.append(f"player {p}'s points changed without a placement on their table")
         turn = (a["orientation"][p] - b["orientation"][p]) % 4
-        if turn and (b["phase"] != "rotate" or p != b["turn"] or turn == 2):
+        chosen = b["turns_chosen"][p]
+        if (turn and not round_ends) or turn == 2:
             problems.append(f"player {p}'s table turned {turn} quarters in phase {b['phase']}")
+        elif round_ends and p != b["turn"] and turn != (QUARTERS_LEFT[chosen] if chosen >= 0 else 0):
+            problems.append(f"player {p}'s table turned {turn} quarters left, not the turn it chose ({chosen})")
         if a["reserves"][p] < b["reserves"][p]:
             problems.append(f"player {p}'s reserves went down")
     if len(a["deck"]) > len(b["deck"]):
