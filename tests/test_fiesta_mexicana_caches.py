@@ -11,34 +11,35 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fiesta_envs.fiesta_mexicana import actions as A
+from fiesta_envs.fiesta_mexicana import actions
 from fiesta_envs.fiesta_mexicana.board import FIXED_OF
 from fiesta_envs.fiesta_mexicana.components import (
     NUM_SPACES,
 )
-from fiesta_envs.fiesta_mexicana.game import AUCTION, KEEP, ORIENT, PLACE, ROTATE, FiestaMexicana, valid_keeps
+from fiesta_envs.fiesta_mexicana.game import FiestaMexicana, valid_keeps
+from fiesta_envs.fiesta_mexicana.state import Phase
 
 
 def reference_mask(game: FiestaMexicana) -> np.ndarray:
-    mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+    mask = np.zeros(actions.NUM_ACTIONS, dtype=np.int8)
     player = game.turn
-    if game.phase == AUCTION:
+    if game.phase == Phase.AUCTION:
         for number in range(game.high_bid + 1, NUM_SPACES + 1):
             if game.cards[player][FIXED_OF[game.orientation[player]][number - 1]] < 0:
-                mask[A.bid_action(number)] = 1
+                mask[actions.bid_action(number)] = 1
                 for slot, code in enumerate(game.objectives[player]):
-                    mask[A.reserve_action(number, slot)] = code >= 0
-        mask[A.PASS] = game.high_bid > 0
-    elif game.phase == PLACE:
-        mask[A.PLACE : A.ROTATE] = 1
-    elif game.phase == ROTATE:
-        mask[A.ROTATE :] = 1
-    elif game.phase == ORIENT:
+                    mask[actions.reserve_action(number, slot)] = code >= 0
+        mask[actions.PASS] = game.high_bid > 0
+    elif game.phase == Phase.PLACE:
+        mask[actions.PLACE : actions.ROTATE] = 1
+    elif game.phase == Phase.ROTATE:
+        mask[actions.ROTATE :] = 1
+    elif game.phase == Phase.ORIENT:
         for rotation in range(4):
-            mask[A.orient_action(game.orient_step, rotation)] = 1
-    elif game.phase == KEEP:
+            mask[actions.orient_action(game.orient_step, rotation)] = 1
+    elif game.phase == Phase.KEEP:
         for choice in valid_keeps(game.hands[player]):
-            mask[A.KEEP + choice] = 1
+            mask[actions.KEEP + choice] = 1
     return mask
 
 

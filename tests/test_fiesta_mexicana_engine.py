@@ -10,7 +10,7 @@ import pytest
 from fiesta_mexicana_positions import card, card_with, objective, position
 
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
-from fiesta_envs.fiesta_mexicana import actions as A
+from fiesta_envs.fiesta_mexicana import actions
 from fiesta_envs.fiesta_mexicana import observation as O
 from fiesta_envs.fiesta_mexicana.components import DISH_CARDS
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
@@ -73,9 +73,9 @@ def test_cards_are_conserved_through_a_game():
 
 
 def test_same_seed_same_actions_same_game():
-    first, actions = random_game(3, "standard", 11)
+    first, played = random_game(3, "standard", 11)
     second = FiestaMexicana(num_players=3, seed=11)
-    for action in actions:
+    for action in played:
         second.step(action)
     assert second.state_dict() == first.state_dict()
     other = FiestaMexicana(num_players=3, seed=12)
@@ -113,15 +113,15 @@ def test_state_dict_during_setup_round_trips():
 @pytest.mark.parametrize(
     ("mutate", "message"),
     [
-        (lambda s: s.update(phase="lunch"), "malformed"),
-        (lambda s: s["cards"].pop(), "malformed"),
+        (lambda s: s.update(phase="lunch"), "'phase': expected one of 'orient'"),
+        (lambda s: s["cards"].pop(), "'cards': expected a list of 2 entries"),
         (lambda s: s["cards"][0].__setitem__(0, 99), "cards"),
         (lambda s: s["deck"].append(s["deck"][0]), "appears twice"),
         (lambda s: s.update(turn=7), "turn"),
         (lambda s: s.update(passed=[0, 1]), "passed"),
         (lambda s: s["rotations"][0].__setitem__(0, 2), "rotation"),
         (lambda s: s.update(offer=-1), "dish on offer"),
-        (lambda s: s.update(points="many"), "malformed"),
+        (lambda s: s.update(points="many"), "'points': expected a list"),
         (lambda s: s.update(phase="place", high_bid=3, high_bidder=1), "winner must place"),
         (lambda s: s.update(phase="rotate", rotation_queue=[1]), "rotation queue"),
         (lambda s: s.update(phase="keep"), "5 cards dealt"),
@@ -155,7 +155,7 @@ def test_mask_is_cached_until_the_state_changes():
     assert game.legal_mask() is mask
     game.play("bid 5")
     assert game.legal_mask() is not mask
-    assert game.legal_mask()[A.PASS] == 1 and game.legal_mask()[A.bid_action(5)] == 0
+    assert game.legal_mask()[actions.PASS] == 1 and game.legal_mask()[actions.bid_action(5)] == 0
 
 
 def test_every_masked_action_is_accepted_and_every_other_refused():

@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from fiesta_envs.core.policy import Policy, first_legal
-from fiesta_envs.fiesta_mexicana import actions as A
+from fiesta_envs.fiesta_mexicana import actions
 from fiesta_envs.fiesta_mexicana.board import FIXED_OF
 from fiesta_envs.fiesta_mexicana.components import CHILDREN, NUM_SPACES, OBJECTIVE_KINDS, TEENS
-from fiesta_envs.fiesta_mexicana.game import AUCTION, KEEP, ORIENT, PLACE, ROTATE, valid_keeps
+from fiesta_envs.fiesta_mexicana.game import valid_keeps
 from fiesta_envs.fiesta_mexicana.scoring import dish_counts
+from fiesta_envs.fiesta_mexicana.state import Phase
 from fiesta_envs.fiesta_mexicana.valuation import PRIOR_VALUE, best_rotation, objective_worths, placements_values
 
 if TYPE_CHECKING:
@@ -42,16 +43,16 @@ class GreedyPolicy(Policy):
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: FiestaMexicana, player: int) -> int:
         phase = game.phase
-        if phase == AUCTION:
+        if phase == Phase.AUCTION:
             action = self._auction(game, player)
-        elif phase == PLACE:
-            action = A.place_action(self._best_rotation(game, player, game.space_of(player, game.high_bid))[0])
-        elif phase == ROTATE:
+        elif phase == Phase.PLACE:
+            action = actions.place_action(self._best_rotation(game, player, game.space_of(player, game.high_bid))[0])
+        elif phase == Phase.ROTATE:
             action = self._rotation(game, player)
-        elif phase == KEEP:
+        elif phase == Phase.KEEP:
             action = self._keep(game, player)
-        elif phase == ORIENT:
-            action = A.orient_action(game.orient_step, 0)
+        elif phase == Phase.ORIENT:
+            action = actions.orient_action(game.orient_step, 0)
         else:
             action = first_legal(action_mask)
         return action if action_mask[action] else first_legal(action_mask)
@@ -67,17 +68,17 @@ class GreedyPolicy(Policy):
         best_values = placements_values(game, player, spaces, game.offer)[1].max(axis=1) if bids else []
         values = {n: float(v) for n, v in zip(bids, best_values, strict=True)}
         if not values:  # no free number above the high bid
-            return A.PASS
+            return actions.PASS
         # the most valuable number; among equals the higher one (harder to outbid)
         number = max(values, key=lambda n: (values[n], n))
         value = values[number]
         if game.high_bid and value < MIN_BID_VALUE:
-            return A.PASS
+            return actions.PASS
         if value >= RESERVE_VALUE and self._could_be_outbid(game, player, number):
             slot = self._weakest_objective(game, player)
             if slot is not None and slot[1] <= value - RESERVE_MARGIN:
-                return A.reserve_action(number, slot[0])
-        return A.bid_action(number)
+                return actions.reserve_action(number, slot[0])
+        return actions.bid_action(number)
 
     def _could_be_outbid(self, game: FiestaMexicana, player: int, number: int) -> bool:
         for other in range(game.num_players):
@@ -100,8 +101,8 @@ class GreedyPolicy(Policy):
 
         # "none" is listed last in ROTATIONS; prefer it on ties by checking it first
         order = [2, 0, 1]
-        best = max(order, key=lambda i: (sum(openness(A.ROTATION_TURNS[i])), -order.index(i)))
-        return A.ROTATE + best
+        best = max(order, key=lambda i: (sum(openness(actions.ROTATION_TURNS[i])), -order.index(i)))
+        return actions.ROTATE + best
 
     def _keep(self, game: FiestaMexicana, player: int) -> int:
         hand = game.hands[player]
@@ -113,8 +114,8 @@ class GreedyPolicy(Policy):
             return PRIOR_VALUE[kind.kind] + 0.5 * bonus
 
         choices = valid_keeps(hand)
-        best = max(choices, key=lambda i: sum(worth(hand[slot]) for slot in A.KEEP_CHOICES[i]))
-        return A.KEEP + best
+        best = max(choices, key=lambda i: sum(worth(hand[slot]) for slot in actions.KEEP_CHOICES[i]))
+        return actions.KEEP + best
 
 
 BASELINES: dict[str, type[Policy]] = {"greedy": GreedyPolicy}

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fiesta_envs.fiesta_mexicana import actions as A
+from fiesta_envs.fiesta_mexicana import actions
 from fiesta_envs.fiesta_mexicana.board import FIXED_OF
 from fiesta_envs.fiesta_mexicana.components import NUM_SPACES
 from fiesta_envs.fiesta_mexicana.valuation import objective_worths, placement_points_table, placements_values
@@ -86,7 +86,7 @@ def action_features(game: Game, player: int) -> np.ndarray:
         if worth is not None:
             out[SLOT_WORTH + slot] = min(worth / 10.0, 1.0)
             out[SLOT_HELD + slot] = 1.0
-    for choice, turns in enumerate(A.ROTATION_TURNS):
+    for choice, turns in enumerate(actions.ROTATION_TURNS):
         numbers = NUMBERS[_free_in_view(free[0], game.orientation[player] + turns)]
         out[ROTATE_OPENNESS + choice] = numbers[-3:].sum() / 45.0
     card = game.offer

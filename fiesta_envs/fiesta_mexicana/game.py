@@ -14,22 +14,21 @@ Tables are kept in their fixed frame with an orientation (quarter turns left); s
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
 
-from fiesta_envs.core.errors import InvalidStateError
 from fiesta_envs.core.game import ACTION_FEATURES_OPTION, REWARD_OPTION, Game
 from fiesta_envs.core.options import Option
-from fiesta_envs.fiesta_mexicana import actions as A
+from fiesta_envs.fiesta_mexicana import actions
 from fiesta_envs.fiesta_mexicana.board import FIXED_OF, ROTATED_EDGES, space_of_number
 from fiesta_envs.fiesta_mexicana.components import (
     DIRECTIONS,
     DISH_CARDS,
     DISHES,
     NUM_DISH_CARDS,
-    NUM_OBJECTIVE_KINDS,
     NUM_SPACES,
     OBJECTIVE_COLOURS,
     OBJECTIVE_DECK,
@@ -42,11 +41,9 @@ from fiesta_envs.fiesta_mexicana.components import (
 )
 from fiesta_envs.fiesta_mexicana.features import FEATURES_SIZE, action_features
 from fiesta_envs.fiesta_mexicana.observation import FiestaMexicanaObserver
-from fiesta_envs.fiesta_mexicana.phase import PHASE_LABELS, Phase
 from fiesta_envs.fiesta_mexicana.scoring import objective_points, placement_points
+from fiesta_envs.fiesta_mexicana.state import PHASE_LABELS, FiestaMexicanaState, Phase
 
-PHASES = PHASE_LABELS
-ORIENT, KEEP, AUCTION, PLACE, ROTATE, OVER = Phase
 STANDARD, CONFIRMED_WAITERS = "standard", "confirmed_waiters"
 NO_EDGES: tuple[int, int, int, int] = (-1, -1, -1, -1)
 
@@ -67,25 +64,25 @@ _DISH_OF = tuple(c.dish for c in DISH_CARDS)
 def _mask_gather(orientation: int) -> list[int]:
     """For each action, the fixed space that must be free for it (bids and reserves) in a table turned
     ``orientation`` times left, or ``NUM_SPACES`` (the always-True entry of ``_free``) for the others."""
-    gather = [NUM_SPACES] * A.NUM_ACTIONS
+    gather = [NUM_SPACES] * actions.NUM_ACTIONS
     for number in range(1, NUM_SPACES + 1):
         space = FIXED_OF[orientation][number - 1]
-        gather[A.bid_action(number)] = space
+        gather[actions.bid_action(number)] = space
         for slot in range(OBJECTIVES_KEPT):
-            gather[A.reserve_action(number, slot)] = space
+            gather[actions.reserve_action(number, slot)] = space
     return gather
 
 
 def _auction_mask(held: int, high_bid: int) -> np.ndarray:
     """The auction's actions allowed by the high bid and the objective slots held (bit k: slot k held),
     before checking which numbers are covered."""
-    mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+    mask = np.zeros(actions.NUM_ACTIONS, dtype=np.int8)
     for number in range(high_bid + 1, NUM_SPACES + 1):
-        mask[A.bid_action(number)] = 1
+        mask[actions.bid_action(number)] = 1
         for slot in range(OBJECTIVES_KEPT):
             if held >> slot & 1:
-                mask[A.reserve_action(number, slot)] = 1
-    mask[A.PASS] = high_bid > 0  # the opener must bid
+                mask[actions.reserve_action(number, slot)] = 1
+    mask[actions.PASS] = high_bid > 0  # the opener must bid
     return mask
 
 
@@ -97,27 +94,27 @@ _AUCTION_MASKS = np.array(
 )
 
 
-def _constant_mask(*actions: int) -> np.ndarray:
-    mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
-    mask[list(actions)] = 1
+def _constant_mask(*legal: int) -> np.ndarray:
+    mask = np.zeros(actions.NUM_ACTIONS, dtype=np.int8)
+    mask[list(legal)] = 1
     return mask
 
 
 #: Masks of the phases whose choices never depend on the position (copied, never handed out).
-_ROTATE_MASK = _constant_mask(*range(A.ROTATE, A.NUM_ACTIONS))
-_PLACE_MASK = _constant_mask(*range(A.PLACE, A.ROTATE))
+_ROTATE_MASK = _constant_mask(*range(actions.ROTATE, actions.NUM_ACTIONS))
+_PLACE_MASK = _constant_mask(*range(actions.PLACE, actions.ROTATE))
 _ORIENT_MASKS = tuple(
-    _constant_mask(*(A.orient_action(step, r) for r in range(4))) for step in range(len(PINATA_SPACES))
+    _constant_mask(*(actions.orient_action(step, r) for r in range(4))) for step in range(len(PINATA_SPACES))
 )
 #: The phase in which each kind of action is played.
 _PHASE_OF_KIND = {
-    "orient": ORIENT,
-    "keep": KEEP,
-    "bid": AUCTION,
-    "pass": AUCTION,
-    "reserve": AUCTION,
-    "place": PLACE,
-    "rotate": ROTATE,
+    "orient": Phase.ORIENT,
+    "keep": Phase.KEEP,
+    "bid": Phase.AUCTION,
+    "pass": Phase.AUCTION,
+    "reserve": Phase.AUCTION,
+    "place": Phase.PLACE,
+    "rotate": Phase.ROTATE,
 }
 
 
@@ -126,7 +123,7 @@ def valid_keeps(hand: list[int]) -> list[int]:
     colours = [OBJECTIVE_KINDS[code].colour for code in hand]
     return [
         i
-        for i, (a, b, c) in enumerate(A.KEEP_CHOICES)
+        for i, (a, b, c) in enumerate(actions.KEEP_CHOICES)
         if len(hand) == OBJECTIVES_DEALT and len({colours[a], colours[b], colours[c]}) == 3
     ]
 
@@ -153,7 +150,7 @@ class FiestaMexicana(Game):
     # ------------------------------------------------------------------ sizes
     @property
     def num_actions(self) -> int:
-        return A.NUM_ACTIONS
+        return actions.NUM_ACTIONS
 
     @property
     def observation_size(self) -> int:
@@ -171,36 +168,18 @@ class FiestaMexicana(Game):
     # ------------------------------------------------------------------ setup
     def _new_game(self) -> None:
         n = self.num_players
-        self.phase = ORIENT
-        self.turn = 0
-        self.orientation = [0] * n
-        self.cards = [[-1] * NUM_SPACES for _ in range(n)]
-        self.rotations = [[-1] * NUM_SPACES for _ in range(n)]
-        self.points = [0] * n
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.objectives = [[-1] * OBJECTIVES_KEPT for _ in range(n)]
-        self.shown_objectives: list[list[int]] = []
-        self.start_cards: list[list[int]] = [[] for _ in range(n)]
-        self.orient_step = 0
-        self.offer = -1
-        self.high_bid = 0
-        self.high_bidder = -1
-        self.passed = [False] * n
-        self.opener = 0
-        self.bids: list[list[int]] = [[] for _ in range(n)]
-        self.rotation_queue: list[int] = []
-        self.turns_chosen = [-1] * n
-        self.reserves = [0] * n
+        state = FiestaMexicanaState.new_game(n)
         if self.confirmed_waiters:
-            self.deck = self.rng.permutation(NUM_DISH_CARDS).tolist()
-            self._deal_objectives()
+            state.deck = self.rng.permutation(NUM_DISH_CARDS).tolist()
         else:
             piles = [self.rng.permutation(pile) for pile in _START_PILES]
             for player in range(n):  # each player in turn takes the top card of each pile
-                self.start_cards[player] = [int(pile[-1 - player]) for pile in piles]
+                state.start_cards[player] = [int(pile[-1 - player]) for pile in piles]
             left = [pile[: len(pile) - n] for pile in piles]
-            self.deck = self.rng.permutation(np.concatenate([_ORDINARY_DISHES, *left])).tolist()
-        self._derive()
+            state.deck = self.rng.permutation(np.concatenate([_ORDINARY_DISHES, *left])).tolist()
+        self._load(state)
+        if self.confirmed_waiters:  # no start cards to orient: the objectives are dealt at once
+            self._deal_objectives()
 
     def _deal_objectives(self) -> None:
         """Deal 5 objectives to everyone, then let each hand without 3 colours be shown and replaced.
@@ -211,7 +190,7 @@ class FiestaMexicana(Game):
         """
         while not self._try_deal_objectives():
             pass
-        self.phase = KEEP
+        self.phase = Phase.KEEP
         self.turn = 0
 
     def _try_deal_objectives(self) -> bool:
@@ -234,8 +213,11 @@ class FiestaMexicana(Game):
         return True
 
     # ------------------------------------------------------------------ derived state and caches
-    def _derive(self) -> None:
-        """Recompute everything that follows from the stored state (after a new game or a load)."""
+    def _load(self, state: FiestaMexicanaState) -> None:
+        """Make ``state`` the position (each field is the engine's attribute of that name), then rebuild
+        what follows from it: dishes, edges and free spaces per table, the observer, the final scores."""
+        for field in dataclasses.fields(FiestaMexicanaState):
+            setattr(self, field.name, getattr(state, field.name))
         n = self.num_players
         self.dishes = [[_DISH_OF[c] if c >= 0 else -1 for c in row] for row in self.cards]
         self.edges = [
@@ -251,16 +233,16 @@ class FiestaMexicana(Game):
     # ------------------------------------------------------------------ whose turn
     @property
     def current_player(self) -> int:
-        return -1 if self.phase == OVER else self.turn
+        return -1 if self.phase == Phase.OVER else self.turn
 
     @property
     def phase_name(self) -> str:
         """The phase: "orient", "keep", "auction", "place", "rotate" or "over"."""
-        return PHASES[self.phase]
+        return PHASE_LABELS[self.phase]
 
     @property
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.phase == Phase.OVER
 
     # ------------------------------------------------------------------ legality
     def legal_bids(self, player: int) -> np.ndarray:
@@ -270,25 +252,25 @@ class FiestaMexicana(Game):
     def _compute_mask(self) -> np.ndarray:
         player = self.turn
         phase = self.phase
-        if phase == AUCTION:
+        if phase == Phase.AUCTION:
             objectives = self.objectives[player]
             held = (objectives[0] >= 0) + 2 * (objectives[1] >= 0) + 4 * (objectives[2] >= 0)
             gather = _MASK_GATHER[self.orientation[player]]
             return self._free[player].take(gather) & _AUCTION_MASKS[held, self.high_bid]
-        if phase == ROTATE:
+        if phase == Phase.ROTATE:
             return _ROTATE_MASK.copy()
-        if phase == PLACE:
+        if phase == Phase.PLACE:
             return _PLACE_MASK.copy()
-        if phase == ORIENT:
+        if phase == Phase.ORIENT:
             return _ORIENT_MASKS[self.orient_step].copy()
-        mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
-        if phase == KEEP:
+        mask = np.zeros(actions.NUM_ACTIONS, dtype=np.int8)
+        if phase == Phase.KEEP:
             for choice in valid_keeps(self.hands[player]):
-                mask[A.KEEP + choice] = 1
+                mask[actions.KEEP + choice] = 1
         return mask
 
     def explain_illegal(self, action: int) -> str:
-        kind, args = A.DECODED[action]
+        kind, args = actions.DECODED[action]
         phase = _PHASE_OF_KIND[kind]
         if phase != self.phase:
             return self._wrong_phase(kind)
@@ -310,7 +292,7 @@ class FiestaMexicana(Game):
         return "the rules do not allow it now"
 
     def _wrong_phase(self, kind: str) -> str:
-        now = PHASES[self.phase]
+        now = PHASE_LABELS[self.phase]
         if kind == "orient":
             return f"start cards are oriented during setup only (now: {now})"
         if kind == "keep":
@@ -323,7 +305,7 @@ class FiestaMexicana(Game):
 
     # ------------------------------------------------------------------ applying actions
     def _apply(self, action: int) -> None:
-        kind, args = A.DECODED[action]
+        kind, args = actions.DECODED[action]
         player = self.turn
         if kind == "bid":
             self._bid(player, args[0])
@@ -372,7 +354,7 @@ class FiestaMexicana(Game):
             self._end_game()
             return
         self.offer = self.deck.pop()
-        self.phase = AUCTION
+        self.phase = Phase.AUCTION
         self.opener = self.turn = opener
         self.high_bid, self.high_bidder = 0, -1
         self.passed = [False] * self.num_players
@@ -400,7 +382,7 @@ class FiestaMexicana(Game):
         self._win_auction(player)
 
     def _win_auction(self, winner: int) -> None:
-        self.phase = PLACE
+        self.phase = Phase.PLACE
         self.turn = winner
 
     def _place(self, player: int, rotation: int) -> None:
@@ -423,7 +405,7 @@ class FiestaMexicana(Game):
             return
         n = self.num_players
         self.rotation_queue = [(player + k) % n for k in range(1, n)]  # clockwise from the winner's left
-        self.phase = ROTATE
+        self.phase = Phase.ROTATE
         self.turn = self.rotation_queue[0]
 
     def _put(self, player: int, space: int, card: int, fixed_rotation: int) -> None:
@@ -444,12 +426,12 @@ class FiestaMexicana(Game):
             return
         for seat, chosen in enumerate(self.turns_chosen):
             if chosen >= 0:
-                self.orientation[seat] = (self.orientation[seat] + A.ROTATION_TURNS[chosen]) % 4
+                self.orientation[seat] = (self.orientation[seat] + actions.ROTATION_TURNS[chosen]) % 4
         self.turns_chosen = [-1] * self.num_players
         self._start_auction(self.opener)
 
     def _end_game(self) -> None:
-        self.phase = OVER
+        self.phase = Phase.OVER
         self.turn = -1
         self.offer = -1
         self.rotation_queue = []
@@ -488,17 +470,17 @@ class FiestaMexicana(Game):
             "penalties": penalty,
             "final_scores": [max(0, self.points[p] + objective[p] - penalty[p]) for p in range(n)],
         }
-        if self.phase == OVER:
+        if self.phase == Phase.OVER:
             self._final = breakdown
         return breakdown
 
     def scores(self) -> np.ndarray:
-        if self.phase == OVER:
+        if self.phase == Phase.OVER:
             return np.array(self.final_breakdown()["final_scores"], dtype=float)
         return np.array(self.points, dtype=float)
 
     def final_info(self) -> dict[str, Any]:
-        if self.phase != OVER:
+        if self.phase != Phase.OVER:
             return {}
         info: dict[str, Any] = {key: list(values) for key, values in self.final_breakdown().items()}
         info["objectives"] = [[OBJECTIVE_KINDS[code].label for code in slots if code >= 0] for slots in self.objectives]
@@ -515,118 +497,25 @@ class FiestaMexicana(Game):
 
     def card_shown(self) -> int:
         """The dish on offer, or during setup the start card being oriented (-1 for none)."""
-        if self.phase == ORIENT:
+        if self.phase == Phase.ORIENT:
             return self.start_cards[self.turn][self.orient_step]
         return self.offer
 
     # ------------------------------------------------------------------ names
     def _build_action_names(self) -> list[str]:
-        return list(A.ACTION_NAMES)
+        return list(actions.ACTION_NAMES)
 
     # ------------------------------------------------------------------ state dicts
+    def saved_state(self) -> FiestaMexicanaState:
+        """The position as a ``FiestaMexicanaState`` (shares the engine's lists: read, do not change)."""
+        fields = dataclasses.fields(FiestaMexicanaState)
+        return FiestaMexicanaState(**{field.name: getattr(self, field.name) for field in fields})
+
     def _state_to_dict(self) -> dict[str, Any]:
-        return {
-            "phase": PHASES[self.phase],
-            "turn": self.turn,
-            "orientation": list(self.orientation),
-            "cards": [list(row) for row in self.cards],
-            "rotations": [list(row) for row in self.rotations],
-            "points": list(self.points),
-            "deck": list(self.deck),
-            "start_cards": [list(pair) for pair in self.start_cards],
-            "orient_step": self.orient_step,
-            "hands": [list(hand) for hand in self.hands],
-            "objectives": [list(slots) for slots in self.objectives],
-            "shown_objectives": [list(hand) for hand in self.shown_objectives],
-            "offer": self.offer,
-            "high_bid": self.high_bid,
-            "high_bidder": self.high_bidder,
-            "passed": list(self.passed),
-            "opener": self.opener,
-            "bids": [list(numbers) for numbers in self.bids],
-            "rotation_queue": list(self.rotation_queue),
-            "turns_chosen": list(self.turns_chosen),
-            "reserves": list(self.reserves),
-        }
+        return self.saved_state().to_dict()
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> None:
-        n = self.num_players
-        phase = PHASES.index(str(data["phase"]))
-        turn = _int(data["turn"], -1, n - 1, "turn")
-        orientation = _int_list(data["orientation"], n, 0, 3, "orientation")
-        cards = [_int_list(row, NUM_SPACES, -1, NUM_DISH_CARDS - 1, "cards") for row in _list(data["cards"], n)]
-        rotations = [_int_list(row, NUM_SPACES, -1, 3, "rotations") for row in _list(data["rotations"], n)]
-        points = _int_list(data["points"], n, 0, 10_000, "points")
-        deck = _int_list(data["deck"], None, 0, NUM_DISH_CARDS - 1, "deck")
-        start_cards = [_int_list(p, None, -1, NUM_DISH_CARDS - 1, "start_cards") for p in _list(data["start_cards"], n)]
-        hands = [_int_list(hand, None, 0, NUM_OBJECTIVE_KINDS - 1, "hands") for hand in _list(data["hands"], n)]
-        objectives = [
-            _int_list(slots, OBJECTIVES_KEPT, -1, NUM_OBJECTIVE_KINDS - 1, "objectives")
-            for slots in _list(data["objectives"], n)
-        ]
-        shown = [
-            _int_list(hand, OBJECTIVES_DEALT, 0, NUM_OBJECTIVE_KINDS - 1, "shown_objectives")
-            for hand in _list(data["shown_objectives"], None)
-        ]
-        orient_step = _int(data["orient_step"], 0, 1, "orient_step")
-        offer = _int(data["offer"], -1, NUM_DISH_CARDS - 1, "offer")
-        high_bid = _int(data["high_bid"], 0, NUM_SPACES, "high_bid")
-        high_bidder = _int(data["high_bidder"], -1, n - 1, "high_bidder")
-        passed = _list(data["passed"], n)
-        if not all(isinstance(x, bool) for x in passed):
-            raise ValueError("passed: expected booleans")
-        opener = _int(data["opener"], 0, n - 1, "opener")
-        queue = _int_list(data["rotation_queue"], None, 0, n - 1, "rotation_queue")
-        bids = [_int_list(numbers, None, 1, NUM_SPACES, "bids") for numbers in _list(data["bids"], n)]
-        turns_chosen = _int_list(data["turns_chosen"], n, -1, len(A.ROTATIONS) - 1, "turns_chosen")
-        reserves = _int_list(data["reserves"], n, 0, OBJECTIVES_KEPT, "reserves")
-
-        problem = None
-        used = [c for row in cards for c in row if c >= 0] + deck + [c for pair in start_cards for c in pair if c >= 0]
-        used += [offer] if offer >= 0 else []
-        if len(used) != len(set(used)):
-            problem = "a dish card appears twice"
-        elif any(
-            (c < 0) != (r < 0) for row, rot in zip(cards, rotations, strict=True) for c, r in zip(row, rot, strict=True)
-        ):
-            problem = "every covered space (and only those) needs a rotation"
-        elif (phase == OVER) != (turn < 0):
-            problem = f"turn {turn} does not fit phase {PHASES[phase]!r}"
-        elif phase == ORIENT and (len(start_cards[turn]) != 2 or start_cards[turn][orient_step] < 0):
-            problem = "the start card to orient is missing"
-        elif phase == KEEP and len(hands[turn]) != OBJECTIVES_DEALT:
-            problem = "the player keeping objectives needs 5 cards dealt"
-        elif phase in (AUCTION, PLACE) and offer < 0:
-            problem = "an auction needs a dish on offer"
-        elif phase in (AUCTION, PLACE) and (high_bid == 0) != (high_bidder < 0):
-            problem = "a high bid needs its bidder, and a bidder a bid"
-        elif phase == AUCTION and high_bidder == turn:
-            problem = "the high bidder does not bid again: the auction would be over"
-        elif phase == PLACE and (
-            high_bidder != turn or cards[turn][space_of_number(orientation[turn], max(high_bid, 1))] >= 0
-        ):
-            problem = "the winner must place on the free space of the winning bid"
-        elif phase == ROTATE and (not queue or queue[0] != turn):
-            problem = "the player turning a table must head the rotation queue"
-        elif (
-            any(numbers != sorted(set(numbers)) for numbers in bids)
-            or max(map(max, filter(None, bids)), default=high_bid) != high_bid
-        ):
-            problem = "each seat's bids this auction rise, and the highest is the high bid"
-        elif any(chosen >= 0 for chosen in turns_chosen) and phase != ROTATE:
-            problem = "table turns are chosen only while tables are turned"
-        elif any(turns_chosen[seat] >= 0 for seat in queue):
-            problem = "a player still to choose a table turn has a choice noted"
-        if problem:
-            raise InvalidStateError(f"{self.name}: malformed state: {problem}")
-
-        self.phase, self.turn, self.orientation = phase, turn, orientation
-        self.cards, self.rotations, self.points, self.deck = cards, rotations, points, deck
-        self.start_cards, self.hands, self.objectives, self.shown_objectives = start_cards, hands, objectives, shown
-        self.orient_step, self.offer, self.high_bid, self.high_bidder = orient_step, offer, high_bid, high_bidder
-        self.passed, self.opener, self.rotation_queue, self.reserves = list(passed), opener, queue, reserves
-        self.bids, self.turns_chosen = bids, turns_chosen
-        self._derive()
+        self._load(FiestaMexicanaState.from_dict(data, num_players=self.num_players, game=self.name))
 
     # ------------------------------------------------------------------ text
     def render_rgb(self) -> np.ndarray:
@@ -636,10 +525,12 @@ class FiestaMexicana(Game):
         return draw(self)
 
     def render_text(self) -> str:
-        lines = [f"Fiesta Mexicana ({self.config['variant']}), phase: {PHASES[self.phase]}, deck: {len(self.deck)}"]
+        lines = [
+            f"Fiesta Mexicana ({self.config['variant']}), phase: {PHASE_LABELS[self.phase]}, deck: {len(self.deck)}"
+        ]
         if self.offer >= 0:
             lines.append(f"dish on offer: {describe_card(self.offer)}")
-        if self.phase == AUCTION:
+        if self.phase == Phase.AUCTION:
             bidder = f"player {self.high_bidder}" if self.high_bidder >= 0 else "nobody"
             lines.append(f"high bid: {self.high_bid or '-'} by {bidder}; passed: {self.passed}")
         for player in range(self.num_players):
@@ -656,7 +547,7 @@ class FiestaMexicana(Game):
                     space = FIXED_OF[self.orientation[player]][view]
                     cells.append(f"{view + 1:2d} {self._cell_text(player, space)}")
                 lines.append("   " + " | ".join(cells))
-        if self.phase == OVER:
+        if self.phase == Phase.OVER:
             lines.append(f"final scores: {self.final_breakdown()['final_scores']}; winners: {self.winners()}")
         return "\n".join(lines)
 
@@ -678,20 +569,3 @@ def describe_card(card: int) -> str:
     c = DISH_CARDS[card]
     halves = " ".join(f"{d}:{SAUCES[e] if e >= 0 else '-'}" for d, e in zip(DIRECTIONS, c.edges, strict=True))
     return f"{DISHES[c.dish]}, {c.skulls} skull{'s' if c.skulls > 1 else ''}, halves {halves}"
-
-
-# ---------------------------------------------------------------------- state validation helpers
-def _list(value: Any, length: int | None) -> list:
-    if not isinstance(value, list) or (length is not None and len(value) != length):
-        raise ValueError(f"expected a list of length {length}, got {value!r:.80}")
-    return value
-
-
-def _int(value: Any, low: int, high: int, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{what}: expected an int in [{low}, {high}], got {value!r}")
-    return value
-
-
-def _int_list(value: Any, length: int | None, low: int, high: int, what: str) -> list[int]:
-    return [_int(x, low, high, what) for x in _list(value, length)]

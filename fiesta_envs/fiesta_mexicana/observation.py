@@ -41,7 +41,7 @@ from fiesta_envs.fiesta_mexicana.components import (
     VARIANT_PENALTIES,
 )
 from fiesta_envs.fiesta_mexicana.features import FEATURES_SIZE, action_features
-from fiesta_envs.fiesta_mexicana.phase import Phase
+from fiesta_envs.fiesta_mexicana.state import Phase
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game  # a FiestaMexicana; typed by the contract to keep imports one-way
