@@ -1,6 +1,11 @@
-"""Replaced by ``fiesta_envs.fiesta_mexicana_v1`` (its observation changed; see its version history)."""
+"""Retired: Fiesta Mexicana is now ``fiesta_envs.fiesta_mexicana_v1`` (id ``fiesta_envs/FiestaMexicana-v1``):
+its observation shows what v0 left out (who bid what, both start cards, the objective hands shown)."""
 
-raise ImportError(
-    "fiesta_envs.fiesta_mexicana_v0 was replaced by fiesta_envs.fiesta_mexicana_v1 "
-    "(id fiesta_envs/FiestaMexicana-v1): its observation shows what v0 left out; see its version history"
+from fiesta_envs.core.retired import retired_env_functions
+
+env, raw_env, parallel_env = retired_env_functions(
+    "fiesta_mexicana_v0",
+    "fiesta_mexicana_v1",
+    "fiesta_envs/FiestaMexicana-v1",
+    "its observation shows who bid what, both start cards and the objective hands shown at setup",
 )

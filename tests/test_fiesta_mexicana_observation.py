@@ -44,8 +44,10 @@ def test_the_page_lists_the_blocks_of_the_code_in_order(n):
 
 def test_the_old_names_fail_naming_v1():
     assert fiesta_envs  # registers the ids
-    with pytest.raises(ImportError, match="fiesta_mexicana_v1"):
-        importlib.import_module("fiesta_envs.fiesta_mexicana_v0")
+    retired = importlib.import_module("fiesta_envs.fiesta_mexicana_v0")
+    for make in (retired.env, retired.raw_env):
+        with pytest.raises(ImportError, match="fiesta_mexicana_v1"):  # PettingZoo's DeprecatedEnv
+            make()
     with pytest.raises(gymnasium.error.DeprecatedEnv, match="FiestaMexicana-v1"):
         gymnasium.make("fiesta_envs/FiestaMexicana-v0")
     with pytest.raises(Exception, match="v1"):
