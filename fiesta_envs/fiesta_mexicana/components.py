@@ -167,15 +167,18 @@ class ObjectiveKind:
 
 
 def _objective_kinds() -> tuple[ObjectiveKind, ...]:
-    kinds = [ObjectiveKind(d, 0, CHILDREN, d, CHILDREN_POINTS_PER_DISH, 0) for d in range(len(DISHES))]
-    kinds += [ObjectiveKind(6 + d, 1, TEENS, d, TEENS_POINTS, 0) for d in range(len(DISHES))]
+    def card(code: int, colour: int, kind: str, *, dish: int = -1, points: int, target: int = 0) -> ObjectiveKind:
+        return ObjectiveKind(code, colour, kind, dish, points, target)
+
+    kinds = [card(d, 0, CHILDREN, dish=d, points=CHILDREN_POINTS_PER_DISH) for d in range(len(DISHES))]
+    kinds += [card(6 + d, 1, TEENS, dish=d, points=TEENS_POINTS) for d in range(len(DISHES))]
     kinds += [
-        ObjectiveKind(12, 2, SENIORS_SQUARE, -1, 6, 4),
-        ObjectiveKind(13, 2, SENIORS_LINE_4, -1, 6, 4),
-        ObjectiveKind(14, 2, SENIORS_LINE_3, -1, 4, 3),
-        ObjectiveKind(15, 3, MASKED_SIX, -1, 6, 6),
-        ObjectiveKind(16, 3, MASKED_FOUR, -1, 4, 4),
-        ObjectiveKind(17, 3, MASKED_THREE_SAME, -1, 6, 3),
+        card(12, 2, SENIORS_SQUARE, points=6, target=4),
+        card(13, 2, SENIORS_LINE_4, points=6, target=4),
+        card(14, 2, SENIORS_LINE_3, points=4, target=3),
+        card(15, 3, MASKED_SIX, points=6, target=6),
+        card(16, 3, MASKED_FOUR, points=4, target=4),
+        card(17, 3, MASKED_THREE_SAME, points=6, target=3),
     ]
     return tuple(kinds)
 

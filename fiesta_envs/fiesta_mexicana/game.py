@@ -394,7 +394,11 @@ class FiestaMexicana(Game):
         # player's view is turned R + orientation times clockwise in the table's fixed frame
         fixed_rotation = (rotation + orientation) % 4
         gained = placement_points(
-            self.dishes[player], self.edges[player], space, ROTATED_EDGES[card][fixed_rotation], DISH_CARDS[card].skulls
+            self.dishes[player],
+            self.edges[player],
+            space=space,
+            new_edges=ROTATED_EDGES[card][fixed_rotation],
+            skulls=DISH_CARDS[card].skulls,
         )
         self.points[player] = max(0, self.points[player] + gained)  # a score never goes below 0
         self._put(player, space, card, fixed_rotation)

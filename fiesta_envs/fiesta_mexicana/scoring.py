@@ -41,7 +41,9 @@ def edge_points(mine: int, theirs: int) -> int:
     return 0
 
 
-def placement_points(dishes: Sequence[int], edges: Sequence[Edges], space: int, new_edges: Edges, skulls: int) -> int:
+def placement_points(
+    dishes: Sequence[int], edges: Sequence[Edges], *, space: int, new_edges: Edges, skulls: int
+) -> int:
     """What a card with ``skulls`` and ``new_edges`` brings on ``space`` (before the score floor).
 
     +1 per skull; each edge touching an occupied space is judged once (``edge_points``). Halves
