@@ -50,9 +50,9 @@ def test_a_saved_game_continues_exactly_after_a_load(spec, num_players, options)
 
 
 def _toy_position():
-    from fiesta_envs import fiesta_mexicana_v0
+    from fiesta_envs import fiesta_mexicana_v1
 
-    env = fiesta_mexicana_v0.env(num_players=2)
+    env = fiesta_mexicana_v1.env(num_players=2)
     env.reset(seed=0)
     play_aec(env, np.random.default_rng(0), 5)
     return env
