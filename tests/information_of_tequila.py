@@ -3,7 +3,7 @@
 The rounds are simultaneous ("Simultaneously, all players use the dice"): what another player did in
 the current round is hidden until it ends, and so is a "first to" bonus first taken in it. Every sheet
 as it stood at the start of the round is public (farm, fences, tracks, gears), and so is everything
-that happened up to then. Each case starts from a seeded random game in round 3 where seat 0 has
+that happened up to then. Each case starts from a seeded random game of 2, 3 and 4 players in round 3 where seat 0 has
 already played its round and seat 1 is in its main phase, then changes one fact.
 """
 
@@ -23,10 +23,14 @@ OTHER, OBSERVER = 0, 1
 TEQUILA_BONUS_RED = 7 + 3  # "first to" bonus of the red tequila (after the 7 sections)
 
 
-def _mid_round_state() -> dict[str, Any]:
-    """A 2-player game in round 3: seat 0 has played its round, seat 1 is in its main phase."""
+#: The player counts the cases are built for (the 5-8 player variant changes the components, not the round).
+PLAYER_COUNTS = (2, 3, 4)
+
+
+def _mid_round_state(num_players: int) -> dict[str, Any]:
+    """A game in round 3: seat 0 has played its round, seat 1 is in its main phase."""
     for seed in range(100):
-        game = Tequila(2, seed=seed)
+        game = Tequila(num_players, seed=seed)
         moves = np.random.default_rng(seed)
         while not game.is_over:
             if game.round == 3 and game.current_player == OBSERVER and game.decision == "main":
@@ -52,11 +56,19 @@ def _free_road_placement(sheet: dict[str, Any]) -> list[int]:
 
 
 def _case(name: str, base: dict[str, Any], change) -> InformationCase:
+    name = f"{name} ({base['num_players']} players)"
     return InformationCase(name=name, game=GAME, seat=OBSERVER, first=base, second=_changed(base, change))
 
 
 def hidden_cases() -> list[InformationCase]:
-    base = _mid_round_state()
+    return [case for n in PLAYER_COUNTS for case in _hidden_cases(_mid_round_state(n))]
+
+
+def known_cases() -> list[InformationCase]:
+    return [case for n in PLAYER_COUNTS for case in _known_cases(_mid_round_state(n))]
+
+
+def _hidden_cases(base: dict[str, Any]) -> list[InformationCase]:
 
     def more_coins_this_round(state: dict[str, Any]) -> None:
         sheet = state["sheets"][OTHER]
@@ -91,8 +103,7 @@ def hidden_cases() -> list[InformationCase]:
     ]
 
 
-def known_cases() -> list[InformationCase]:
-    base = _mid_round_state()
+def _known_cases(base: dict[str, Any]) -> list[InformationCase]:
 
     def shown(field: str, value) -> Any:
         def change(state: dict[str, Any]) -> None:
