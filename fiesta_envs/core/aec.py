@@ -93,7 +93,34 @@ def render_game(game: Game, render_mode: str) -> str | np.ndarray | None:
     return text
 
 
-class FiestaAECEnv(PicklesGameAsStateDict, AECEnv):
+class PlaysAGame:
+    """What the AEC and the Parallel environments share: drawing the table and naming actions."""
+
+    game: Game
+    render_mode: str | None
+    _has_reset: bool
+    #: The public factory named in the warning of ``render()`` without a render mode.
+    factory_name: ClassVar[str] = "env()"
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn(f"render() called without a render_mode; pass render_mode= to {self.factory_name}")
+            return None
+        if not self._has_reset:
+            raise RuntimeError(f"{self.game.name}: call reset() before render()")
+        return render_game(self.game, self.render_mode)
+
+    def close(self) -> None:
+        pass
+
+    def action_to_string(self, action: int) -> str:
+        return self.game.action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        return self.game.string_to_action(text)
+
+
+class FiestaAECEnv(PicklesGameAsStateDict, PlaysAGame, AECEnv):
     """The AEC environment over ``game_class``; subclassed once per game by ``aec_env_classes``.
 
     Plain ``pickle`` works and the copy continues the game (``core/pickling.py``).
@@ -251,22 +278,6 @@ class FiestaAECEnv(PicklesGameAsStateDict, AECEnv):
         return self.game.final_info()
 
     # -- rendering, state -----------------------------------------------------------
-    def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to env()")
-            return None
-        if not self._has_reset:
-            raise RuntimeError(f"{self.game.name}: call reset() before render()")
-        return render_game(self.game, self.render_mode)
-
-    def close(self) -> None:
-        pass
-
-    def action_to_string(self, action: int) -> str:
-        return self.game.action_to_string(action)
-
-    def string_to_action(self, text: str) -> int:
-        return self.game.string_to_action(text)
 
     def state_dict(self) -> dict[str, Any]:
         """The game (with its random generator) and the AEC loop's bookkeeping, as JSON-safe data:

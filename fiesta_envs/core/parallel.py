@@ -39,9 +39,9 @@ from pettingzoo import ParallelEnv
 
 from fiesta_envs.core.aec import (
     ILLEGAL_ACTION_PENALTY,
+    PlaysAGame,
     check_illegal_action_mode,
     check_render_mode,
-    render_game,
     render_modes,
 )
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
@@ -57,11 +57,12 @@ class SimultaneousGame(Protocol):
     def join_simultaneous(self, parts: Mapping[int, Game]) -> None: ...
 
 
-class FiestaParallelEnv(ParallelEnv):
+class FiestaParallelEnv(PlaysAGame, ParallelEnv):
     """The Parallel environment over ``game_class``; subclassed once per game by ``parallel_env_classes``."""
 
     game_class: ClassVar[type[Game]]
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "fiesta", "render_fps": 1}
+    factory_name: ClassVar[str] = "parallel_env()"  # render() shows the table as the current simultaneous part began
 
     def __init__(
         self,
@@ -202,26 +203,6 @@ class FiestaParallelEnv(ParallelEnv):
         rewards = {agent: ILLEGAL_ACTION_PENALTY if agent == offender else 0.0 for agent in agents}
         infos = {agent: {"action_mask": self._no_actions.copy(), "illegal_action": str(error)} for agent in agents}
         return observations, rewards, dict.fromkeys(agents, True), dict.fromkeys(agents, False), infos
-
-    # -- rendering -----------------------------------------------------------------------
-    def render(self) -> str | np.ndarray | None:
-        """The table as it stood when the current simultaneous part began (the seats' parts are joined
-        when all are done)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to parallel_env()")
-            return None
-        if not self._has_reset:
-            raise RuntimeError(f"{self.game.name}: call reset() before render()")
-        return render_game(self.game, self.render_mode)
-
-    def close(self) -> None:
-        pass
-
-    def action_to_string(self, action: int) -> str:
-        return self.game.action_to_string(action)
-
-    def string_to_action(self, text: str) -> int:
-        return self.game.string_to_action(text)
 
 
 def parallel_env_classes(
