@@ -14,12 +14,14 @@ pytest.importorskip("sb3_contrib")
 
 from sb3_contrib import MaskablePPO
 
+import fiesta_envs.evaluation.checkpoints as reading_module
 import fiesta_envs.training.checkpoint as checkpoint_module
 from fiesta_envs.core.policy import RandomPolicy
 from fiesta_envs.core.single_seat import SingleSeatEnv
 from fiesta_envs.evaluation.checkpoints import (
     CheckpointError,
     CheckpointPolicy,
+    UntrustedCheckpointError,
     latest_checkpoint,
     list_checkpoints,
     load_model,
@@ -47,7 +49,7 @@ def toys(monkeypatch):
 def test_save_writes_model_meta_config_and_latest(model, tmp_path):
     path = save_checkpoint(model, tmp_path, 64, META)
     assert path == tmp_path / "checkpoints" / "step_000000064"
-    assert sorted(p.name for p in path.iterdir()) == ["config.yaml", "meta.json", "model.zip"]
+    assert sorted(p.name for p in path.iterdir()) == ["config.yaml", "meta.json", "model.zip", "policy.npz"]
     assert (tmp_path / "checkpoints" / "latest").read_text().strip() == "step_000000064"
     meta = read_meta(tmp_path)  # a run dir means its latest checkpoint
     assert meta["step"] == 64 and meta["game"] == "toy_nim" and meta["seed"] == 5
@@ -207,3 +209,60 @@ def test_loading_for_training_restores_the_optimiser(model, tmp_path):
         model.policy.predict_values(model.policy.obs_to_tensor(obs)[0]).detach().numpy(),
         again.policy.predict_values(again.policy.obs_to_tensor(obs)[0]).detach().numpy(),
     )
+
+
+def _drop_policy_file(path):
+    """Make ``path`` look like a checkpoint of an older fiesta_envs (or a bare SB3 zip): model.zip only."""
+    (path / "policy.npz").unlink()
+    meta = json.loads((path / "meta.json").read_text())
+    del meta["policy_sha256"]
+    (path / "meta.json").write_text(json.dumps(meta))
+
+
+def test_evaluating_a_checkpoint_never_unpickles_its_model(model, tmp_path, monkeypatch):
+    path = save_checkpoint(model, tmp_path, 10, META)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("model.zip was unpickled")
+
+    monkeypatch.setattr(reading_module, "load_model", refuse)
+    monkeypatch.setattr("sb3_contrib.MaskablePPO.load", refuse)
+    policy = CheckpointPolicy(path, game="toy_nim", num_players=2)
+    game = Nim(seed=3)
+    assert game.legal_mask()[policy.act(game.observe(0), game.legal_mask(), game, 0)]
+
+
+def test_a_checkpoint_without_policy_file_needs_trust(model, tmp_path):
+    path = save_checkpoint(model, tmp_path, 10, META)
+    _drop_policy_file(path)
+    with pytest.raises(UntrustedCheckpointError, match=r"unpickles Python objects.*--trust-checkpoint"):
+        CheckpointPolicy(path)
+    trusted = CheckpointPolicy(path, trust_pickle=True)
+    game = Nim(seed=3)
+    obs, mask = game.observe(0), game.legal_mask()
+    expected, _ = model.predict(obs, action_masks=mask.astype(bool), deterministic=True)
+    assert trusted.act(obs, mask, game, 0) == int(expected)
+
+
+def test_an_altered_policy_file_is_refused(model, tmp_path):
+    path = save_checkpoint(model, tmp_path, 10, META)
+    (path / "policy.npz").write_bytes(b"PK\x03\x04 something else")
+    with pytest.raises(CheckpointError, match=r"policy.npz .* does not match the SHA-256"):
+        CheckpointPolicy(path)
+    (path / "policy.npz").unlink()
+    with pytest.raises(CheckpointError, match="policy.npz is missing"):
+        read_meta(path)
+
+
+def test_fiesta_evaluate_refuses_an_untrusted_checkpoint_unless_told(model, tmp_path, capsys):
+    from fiesta_envs.cli import main
+
+    path = save_checkpoint(model, tmp_path / "run", 10, {**META, "options": {}})
+    _drop_policy_file(path)
+    argv = ["evaluate", "--game", "toy_nim", "--agents", f"old={path},random", "--games", "2", "--workers", "1"]
+    argv += ["--out", str(tmp_path / "out"), "--no-plot"]
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert "unpickles Python objects" in error and "--trust-checkpoint" in error
+    assert main([*argv, "--trust-checkpoint"]) == 0
+    assert "old" in capsys.readouterr().out

@@ -4,8 +4,9 @@
 it to disk, renames it into place and only then points ``latest`` at it (also by rename),
 so a run killed at any moment leaves the last good checkpoint intact. ``meta.json`` records
 the game, player count and options, the step, the seed, the whole config, the versions of
-fiesta_envs and the learning libraries, and the SHA-256 of ``model.zip``. The layout and the
-functions that find, check and load checkpoints live in ``fiesta_envs.evaluation.checkpoints``.
+fiesta_envs and the learning libraries, and the SHA-256 of ``model.zip`` and of ``policy.npz`` (the
+actor network as plain arrays, so that evaluating a checkpoint never unpickles anything). The layout
+and the functions that find, check and load checkpoints live in ``fiesta_envs.evaluation.checkpoints``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from fiesta_envs.core.mlp import ActorSnapshot
 from fiesta_envs.evaluation.checkpoints import (
     CHECKPOINTS_DIR,
     CONFIG_FILE,
@@ -28,6 +30,7 @@ from fiesta_envs.evaluation.checkpoints import (
     LATEST_FILE,
     META_FILE,
     MODEL_FILE,
+    POLICY_FILE,
     STEP_PREFIX,
     TEMP_PREFIX,
     CheckpointError,
@@ -113,6 +116,7 @@ def save_checkpoint(model: Any, run_dir: Path, step: int, meta: dict) -> Path:
     model_path = temp / MODEL_FILE
     model.save(model_path)
     _fsync_file(model_path)
+    policy_hash = _save_policy(model, temp / POLICY_FILE)
     full_meta = {
         **meta,
         "format_version": FORMAT_VERSION,
@@ -123,6 +127,7 @@ def save_checkpoint(model: Any, run_dir: Path, step: int, meta: dict) -> Path:
         "fiesta_envs_version": library_versions()["fiesta_envs"],
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "sha256": sha256_of(model_path),
+        **({"policy_sha256": policy_hash} if policy_hash else {}),
     }
     meta_path = temp / META_FILE
     meta_path.write_text(json.dumps(full_meta, indent=2, sort_keys=True, default=_json_default), encoding="utf-8")
@@ -142,6 +147,18 @@ def save_checkpoint(model: Any, run_dir: Path, step: int, meta: dict) -> Path:
     _fsync_dir(checkpoints)
     _write_text_atomically(checkpoints / LATEST_FILE, name + "\n")
     return final
+
+
+def _save_policy(model: Any, path: Path) -> str | None:
+    """Write the actor as ``policy.npz`` and return its SHA-256; None for a network that is not a plain MLP."""
+    try:
+        actor = ActorSnapshot.from_model(model)
+    except (ValueError, AttributeError):
+        return None
+    with open(path, "wb") as handle:
+        actor.write(handle)
+    _fsync_file(path)
+    return sha256_of(path)
 
 
 def _json_default(value: Any) -> Any:

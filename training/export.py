@@ -7,9 +7,10 @@
         --command "fiesta train --config configs/fiesta_mexicana/ppo.yaml"
 
 reads the checkpoint (a checkpoint directory, its ``model.zip``, or a run directory for its
-latest checkpoint; its ``meta.json`` and SHA-256 are checked), copies the actor of the
-MaskablePPO network into numpy arrays (``fiesta_envs.core.mlp.ActorSnapshot``), checks that
-they compute the same logits as the torch network, and writes
+latest checkpoint; its ``meta.json`` and SHA-256 are checked), takes the actor network from its
+pickle-free ``policy.npz`` (``fiesta_envs.core.mlp.ActorSnapshot``; a checkpoint of an older
+fiesta_envs has none, and its ``model.zip`` is unpickled only with ``--trust-checkpoint``), checks
+that it fits the game's observations and actions, and writes
 ``<out>/<game>-<N>p[-<variant>].npz`` and ``.json`` (default ``<out>``: the package's
 ``fiesta_envs/agents/weights/``). The JSON records the game, player count and options from
 ``meta.json``, the engine version, the sizes, the network, a summary and the whole training
@@ -31,11 +32,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from fiesta_envs.agents.shipped import PACKAGE_WEIGHTS_DIR, SHIPPED_NAMES, agent_stem, write_shipped_agent
 from fiesta_envs.core.errors import FiestaError
 from fiesta_envs.core.mlp import ActorSnapshot
+from fiesta_envs.evaluation.agents import add_trust_argument
 from fiesta_envs.registry import game_spec
 
 FINAL_EVAL_FILE = "final_eval.json"  # written by ``fiesta train`` in the run directory
@@ -54,9 +54,10 @@ def export_checkpoint(
     eval_json: str | Path | None = None,
     command: str | None = None,
     force: bool = False,
+    trust_checkpoint: bool = False,
 ) -> tuple[Path, Path]:
     """Write the shipped agent of checkpoint ``source``; returns the (npz, json) paths."""
-    from fiesta_envs.evaluation.checkpoints import CheckpointError, load_model, read_meta
+    from fiesta_envs.evaluation.checkpoints import CheckpointError, load_actor, read_meta
 
     try:
         meta = read_meta(source)
@@ -75,9 +76,11 @@ def export_checkpoint(
     existing = [out / f"{stem}{suffix}" for suffix in (".npz", ".json") if (out / f"{stem}{suffix}").exists()]
     if existing and not force:
         raise ExportError(f"{existing[0]} already exists; pass --force to replace it")
-    model = load_model(meta["path"], inference_only=True)
-    actor = _plain_mlp(model, meta["path"])
-    _check_same_logits(model, actor, game_class, meta)
+    try:
+        actor = load_actor(meta["path"], trust_pickle=trust_checkpoint)
+    except CheckpointError as error:
+        raise ExportError(f"cannot export {source}: {error}") from error
+    _check_sizes(actor, game_class, meta)
     config = meta.get("config") or {}
     extra: dict[str, Any] = {
         "training": {
@@ -109,48 +112,14 @@ def export_checkpoint(
         raise ExportError(f"cannot export {meta['path']}: {error}") from error
 
 
-def _plain_mlp(model: Any, where: Any) -> ActorSnapshot:
-    """The numpy actor, or ``ExportError`` for anything but an MLP on a flat observation."""
-    space = getattr(model, "observation_space", None)
-    shape = getattr(space, "shape", None)
-    if shape is None or len(shape) != 1:
-        raise ExportError(
-            f"cannot export {where}: only MLP policies on flat (1-D) observations can be shipped; "
-            f"its observation space is {space}"
-        )
-    try:
-        return ActorSnapshot.from_model(model)
-    except (ValueError, AttributeError) as error:
-        raise ExportError(f"cannot export {where}: its network is not a plain MLP: {error}") from error
-
-
-def _check_same_logits(model: Any, actor: ActorSnapshot, game_class: Any, meta: Mapping[str, Any]) -> None:
-    """The numpy copy must give the torch network's logits on real observations (a few random positions)."""
-    import torch
-
+def _check_sizes(actor: ActorSnapshot, game_class: Any, meta: Mapping[str, Any]) -> None:
+    """The network must take this game's observations and give one logit per action."""
     game = game_class(num_players=meta["num_players"], seed=0, **dict(meta.get("options") or {}))
-    if game.observation_size != actor.input_size:
+    if (actor.input_size, actor.output_size) != (game.observation_size, game.num_actions):
         raise ExportError(
-            f"cannot export {meta['path']}: its network takes {actor.input_size} inputs, "
-            f"{game.name} observations have {game.observation_size} entries now; retrain"
-        )
-    rng = np.random.default_rng(0)
-    observations = []
-    while len(observations) < 16 and not game.is_over:
-        observations.append(game.observe(game.current_player))
-        legal = np.flatnonzero(game.legal_mask())
-        game.step(int(legal[rng.integers(len(legal))]))
-    policy = model.policy
-    batch = np.stack(observations).astype(np.float32)
-    with torch.no_grad():
-        features = policy.extract_features(torch.as_tensor(batch), policy.pi_features_extractor)
-        expected = policy.action_net(policy.mlp_extractor.forward_actor(features)).cpu().numpy()
-    got = np.stack([actor.logits(obs) for obs in batch])
-    if not np.allclose(got, expected, rtol=1e-4, atol=1e-4):
-        worst = float(np.max(np.abs(got - expected)))
-        raise ExportError(
-            f"cannot export {meta['path']}: its network is not a plain MLP (the numpy copy's logits differ "
-            f"from the model's by up to {worst:.3g})"
+            f"cannot export {meta['path']}: its network maps {actor.input_size} inputs to {actor.output_size} "
+            f"actions, {game.name} has {game.observation_size} observation entries and {game.num_actions} "
+            "actions now; retrain"
         )
 
 
@@ -194,12 +163,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--eval-json", type=Path, default=None, help="evaluation results to record (a JSON file)")
     parser.add_argument("--command", default=None, help="the command that reproduces the training run")
     parser.add_argument("--force", action="store_true", help="replace an agent already exported there")
+    add_trust_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         paths = export_checkpoint(
-            args.source, args.name, out_dir=args.out, eval_json=args.eval_json, command=args.command, force=args.force
+            args.source,
+            args.name,
+            out_dir=args.out,
+            eval_json=args.eval_json,
+            command=args.command,
+            force=args.force,
+            trust_checkpoint=args.trust_checkpoint,
         )
     except (FiestaError, ValueError) as error:
         print(f"fiesta export: error: {error}", file=sys.stderr)

@@ -10,6 +10,10 @@ An agent spec on the command line is one of
   run directory (its latest checkpoint);
 * ``LABEL=PATH`` to give a checkpoint a short name in tables (``ppo=runs/fm``).
 
+A checkpoint plays from its pickle-free ``policy.npz``; one without it (an older or foreign
+stable-baselines3 zip, which unpickles code when loaded) is refused unless ``trust_checkpoints=True``
+(``--trust-checkpoint``), see ``fiesta_envs.evaluation.checkpoints``.
+
 ``resolve_agent`` checks a spec once, in the main process, and returns an ``AgentSource`` that
 any worker process can turn into fresh ``Policy`` objects (one per seat, so that copies of an
 agent at one table never share memory). A checkpoint trained for another game or player
@@ -18,6 +22,7 @@ count is refused here, before any game is played.
 
 from __future__ import annotations
 
+import argparse
 import copy
 import warnings
 from collections.abc import Mapping
@@ -42,6 +47,7 @@ class AgentSource:
     label: str
     kind: str
     target: Any  # baseline name, shipped agent name, checkpoint path (str) or a Policy object
+    trusted: bool = False  # a checkpoint that may be unpickled (it has no policy.npz)
 
     def make(self, spec: GameSpec, num_players: int, seed: int | None = None) -> Policy:
         """A fresh policy for one seat."""
@@ -54,7 +60,14 @@ class AgentSource:
         if self.kind == "checkpoint":
             from fiesta_envs.evaluation.checkpoints import CheckpointPolicy
 
-            return CheckpointPolicy(self.target, game=spec.name, num_players=num_players, deterministic=True, seed=seed)
+            return CheckpointPolicy(
+                self.target,
+                game=spec.name,
+                num_players=num_players,
+                deterministic=True,
+                seed=seed,
+                trust_pickle=self.trusted,
+            )
         policy = copy.deepcopy(self.target)
         return policy
 
@@ -100,8 +113,13 @@ def resolve_agent(
     num_players: int,
     agent: str | Path | Policy,
     options: Mapping[str, Any] | None = None,
+    *,
+    trust_checkpoints: bool = False,
 ) -> AgentSource:
-    """Check an agent spec and say where the agent comes from; ``AgentError`` when it cannot be used."""
+    """Check an agent spec and say where the agent comes from; ``AgentError`` when it cannot be used.
+
+    ``trust_checkpoints=True`` allows checkpoints that can only be loaded by unpickling their model.
+    """
     if isinstance(agent, Policy) or (hasattr(agent, "act") and not isinstance(agent, (str, Path))):
         label = str(getattr(agent, "name", None) or type(agent).__name__)
         return AgentSource(label, "policy", agent)
@@ -124,8 +142,8 @@ def resolve_agent(
     if not path.exists():
         raise AgentError(_unknown_agent_message(spec, text))
     checkpoint = _checkpoint_file(spec, path)
-    _check_checkpoint(spec, num_players, checkpoint, options or {})
-    return AgentSource(label, "checkpoint", str(checkpoint))
+    _check_checkpoint(spec, num_players, checkpoint, options or {}, trust_checkpoints)
+    return AgentSource(label, "checkpoint", str(checkpoint), trusted=trust_checkpoints)
 
 
 def _checkpoint_file(spec: GameSpec, path: Path) -> Path:
@@ -138,14 +156,17 @@ def _checkpoint_file(spec: GameSpec, path: Path) -> Path:
         raise AgentError(f"{spec.name}: cannot use {str(path)!r} as an agent: {error}") from error
 
 
-def _check_checkpoint(spec: GameSpec, num_players: int, path: Path, options: Mapping[str, Any]) -> None:
-    """Refuse a checkpoint made for another game or player count; warn about other options."""
-    from fiesta_envs.evaluation.checkpoints import CheckpointError, read_meta
+def _check_checkpoint(spec: GameSpec, num_players: int, path: Path, options: Mapping[str, Any], trusted: bool) -> None:
+    """Refuse a checkpoint made for another game or player count, or one that needs unpickling
+    without ``trusted``; warn about other options."""
+    from fiesta_envs.evaluation.checkpoints import CheckpointError, has_policy_file, read_meta, untrusted_message
 
     try:
         meta = read_meta(path)
     except CheckpointError as error:
         raise AgentError(f"{spec.name}: cannot use checkpoint {path}: {error}") from error
+    if not trusted and not has_policy_file(meta):
+        raise AgentError(f"{spec.name}: {untrusted_message(path)}")
     trained_game = meta.get("game")
     if trained_game != spec.name:
         raise AgentError(
@@ -179,9 +200,11 @@ def resolve_agents(
     num_players: int,
     agents: list[str | Path | Policy],
     options: Mapping[str, Any] | None = None,
+    *,
+    trust_checkpoints: bool = False,
 ) -> list[AgentSource]:
     """Resolve every agent; labels must be unique (``LABEL=PATH`` renames a checkpoint)."""
-    sources = [resolve_agent(spec, num_players, agent, options) for agent in agents]
+    sources = [resolve_agent(spec, num_players, a, options, trust_checkpoints=trust_checkpoints) for a in agents]
     labels = [s.label for s in sources]
     duplicates = sorted({label for label in labels if labels.count(label) > 1})
     if duplicates:
@@ -190,3 +213,13 @@ def resolve_agents(
             f"(name checkpoints with LABEL=PATH)"
         )
     return sources
+
+
+def add_trust_argument(parser: argparse.ArgumentParser) -> None:
+    """``--trust-checkpoint``: allow checkpoints that can only be loaded by unpickling (see the module docstring)."""
+    parser.add_argument(
+        "--trust-checkpoint",
+        action="store_true",
+        help="allow checkpoints without a pickle-free policy.npz (older runs, bare stable-baselines3 zips): "
+        "loading them unpickles Python objects, so only for files you trust",
+    )

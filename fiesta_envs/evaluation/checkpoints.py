@@ -3,17 +3,25 @@
 A run directory holds its checkpoints like this (``fiesta_envs.training.checkpoint`` writes them)::
 
     run_dir/checkpoints/
-        step_000020480/   model.zip (MaskablePPO incl. optimiser)  meta.json  config.yaml
+        step_000020480/   model.zip   MaskablePPO with its optimiser, to resume training (pickled: see below)
+                          policy.npz  the actor network alone, as plain arrays (``fiesta_envs.core.mlp``)
+                          meta.json   config.yaml
         step_000040960/   ...
         latest            the name of the newest complete checkpoint ("step_000040960")
 
 ``meta.json`` records the game, player count and options, the step, the seed, the whole config, the
-versions of fiesta_envs and the learning libraries, and the SHA-256 of ``model.zip``; ``read_meta``
-checks that hash, so a truncated or altered model is refused with a clear message instead of an obscure
-error from deep inside ``zipfile`` or ``torch``.
+versions of fiesta_envs and the learning libraries, and the SHA-256 of ``model.zip`` and ``policy.npz``;
+``read_meta`` checks them, so a truncated or altered file is refused with a clear message instead of an
+obscure error from deep inside ``zipfile`` or ``torch``.
 
-``CheckpointPolicy`` turns a checkpoint into a ``Policy`` for tournaments; it refuses a checkpoint
-trained for another game or player count. Loading a model needs the ``train`` extra (sb3-contrib).
+**Pickle-free by default.** A stable-baselines3 ``model.zip`` stores Python objects with pickle, and
+unpickling a file can run any code its author put in it. So evaluating or playing a checkpoint
+(``CheckpointPolicy``) reads only ``policy.npz`` (numpy, ``allow_pickle=False``; no torch needed). A
+checkpoint without one (written by an older fiesta_envs, or a bare SB3 zip) is refused unless the caller
+says it is trusted (``trust_pickle=True``; ``--trust-checkpoint`` on the command line). Only
+``fiesta train --resume`` unpickles ``model.zip`` without asking: it resumes the user's own run.
+
+``CheckpointPolicy`` refuses a checkpoint trained for another game or player count.
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fiesta_envs.core.errors import FiestaError
+from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
 from fiesta_envs.core.policy import Policy
 
 if TYPE_CHECKING:
@@ -37,6 +46,7 @@ FORMAT_VERSION = 1
 CHECKPOINTS_DIR = "checkpoints"
 LATEST_FILE = "latest"
 MODEL_FILE = "model.zip"
+POLICY_FILE = "policy.npz"
 META_FILE = "meta.json"
 CONFIG_FILE = "config.yaml"
 STEP_PREFIX = "step_"
@@ -46,6 +56,10 @@ _REQUIRED_META = ("format_version", "game", "num_players", "options", "step", "s
 
 class CheckpointError(FiestaError, ValueError):
     """A checkpoint that is missing, corrupt or truncated, of another game, or of an unknown format."""
+
+
+class UntrustedCheckpointError(CheckpointError):
+    """A checkpoint that can only be loaded by unpickling, which the caller has not allowed."""
 
 
 def sha256_of(path: Path) -> str:
@@ -139,15 +153,55 @@ def read_meta(path: Path | str, verify: bool = True) -> dict:
     if not model_path.is_file():
         raise CheckpointError(f"incomplete checkpoint {directory}: {MODEL_FILE} is missing")
     if verify:
-        actual = sha256_of(model_path)
-        if actual != meta["sha256"]:
-            size = model_path.stat().st_size
-            raise CheckpointError(
-                f"corrupt or truncated checkpoint {directory}: {MODEL_FILE} ({size} bytes) does not match the "
-                f"SHA-256 recorded in {META_FILE}; use an earlier checkpoint"
-            )
+        _check_hash(directory, MODEL_FILE, meta["sha256"])
+        if "policy_sha256" in meta:
+            if not (directory / POLICY_FILE).is_file():
+                raise CheckpointError(f"incomplete checkpoint {directory}: {POLICY_FILE} is missing")
+            _check_hash(directory, POLICY_FILE, meta["policy_sha256"])
     meta["path"] = str(directory)
     return meta
+
+
+def _check_hash(directory: Path, name: str, recorded: Any) -> None:
+    path = directory / name
+    if sha256_of(path) != recorded:
+        raise CheckpointError(
+            f"corrupt or truncated checkpoint {directory}: {name} ({path.stat().st_size} bytes) does not match "
+            f"the SHA-256 recorded in {META_FILE}; use an earlier checkpoint"
+        )
+
+
+def has_policy_file(meta: Mapping[str, Any]) -> bool:
+    """Whether a checkpoint (its ``read_meta``) holds a pickle-free ``policy.npz``."""
+    return "policy_sha256" in meta and (Path(meta["path"]) / POLICY_FILE).is_file()
+
+
+def untrusted_message(where: Any) -> str:
+    return (
+        f"checkpoint {where} has no pickle-free {POLICY_FILE} (it was written by an older fiesta_envs, or is a "
+        f"bare stable-baselines3 archive); loading its {MODEL_FILE} unpickles Python objects, which can run any "
+        "code its author put in it. Load it only if you trust where it came from: pass --trust-checkpoint "
+        "(Python: trust_pickle=True)"
+    )
+
+
+def load_actor(path: Path | str, trust_pickle: bool = False) -> ActorSnapshot:
+    """The actor network of a checkpoint as numpy arrays: from ``policy.npz``, never unpickling anything,
+    or (only with ``trust_pickle=True``) copied out of ``model.zip`` for checkpoints that have no ``policy.npz``.
+    """
+    meta = read_meta(path)
+    if has_policy_file(meta):
+        try:
+            return ActorSnapshot.load(Path(meta["path"]) / POLICY_FILE)
+        except (OSError, KeyError, ValueError) as exc:
+            raise CheckpointError(f"corrupt checkpoint {meta['path']}: {POLICY_FILE} cannot be read ({exc})") from exc
+    if not trust_pickle:
+        raise UntrustedCheckpointError(untrusted_message(meta["path"]))
+    model = load_model(meta["path"], inference_only=True)
+    try:
+        return ActorSnapshot.from_model(model)
+    except (ValueError, AttributeError) as exc:
+        raise CheckpointError(f"checkpoint {meta['path']}: its network is not a plain MLP: {exc}") from exc
 
 
 def check_compatible(meta: Mapping[str, Any], game: str | None, num_players: int | None) -> None:
@@ -208,8 +262,10 @@ def load_model(path: Path | str, env: Any = None, device: str = "cpu", inference
 class CheckpointPolicy(Policy):
     """A trained checkpoint as a ``Policy`` (for tournaments, the single-seat env, the AEC env).
 
-    ``deterministic=True`` plays the most probable legal action; otherwise it samples from the
-    masked action distribution with ``self.rng`` (so the policy is reproducible from its seed).
+    It acts with the checkpoint's ``policy.npz`` (numpy only; see the module docstring for why
+    ``model.zip`` is not read unless ``trust_pickle=True``). ``deterministic=True`` plays the most
+    probable legal action; otherwise it samples from the masked action distribution with
+    ``self.rng`` (so the policy is reproducible from its seed).
     """
 
     def __init__(
@@ -219,6 +275,7 @@ class CheckpointPolicy(Policy):
         num_players: int | None = None,
         deterministic: bool = True,
         seed: int | None = None,
+        trust_pickle: bool = False,
     ) -> None:
         super().__init__(seed)
         self.meta = read_meta(path)
@@ -227,21 +284,11 @@ class CheckpointPolicy(Policy):
         self.game_name: str = self.meta["game"]
         self.num_players: int = self.meta["num_players"]
         self.deterministic = deterministic
-        self.model = load_model(self.path, inference_only=True)
+        self.actor = load_actor(self.path, trust_pickle=trust_pickle)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
-        mask = np.asarray(action_mask).astype(bool)
-        if self.deterministic:
-            action, _ = self.model.predict(observation, action_masks=mask, deterministic=True)
-            return int(action)
-        import torch
-
-        with torch.no_grad():
-            obs_tensor, _ = self.model.policy.obs_to_tensor(observation)
-            distribution = self.model.policy.get_distribution(obs_tensor, action_masks=mask[None, :])
-            probs = distribution.distribution.probs[0].cpu().numpy().astype(np.float64)
-        probs = np.where(mask, probs, 0.0)
-        return int(self.rng.choice(len(probs), p=probs / probs.sum()))
+        logits = self.actor.logits(np.asarray(observation, dtype=np.float32))
+        return masked_choice(logits, np.asarray(action_mask).astype(bool), None if self.deterministic else self.rng)
 
     def __repr__(self) -> str:
         return f"CheckpointPolicy({str(self.path)!r}, game={self.game_name!r}, step={self.meta['step']})"

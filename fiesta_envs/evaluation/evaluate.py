@@ -60,7 +60,7 @@ from typing import Any
 from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import FiestaError, InvalidOptionError
 from fiesta_envs.core.options import add_option_argument, parse_options
-from fiesta_envs.evaluation.agents import AgentSource, resolve_agent, resolve_agents
+from fiesta_envs.evaluation.agents import AgentSource, add_trust_argument, resolve_agent, resolve_agents
 from fiesta_envs.evaluation.records import RecordWriter
 from fiesta_envs.evaluation.stats import Comparison, Rating, mean_interval, rate_agents, wilson_interval
 from fiesta_envs.evaluation.tournament import (
@@ -338,10 +338,14 @@ def run_tournament(
     mixed: bool = True,
     bootstrap: int = 1000,
     progress: bool | None = None,
+    trust_checkpoints: bool = False,
 ) -> Evaluation:
-    """Every agent against every other (see the module docstring); returns the summarised evaluation."""
+    """Every agent against every other (see the module docstring); returns the summarised evaluation.
+
+    ``trust_checkpoints=True`` allows checkpoints without a pickle-free ``policy.npz`` (see
+    ``fiesta_envs.evaluation.checkpoints``)."""
     spec, num_players, full_options = _prepare(game, num_players, options)
-    sources = resolve_agents(spec, num_players, list(agents), full_options)
+    sources = resolve_agents(spec, num_players, list(agents), full_options, trust_checkpoints=trust_checkpoints)
     teams = plays_as_teams(spec, num_players)
     minimum = 1 if teams else 2
     if len(sources) < minimum:
@@ -643,6 +647,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-mixed", action="store_true", help="only duels, no mixed tables (3-4 players)")
     parser.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for rating intervals")
     parser.add_argument("--no-plot", action="store_true", help="do not draw ratings.png")
+    add_trust_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -664,6 +669,7 @@ def run(args: argparse.Namespace) -> int:
             records=args.records,
             mixed=not args.no_mixed,
             bootstrap=args.bootstrap,
+            trust_checkpoints=args.trust_checkpoint,
         )
     except (FiestaError, ValueError) as error:
         print(f"fiesta evaluate: error: {error}", file=sys.stderr)

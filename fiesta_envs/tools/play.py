@@ -36,6 +36,7 @@ from fiesta_envs.core.errors import FiestaError, IllegalActionError
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import add_option_argument, parse_options
 from fiesta_envs.core.policy import Policy
+from fiesta_envs.evaluation.agents import add_trust_argument
 from fiesta_envs.registry import GameSpec, game_spec
 from fiesta_envs.tools.action_groups import ActionGroup, group_actions
 from fiesta_envs.tools.breakdown import Breakdown, build_breakdown
@@ -352,6 +353,7 @@ def make_opponents(
     *,
     seed: int | None,
     options: Mapping[str, Any],
+    trust_checkpoints: bool = False,
 ) -> dict[int, tuple[str, Policy]]:
     """A labelled policy for every seat but ``seat``: one agent per seat, or one agent for all."""
     from fiesta_envs.evaluation.agents import resolve_agent
@@ -366,7 +368,7 @@ def make_opponents(
         )
     result = {}
     for other, name in zip(others, names, strict=True):
-        source = resolve_agent(spec, num_players, name, options)
+        source = resolve_agent(spec, num_players, name, options, trust_checkpoints=trust_checkpoints)
         policy = source.make(spec, num_players, seed=None if seed is None else seed * 1000 + other)
         result[other] = (source.label, policy)
     return result
@@ -382,11 +384,20 @@ def play(
     options: Mapping[str, Any] | None = None,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
+    trust_checkpoints: bool = False,
 ) -> int:
     """Play one game in a terminal (or over any text streams, as the tests do)."""
     spec = game_spec(game)
     engine = spec.game_class()(num_players=num_players, seed=seed, **dict(options or {}))
-    policies = make_opponents(spec, engine.num_players, seat, opponents, seed=seed, options=engine.config)
+    policies = make_opponents(
+        spec,
+        engine.num_players,
+        seat,
+        opponents,
+        seed=seed,
+        options=engine.config,
+        trust_checkpoints=trust_checkpoints,
+    )
     session = PlaySession(engine, seat, policies, stdin=stdin or sys.stdin, stdout=stdout or sys.stdout)
     return session.run()
 
@@ -404,13 +415,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the deal (default: random)")
     add_option_argument(parser)
+    add_trust_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         options = parse_options(args.option)
         opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
-        return play(args.game, args.players, opponents, seat=args.seat, seed=args.seed, options=options)
+        return play(
+            args.game,
+            args.players,
+            opponents,
+            seat=args.seat,
+            seed=args.seed,
+            options=options,
+            trust_checkpoints=args.trust_checkpoint,
+        )
     except (FiestaError, ValueError) as error:
         print(f"fiesta play: error: {error}", file=sys.stderr)
         return 2
