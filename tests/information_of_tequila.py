@@ -17,6 +17,7 @@ from information_support import InformationCase
 
 from fiesta_envs.tequila import farm as F
 from fiesta_envs.tequila.game import Tequila
+from fiesta_envs.tequila.state import Phase
 
 GAME = "tequila"
 OTHER, OBSERVER = 0, 1
@@ -33,7 +34,7 @@ def _mid_round_state(num_players: int) -> dict[str, Any]:
         game = Tequila(num_players, seed=seed)
         moves = np.random.default_rng(seed)
         while not game.is_over:
-            if game.round == 3 and game.current_player == OBSERVER and game.decision == "main":
+            if game.round == 3 and game.current_player == OBSERVER and game.decision == Phase.MAIN:
                 return game.state_dict()
             legal = game.legal_actions()
             game.step(legal[int(moves.integers(len(legal)))])

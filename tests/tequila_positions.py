@@ -7,7 +7,7 @@ from typing import Any
 from fiesta_envs.tequila import components as C
 from fiesta_envs.tequila import farm as F
 from fiesta_envs.tequila.game import Tequila
-from fiesta_envs.tequila.public_sheet import PUBLIC_INT_FIELDS
+from fiesta_envs.tequila.public_sheet import PUBLIC_FIELDS
 
 RES = {name: i for i, name in enumerate(C.RESOURCES)}
 
@@ -65,7 +65,7 @@ def position(
 
 def shown_part(sheet: dict[str, Any]) -> dict[str, Any]:
     """The fields of a saved sheet that the others see (a ``shown_sheets`` entry of the state dict)."""
-    return {name: sheet[name] for name in (*PUBLIC_INT_FIELDS, "marked", "crossed", "production", "buildings")}
+    return {name: sheet[name] for name in PUBLIC_FIELDS}
 
 
 def held(game: Tequila, player: int) -> dict[str, int]:

@@ -27,6 +27,7 @@ from fiesta_envs.tequila.affordable import affordable, market_cost
 from fiesta_envs.tequila.baselines import BASELINES
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.sheet import Sheet, open_market_spaces
+from fiesta_envs.tequila.state import Phase, SheetState
 
 CONFIGS = [
     {"num_players": 1},
@@ -61,17 +62,17 @@ def reference_mask(game: Tequila) -> np.ndarray:
     sheet = game.sheets[player]
     held = [m - c for m, c in zip(sheet.marked, sheet.crossed, strict=True)]
     decision = game.decision
-    if decision == "pay":
+    if decision == Phase.PAY:
         for r in range(len(C.RESOURCES)):
             mask[A.PAY + r] = held[r] > 0
-    elif decision == "gain":
+    elif decision == Phase.GAIN:
         for r in range(len(C.RESOURCES)):
             mask[A.GAIN + r] = sheet.marked[r] < C.RESOURCE_TRACK_LENGTH
-    elif decision == "reroll":
+    elif decision == Phase.REROLL:
         mask[A.REROLL : A.REROLL + 4] = 1
-    elif decision == "virtual":
+    elif decision == Phase.VIRTUAL:
         mask[A.VIRTUAL : A.VIRTUAL + 2] = 1
-    elif decision == "cask":
+    elif decision == Phase.CASK:
         matching = F.max_matching(
             [
                 [d for d, (k2, j) in enumerate(sheet.buildings) if k2 == C.DISTILLER and reach & F.PLACEMENTS[j].spaces]
@@ -82,7 +83,7 @@ def reference_mask(game: Tequila) -> np.ndarray:
         room = sheet.marked[C.BARREL] < C.RESOURCE_TRACK_LENGTH
         mask[A.CASK + A.YES] = held[C.AGAVE] >= 1 and matching > 0 and room
         mask[A.CASK + A.NO] = 1
-    elif decision == "shop":
+    elif decision == Phase.SHOP:
         linked = F.connections(sheet.buildings).linked
         shops = sum(1 for (k, _), ok in zip(sheet.buildings, linked, strict=True) if k == C.SHOP and ok)
         mask[A.SHOP + A.YES] = sum(held) >= 1 and shops > 0
@@ -242,9 +243,9 @@ def test_the_seat_to_act_and_the_end_are_kept_with_the_phase(config: dict) -> No
     step and after a load they say what the phase says, and they cannot be set."""
     game = Tequila(**config)
     for _ in random_steps(game, seed=2):
-        assert game.current_player == game._seat_to_act() and game.is_over is (game.phase == "over") is False
+        assert game.current_player == game._seat_to_act() and game.is_over is (game.phase == Phase.OVER) is False
         assert game.sheets[game.current_player] is not None
-    assert game.is_over and game.phase == "over" and game.current_player == -1
+    assert game.is_over and game.phase == Phase.OVER and game.current_player == -1
     loaded = Tequila.from_state_dict(game.state_dict())
     assert loaded.is_over and loaded.current_player == -1
     game.reset(3)
@@ -255,12 +256,12 @@ def test_the_seat_to_act_and_the_end_are_kept_with_the_phase(config: dict) -> No
         game.is_over = True  # type: ignore[misc]
 
 
-@pytest.mark.parametrize("jimador", [None, *C.JIMADORES])
-def test_a_new_sheet_has_the_facts_of_an_empty_sheet(jimador) -> None:
-    sheet = Sheet(jimador)
+def test_a_new_sheet_has_the_facts_of_an_empty_sheet() -> None:
+    sheet = Sheet()
     assert_sheet_facts_are_current(sheet)
-    loaded = Sheet.from_dict(sheet.to_dict(), jimador)
-    assert loaded.to_dict() == sheet.to_dict() and loaded.public_sheet() == sheet.public_sheet()
+    loaded = Sheet(sheet.saved_state())
+    assert loaded.saved_state() == sheet.saved_state() == SheetState()
+    assert loaded.public_sheet() == sheet.public_sheet()
 
 
 def test_what_a_hand_can_pay_for_matches_the_costs() -> None:

@@ -8,6 +8,7 @@ from tequila_positions import held, holding, position
 from fiesta_envs.core.errors import IllegalActionError
 from fiesta_envs.tequila import components as C
 from fiesta_envs.tequila.sheet import MARKET_BONUS, TEQUILA_BONUS, Sheet
+from fiesta_envs.tequila.state import Phase
 
 NOTHING = {"agave": 0, "water": 0, "worker": 0, "donkey": 0, "barrel": 0}
 
@@ -84,7 +85,7 @@ def test_casks_need_different_distillers():
     game = end_position(CASKS, agave=1)
     assert game.sheets[0].cask_matching() == 1
     game.play("end")
-    assert game.decision == "cask"
+    assert game.decision == Phase.CASK
     game.play("cask yes")
     assert held(game, 0) == has(barrel=1)
 
@@ -108,7 +109,7 @@ def test_cask_production_is_optional_and_only_asked_when_it_can_pay():
 def test_shops_connected_to_a_cask_sell_for_coins():
     game = end_position(["cask at 0 0 as 0", "shop at 1 0 as 0"], barrel=1)
     game.play("end")
-    assert game.decision == "shop"
+    assert game.decision == Phase.SHOP
     game.play("shop yes", "pay barrel")
     assert game.sheets[0].coins == 1 and held(game, 0) == NOTHING
 
@@ -254,7 +255,7 @@ def test_opening_is_by_row_distance_one():
 def test_selling_pays_and_gains_one_resource_of_choice():
     game = market_position(agave=1)
     game.play("sell 0 0")
-    assert game.decision == "gain" and held(game, 0) == NOTHING
+    assert game.decision == Phase.GAIN and held(game, 0) == NOTHING
     game.play("gain barrel")
     assert held(game, 0) == has(barrel=1)
     assert game.sheets[0].market == 1 and game.sheets[0].gears_left == 2
@@ -293,7 +294,7 @@ def test_green_jimadora_pays_one_less_and_gains_two_on_requirements():
         sheets={0: {"gears_left": 3}}, buildings={0: ["road at 0 3 as 0"]}, jimadores="B", jimador_order="green,red"
     )
     game.play("sell 0 0")  # 1 agave - 1 = free
-    assert game.decision == "gain"
+    assert game.decision == Phase.GAIN
     game.play("gain water", "sell 1 1", "gain water")  # 1 barrel - 1 = free
     game.play("sell 2 2", "gain water", "gain water")  # 2 road spaces - 1: one road is enough
     assert held(game, 0) == has(water=4)

@@ -163,6 +163,6 @@ def test_a_sheet_keeps_its_fence_mask_and_rebuilds_it_on_load():
         assert sheet.zones == F.zones(sheet.fences)
         assert sheet.legal_fence_bits == F.legal_fence_bits(sheet.fences)
         assert sheet.fence_mask.tolist() == [int(ok) for ok in F.legal_fences(sheet.fences)]
-        loaded = Sheet.from_dict(sheet.to_dict())
+        loaded = Sheet(sheet.saved_state())
         assert kept_facts(loaded.fencing) == kept_facts(sheet.fencing)
         assert loaded.fence_mask.tolist() == sheet.fence_mask.tolist()

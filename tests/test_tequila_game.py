@@ -14,6 +14,7 @@ from fiesta_envs.tequila import components as C
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.scoring import achievements, majority_awards, place_awards, solo_rank
 from fiesta_envs.tequila.sheet import Sheet
+from fiesta_envs.tequila.state import Phase
 
 
 def random_game(game: Tequila, seed: int, stop_after: int | None = None) -> list[int]:
@@ -118,7 +119,7 @@ def test_the_coaster_passes_left_each_round():
     starts = []
     rng = np.random.default_rng(1)
     while not game.is_over:
-        if game.decision == "reroll":
+        if game.decision == Phase.REROLL:
             starts.append(game.current_player)
         legal = np.flatnonzero(game.legal_mask())
         game.step(int(legal[rng.integers(len(legal))]))
@@ -135,7 +136,7 @@ def test_turns_run_seat_by_seat_from_the_starting_player():
 
 def test_five_or_more_players_have_no_reroll():
     game = Tequila(6, seed=0)
-    assert game.decision == "virtual"
+    assert game.decision == Phase.VIRTUAL
     assert game.many_players
 
 
@@ -322,28 +323,34 @@ def test_same_seed_same_actions_same_game():
 
 
 @pytest.mark.parametrize(
-    "edit",
+    ("edit", "message"),
     [
-        lambda s: s.update(phase="dance"),
-        lambda s: s.update(dice=[0, 7]),
-        lambda s: s["sheets"].pop(),
-        lambda s: s["sheets"][0].update(buildings=[[1, 0]]),
-        lambda s: s["sheets"][0].update(marked=[1, 2, 3]),
-        lambda s: s["sheets"][0].update(coins="many"),
-        lambda s: s.pop("bonus_round"),
-        lambda s: s.update(jimadores=["pink", None]),
-        lambda s: s["sheets"][0].update(coins=99),
-        lambda s: s["sheets"][1].update(virtual=3),
-        lambda s: s["sheets"][0].update(production=[9, 0, 0, 0]),
-        lambda s: s.update(pay_left=2),
-        lambda s: s.update(pay_left=2, pay_purpose="road", pay_target=100),
+        (lambda s: s.update(phase="dance"), "'phase': expected one of 'reroll'"),
+        (lambda s: s.update(phase="pay"), "'phase'"),  # a decision, never a saved phase
+        (lambda s: s.update(dice=[0, 7]), r"'dice\[0\]': expected an int in \[1, 6\]"),
+        (lambda s: s["sheets"].pop(), "'sheets': expected a list of 2 entries"),
+        (lambda s: s["sheets"][0].update(buildings=[[1, 0]]), r"sheets\[0\]: a building's kind"),
+        (lambda s: s["sheets"][0].update(marked=[1, 2, 3]), r"'sheets\[0\].marked'"),
+        (lambda s: s["sheets"][0].update(coins="many"), r"'sheets\[0\].coins': expected an int"),
+        (lambda s: s.pop("bonus_round"), "'bonus_round' is missing"),
+        (lambda s: s.update(jimadores=["pink", None]), r"'jimadores\[0\]'"),
+        (lambda s: s["sheets"][0].update(coins=99), r"'sheets\[0\].coins': expected an int in \[0, "),
+        (lambda s: s["sheets"][1].update(virtual=3), r"'sheets\[1\].virtual'"),
+        (lambda s: s["sheets"][0].update(production=[9, 0, 0, 0]), r"'sheets\[0\].production\[0\]'"),
+        (lambda s: s["shown_sheets"][1].update(crossed=[1, 0, 0, 0, 0]), r"shown_sheets\[1\]: more crossed"),
+        (lambda s: s.update(pay_left=2), "pay_purpose says what it is for"),
+        (lambda s: s.update(pay_left=2, pay_purpose="road", pay_target=100), "not a road placement"),
+        (lambda s: s.update(pay_target=3), "pay_target is -1 unless a road is paid for"),
+        (lambda s: s["bonus_round"].__setitem__(0, 4), "names a round after round 0"),
+        (lambda s: s.update(phase="over"), "over exactly after round 8"),
+        (lambda s: s.update(round=8), "over exactly after round 8"),
     ],
 )
-def test_malformed_state_is_refused(edit):
+def test_malformed_state_is_refused_naming_the_field_or_rule(edit, message):
     game = Tequila(2, seed=0)
     data = game.state_dict()
     edit(data["state"])
-    with pytest.raises(InvalidStateError):
+    with pytest.raises(InvalidStateError, match=message):
         game.load_state_dict(data)
 
 

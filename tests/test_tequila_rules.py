@@ -9,6 +9,7 @@ from fiesta_envs.core.errors import IllegalActionError
 from fiesta_envs.tequila import components as C
 from fiesta_envs.tequila import farm as F
 from fiesta_envs.tequila.sheet import SECTION_BONUS
+from fiesta_envs.tequila.state import Phase
 
 NOTHING = {"agave": 0, "water": 0, "worker": 0, "donkey": 0, "barrel": 0}
 
@@ -37,7 +38,7 @@ def test_rulebook_example_dice_3_and_4_and_the_virtual_die():
     game.play("virtual build")  # Pepe: 1 die on fencing, 2 on building
     assert (game.sheets[0].fences_left, game.sheets[0].builds_left) == (4, 2)
     game.play("end")
-    assert game.current_player == 1 and game.decision == "virtual"
+    assert game.current_player == 1 and game.decision == Phase.VIRTUAL
     assert held(game, 1) == has(worker=1, donkey=1)
     game.play("virtual fence")  # Rubén: 2 dice on fencing, 1 on building
     assert (game.sheets[1].fences_left, game.sheets[1].builds_left) == (6, 1)
@@ -48,7 +49,7 @@ def test_only_the_starting_player_rerolls():
     assert game.current_player == 1
     assert game.legal_action_names() == ["reroll none", "reroll first", "reroll second", "reroll both"]
     game.play("reroll none")
-    assert game.current_player == 1 and game.decision == "virtual"
+    assert game.current_player == 1 and game.decision == Phase.VIRTUAL
 
 
 @pytest.mark.parametrize(
@@ -119,14 +120,14 @@ def test_the_official_costs():
 def test_a_road_costs_two_resources_of_choice_and_may_go_on_water():
     game = position(sheets={0: holding(worker=1, barrel=3)})
     game.play("build road at 0 3 as 0")
-    assert game.decision == "pay"
+    assert game.decision == Phase.PAY
     assert game.legal_action_names() == ["pay worker", "pay barrel"]
     game.play("pay worker")
     assert game.legal_action_names() == ["pay barrel"]
     game.play("pay barrel")
     assert held(game, 0) == has(barrel=2)
     assert game.sheets[0].buildings == [(C.ROAD, placement("road at 0 3 as 0"))]
-    assert game.decision == "main"
+    assert game.decision == Phase.MAIN
 
 
 def test_a_road_needs_two_resources():
@@ -306,7 +307,7 @@ def test_fenced_resources_ask_a_choice_when_a_coin_square_gives_a_gem():
     )
     game.play("fence 7")
     assert game.sheets[0].coins == 3
-    assert game.decision == "gain"
+    assert game.decision == Phase.GAIN
     game.play("gain donkey")
     assert held(game, 0) == has(water=7, donkey=1)
 

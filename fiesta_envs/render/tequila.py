@@ -64,7 +64,7 @@ def _header(canvas: Canvas, game: Any, state: dict[str, Any]) -> None:
     canvas.die((MARGIN, 40), state["dice"][0], 34)
     canvas.die((MARGIN + 42, 40), state["dice"][1], 34)
     x = MARGIN + 90
-    decision = "game over" if game.is_over else f"player_{game.current_player} decides: {game.decision}"
+    decision = "game over" if game.is_over else f"player_{game.current_player} decides: {game.decision.label}"
     canvas.text((x, 40), f"starting player: player_{state['start_player']}   {decision}", 15)
     taken = [_bonus_name(b) + f" (r{r + 1})" for b, r in enumerate(state["bonus_round"]) if r >= 0]
     canvas.text(

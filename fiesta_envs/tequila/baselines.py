@@ -21,6 +21,7 @@ from fiesta_envs.tequila import components as C
 from fiesta_envs.tequila import farm as F
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.sheet import TEQUILA_BONUS, Sheet
+from fiesta_envs.tequila.state import Phase
 
 #: Buildings in chain order, and the most of each the planner wants.
 CHAIN = (C.AGAVE_FIELD, C.KILN, C.DISTILLER, C.CASK, C.SHOP)
@@ -82,16 +83,16 @@ class Planner(Policy):
         sheet = game.sheets[player]
         decision = game.decision
         need = self._needs(sheet)
-        if decision == "pay":
+        if decision == Phase.PAY:
             return self._pay(sheet, need, action_mask)
-        if decision == "gain":
+        if decision == Phase.GAIN:
             return self._gain(sheet, need, action_mask)
-        if decision == "reroll":
+        if decision == Phase.REROLL:
             return self._reroll(game)
-        if decision == "virtual":
+        if decision == Phase.VIRTUAL:
             return A.VIRTUAL + (1 if self._wants_to_build(sheet) else 0)
-        if decision in ("cask", "shop"):
-            start = A.CASK if decision == "cask" else A.SHOP
+        if decision in (Phase.CASK, Phase.SHOP):
+            start = A.CASK if decision == Phase.CASK else A.SHOP
             return start + A.YES
         return self._main(game, sheet, need, action_mask)
 

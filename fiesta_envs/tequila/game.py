@@ -24,6 +24,7 @@ a round is seen by the others before it ends (``fiesta_envs.tequila.observation`
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -38,35 +39,17 @@ from fiesta_envs.tequila import farm as F
 from fiesta_envs.tequila.affordable import market_cost
 from fiesta_envs.tequila.layout import observation_size
 from fiesta_envs.tequila.observation import TequilaObserver
-from fiesta_envs.tequila.public_sheet import PublicSheet
 from fiesta_envs.tequila.scoring import achievements, score_breakdown, solo_rank
 from fiesta_envs.tequila.sheet import (
     MARKET_BONUS,
     MARKET_BONUS_COLUMNS,
     MARKET_COLUMN_MASKS,
     MARKET_OPENERS,
-    NUM_BONUSES,
     SECTION_BONUS,
     TEQUILA_BONUS,
     Sheet,
 )
-
-#: Decisions (what the current player is asked); PAY and GAIN are sub-steps that come first.
-REROLL, VIRTUAL, MAIN, CASK, SHOP, PAY, GAIN, OVER = (
-    "reroll",
-    "virtual",
-    "main",
-    "cask",
-    "shop",
-    "pay",
-    "gain",
-    "over",
-)
-#: The phase after a player's shop answer: only seen while that answer's payment or gains are pending.
-NEXT = "next"
-PHASES: tuple[str, ...] = (REROLL, VIRTUAL, MAIN, CASK, SHOP, NEXT, OVER)
-#: What a payment of choice is for.
-PAY_PURPOSES: tuple[str, ...] = ("road", "extra", "shop")
+from fiesta_envs.tequila.state import Phase, TequilaState
 
 
 def _mask_of(*ranges: tuple[int, int], bits: int = -1) -> np.ndarray:
@@ -222,33 +205,20 @@ class Tequila(Game):
 
     # ------------------------------------------------------------------ setup
     def _new_game(self) -> None:
-        n = self.num_players
-        choice = self.config["jimadores"]
-        if choice == "A":
-            self.jimadores: list[str | None] = [None] * n
-        elif choice == "B":
-            order = self.config["jimador_order"]
-            self.jimadores = order.split(",") if order else list(C.JIMADORES[:n])
-        else:  # dealt
-            dealt = self.rng.permutation(len(C.JIMADORES))
-            self.jimadores = [C.JIMADORES[int(i)] for i in dealt[:n]]
-        self.sheets = [Sheet(j) for j in self.jimadores]
-        self._main_masks = [_MainMask() for _ in range(n)]
-        self.observer = TequilaObserver(n)
-        self.round = 0
-        self.start_player = 0
-        self.turn = 0  # how many players have finished their turn this round
-        self.dice = [0, 0]
-        self.bonus_round = [-1] * NUM_BONUSES  # round each "first to" bonus was first gained
-        self.phase = REROLL
-        self._over = False
-        self.pay_left = 0
-        self.pay_purpose = ""
-        self.pay_target = -1
-        self.gain_left = 0
-        self.alone: int | None = None  # a copy playing one seat's part of a round (``split_simultaneous``)
+        self._load(TequilaState.new_game(self._jimadores_at_the_start()))
         self._begin_round()
         self._settle()
+
+    def _jimadores_at_the_start(self) -> list[str | None]:
+        """Each seat's jimador board (None: side A), as the ``jimadores`` option says (dealt: by the seed)."""
+        choice = self.config["jimadores"]
+        if choice == "A":
+            return [None] * self.num_players
+        if choice == "B":
+            order = self.config["jimador_order"]
+            return order.split(",") if order else list(C.JIMADORES[: self.num_players])
+        dealt = self.rng.permutation(len(C.JIMADORES))
+        return [C.JIMADORES[int(i)] for i in dealt[: self.num_players]]
 
     @property
     def solo(self) -> bool:
@@ -268,7 +238,7 @@ class Tequila(Game):
         if self.many_players:
             self._start_turn()
         else:
-            self.phase = REROLL
+            self.phase = Phase.REROLL
 
     def _start_turn(self) -> None:
         sheet = self.sheets[self._seat]
@@ -279,7 +249,7 @@ class Tequila(Game):
             resource = tile[die - 1]
             if resource is not None:
                 self.gain_left += sheet.gain(resource)
-        self.phase = VIRTUAL
+        self.phase = Phase.VIRTUAL
 
     # ------------------------------------------------------------------ whose turn
     @property
@@ -295,41 +265,41 @@ class Tequila(Game):
     def _seat_to_act(self) -> int:
         """Whose decision it is, from the phase, the starting player and the turn: kept in ``_seat``
         (read at every step) and set anew wherever one of them changes which seat that is."""
-        if self.phase == OVER:
+        if self.phase == Phase.OVER:
             return -1
-        if self.phase == REROLL:
+        if self.phase == Phase.REROLL:
             return self.start_player
         return (self.start_player + self.turn) % self.num_players
 
     def _settle(self) -> None:
         """After every change of position (a step, a new game, a load): what the current player is asked
         now: ``decision`` (a phase, or the ``pay``/``gain`` sub-steps: read it, do not set it)."""
-        self.decision = PAY if self.pay_left else GAIN if self.gain_left else self.phase
+        self.decision = Phase.PAY if self.pay_left else Phase.GAIN if self.gain_left else self.phase
 
     # ------------------------------------------------------------------ legality
     def _compute_mask(self) -> np.ndarray:
         """Table-driven: a shared read-only precomputed mask, and in the main phase a copy of the seat's
         kept mask (see ``_main_mask``)."""
         decision = self.decision
-        if decision in (OVER, NEXT):  # NEXT: a copy whose seat is done (``split_simultaneous``)
-            return _NO_ACTION
         player = self._seat
+        if decision == Phase.MAIN:
+            return self._main_mask(player, self.sheets[player])
+        if decision in (Phase.OVER, Phase.NEXT):  # next: a copy whose seat is done (``split_simultaneous``)
+            return _NO_ACTION
         sheet = self.sheets[player]
-        if decision == MAIN:
-            return self._main_mask(player, sheet)
-        if decision == PAY:
+        if decision == Phase.PAY:
             return _PAY_MASKS[sheet.affordable().held]
-        if decision == GAIN:
+        if decision == Phase.GAIN:
             room = 0
             for r, marked in enumerate(sheet.marked):
                 if marked < C.RESOURCE_TRACK_LENGTH:
                     room |= 1 << r
             return _GAIN_MASKS[room]
-        if decision == REROLL:
+        if decision == Phase.REROLL:
             return _REROLL_MASK
-        if decision == VIRTUAL:
+        if decision == Phase.VIRTUAL:
             return _VIRTUAL_MASK
-        if decision == CASK:
+        if decision == Phase.CASK:
             return _CASK_MASKS[self._cask_worthwhile(sheet)]
         return _SHOP_MASKS[self._shop_worthwhile(sheet)]
 
@@ -450,26 +420,26 @@ class Tequila(Game):
         decision = self.decision
         kind = A.kind_of(action)
         asked = {
-            PAY: "choose a resource to pay (pay RES)",
-            GAIN: "choose a resource to gain (gain RES)",
-            REROLL: "the starting player chooses which dice to re-roll",
-            VIRTUAL: "assign your virtual die (virtual fence|build)",
-            CASK: "answer cask yes|no",
-            SHOP: "answer shop yes|no",
-            OVER: "the game is over",
+            Phase.PAY: "choose a resource to pay (pay RES)",
+            Phase.GAIN: "choose a resource to gain (gain RES)",
+            Phase.REROLL: "the starting player chooses which dice to re-roll",
+            Phase.VIRTUAL: "assign your virtual die (virtual fence|build)",
+            Phase.CASK: "answer cask yes|no",
+            Phase.SHOP: "answer shop yes|no",
+            Phase.OVER: "the game is over",
         }
-        if decision in asked and kind != decision.upper():
+        if decision in asked and kind != decision.name:
             return f"now you must {asked[decision]}"
         sheet = self.sheets[self.current_player]
-        if decision == PAY:
+        if decision == Phase.PAY:
             return f"you hold no {C.RESOURCES[action - A.PAY]}"
-        if decision == GAIN:
+        if decision == Phase.GAIN:
             return f"your {C.RESOURCES[action - A.GAIN]} track is full"
-        if decision == CASK:
+        if decision == Phase.CASK:
             return "casks need 1 agave to pay and a cask connected to a distiller, and room on the barrel track"
-        if decision == SHOP:
+        if decision == Phase.SHOP:
             return "shops need 1 resource to pay and a shop connected to a cask"
-        if decision != MAIN:
+        if decision != Phase.MAIN:
             return "the rules do not allow it now"
         if kind in ("REROLL", "VIRTUAL", "PAY", "GAIN", "CASK", "SHOP"):
             return "that choice is not asked now (you are in your main phase)"
@@ -516,24 +486,24 @@ class Tequila(Game):
         player = self._seat
         sheet = self.sheets[player]
         decision = self.decision
-        if decision == MAIN:
+        if decision == Phase.MAIN:
             self._main_action(player, sheet, action)
-        elif decision == PAY:
+        elif decision == Phase.PAY:
             self._pay_choice(sheet, action - A.PAY)
-        elif decision == GAIN:
+        elif decision == Phase.GAIN:
             self.gain_left -= 1
             self.gain_left += sheet.gain(action - A.GAIN)
-        elif decision == REROLL:
+        elif decision == Phase.REROLL:
             self._reroll(action - A.REROLL)
-        elif decision == VIRTUAL:
+        elif decision == Phase.VIRTUAL:
             self._assign_virtual(player, action - A.VIRTUAL)
-        elif decision == CASK:
+        elif decision == Phase.CASK:
             if action == A.CASK + A.YES:
                 sheet.spend(*C.CASK_PRODUCTION_COST)
                 self.gain_left += sheet.gain(C.BARREL, sheet.cask_matching())
-            self.phase = SHOP
-        else:  # SHOP
-            self.phase = NEXT
+            self.phase = Phase.SHOP
+        else:  # shop
+            self.phase = Phase.NEXT
             if action == A.SHOP + A.YES:
                 self._ask_payment(1, "shop")
         self._advance()
@@ -563,7 +533,7 @@ class Tequila(Game):
             else:
                 free_road = True
         sheet.assign_dice(choice, fences, builds, free_road)
-        self.phase = MAIN
+        self.phase = Phase.MAIN
 
     def _main_action(self, player: int, sheet: Sheet, action: int) -> None:
         kind = A.KINDS[action]
@@ -691,7 +661,7 @@ class Tequila(Game):
         kilns = sheet.kind_count[C.KILN]
         self.gain_left += sheet.gain(C.AGAVE, fields if red else fields // C.AGAVE_FIELDS_PER_AGAVE)
         self.gain_left += sheet.gain(C.WATER, kilns if red else kilns // C.KILNS_PER_WATER)
-        self.phase = CASK
+        self.phase = Phase.CASK
 
     def _cask_worthwhile(self, sheet: Sheet) -> bool:
         resource, amount = C.CASK_PRODUCTION_COST
@@ -709,15 +679,15 @@ class Tequila(Game):
                     return
                 self.gain_left = 0
             phase = self.phase
-            if phase == CASK:
+            if phase == Phase.CASK:
                 if self._cask_worthwhile(self.sheets[self._seat]):
                     return
-                self.phase = SHOP
-            elif phase == SHOP:
+                self.phase = Phase.SHOP
+            elif phase == Phase.SHOP:
                 if self._shop_worthwhile(self.sheets[self._seat]):
                     return
-                self.phase = NEXT
-            elif phase == NEXT:
+                self.phase = Phase.NEXT
+            elif phase == Phase.NEXT:
                 if self.alone is not None:  # a copy playing one seat's round: it waits for the others
                     self._seat = -1
                     return
@@ -728,7 +698,7 @@ class Tequila(Game):
                     continue
                 self.round += 1
                 if self.round == C.ROUNDS:
-                    self.phase = OVER
+                    self.phase = Phase.OVER
                     self._over = True
                     self._seat = -1
                     self.shown_sheets = [sheet.public_sheet() for sheet in self.sheets]
@@ -746,7 +716,7 @@ class Tequila(Game):
         (``alone``) and then waits (``current_player`` -1). ``None`` at any other moment. The seats' rounds
         do not touch each other (the "first to" bonuses are settled per round), so any interleaving of
         their decisions gives the game that playing them seat by seat gives."""
-        if self.alone is not None or self.phase != VIRTUAL or self.turn or self.pay_left:
+        if self.alone is not None or self.phase != Phase.VIRTUAL or self.turn or self.pay_left:
             return None
         parts = {}
         for seat in range(self.num_players):
@@ -775,7 +745,7 @@ class Tequila(Game):
                 if first == self.round:
                     self.bonus_round[bonus] = first
         self.turn = self.num_players - 1
-        self.phase = NEXT
+        self.phase = Phase.NEXT
         self.pay_left = self.gain_left = 0
         self.pay_purpose, self.pay_target = "", -1
         self._advance()
@@ -834,82 +804,31 @@ class Tequila(Game):
         return render_text(self)
 
     # ------------------------------------------------------------------ state dicts
+    def _load(self, state: TequilaState) -> None:
+        """Make ``state`` the position (each field is the engine's attribute of that name, the sheets live
+        ``Sheet``s), then rebuild what follows from it: whose decision it is, the kept main-phase masks,
+        the observer."""
+        for field in dataclasses.fields(TequilaState):
+            setattr(self, field.name, getattr(state, field.name))
+        self.sheets = [Sheet(saved) for saved in state.sheets]
+        self._over = self.phase == Phase.OVER
+        self._seat = self._seat_to_act()
+        self._main_masks = [_MainMask() for _ in self.sheets]
+        self.observer = TequilaObserver(self.num_players)
+        self.alone: int | None = None  # a copy playing one seat's part of a round (``split_simultaneous``)
+        self._settle()
+
+    def saved_state(self) -> TequilaState:
+        """The position as a ``TequilaState`` (shares the engine's lists: read, do not change)."""
+        values = {field.name: getattr(self, field.name) for field in dataclasses.fields(TequilaState)}
+        values["sheets"] = [sheet.saved_state() for sheet in self.sheets]
+        return TequilaState(**values)
+
     def _state_to_dict(self) -> dict[str, Any]:
-        return {
-            "round": self.round,
-            "start_player": self.start_player,
-            "turn": self.turn,
-            "dice": list(self.dice),
-            "phase": self.phase,
-            "pay_left": self.pay_left,
-            "pay_purpose": self.pay_purpose,
-            "pay_target": self.pay_target,
-            "gain_left": self.gain_left,
-            "bonus_round": list(self.bonus_round),
-            "jimadores": list(self.jimadores),
-            "sheets": [s.to_dict() for s in self.sheets],
-            "shown_sheets": [s.to_dict() for s in self.shown_sheets],
-        }
+        return self.saved_state().to_dict()
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> None:
-        jimadores = [None if j is None else str(j) for j in data["jimadores"]]
-        if len(jimadores) != self.num_players or any(j not in (None, *C.JIMADORES) for j in jimadores):
-            raise ValueError(f"bad jimadores {jimadores!r}")
-        if len(data["sheets"]) != self.num_players:
-            raise ValueError(f"{len(data['sheets'])} sheets for {self.num_players} players")
-        sheets = [Sheet.from_dict(s, j) for s, j in zip(data["sheets"], jimadores, strict=True)]
-        shown = data["shown_sheets"]
-        if not isinstance(shown, list) or len(shown) != self.num_players:
-            raise ValueError(f"'shown_sheets' must list one sheet per player ({self.num_players}), got {shown!r:.80}")
-        shown_sheets = [PublicSheet.from_dict(s, f"shown_sheets[{p}]") for p, s in enumerate(shown)]
-        phase = data["phase"]
-        if phase not in PHASES:
-            raise ValueError(f"unknown phase {phase!r}")
-        dice = [int(d) for d in data["dice"]]
-        if len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
-            raise ValueError(f"bad dice {dice!r}")
-        bonus_round = [int(r) for r in data["bonus_round"]]
-        if len(bonus_round) != NUM_BONUSES:
-            raise ValueError("bad bonus_round")
-        purpose = str(data["pay_purpose"])
-        if purpose not in ("", *PAY_PURPOSES):
-            raise ValueError(f"bad pay purpose {purpose!r}")
-        self.round = int(data["round"])
-        self.start_player = int(data["start_player"])
-        self.turn = int(data["turn"])
-        if not (0 <= self.round <= C.ROUNDS and 0 <= self.start_player < self.num_players):
-            raise ValueError("round or start player out of range")
-        if not 0 <= self.turn <= self.num_players:
-            raise ValueError("turn out of range")
-        pay_left, gain_left, pay_target = int(data["pay_left"]), int(data["gain_left"]), int(data["pay_target"])
-        if pay_left < 0 or gain_left < 0 or (pay_left > 0) != (purpose != ""):
-            raise ValueError("pending payments and gains are inconsistent")
-        if purpose == "road" and not (0 <= pay_target < F.NUM_PLACEMENTS and F.PLACEMENTS[pay_target].kind == C.ROAD):
-            raise ValueError(f"bad road placement {pay_target}")
-        if phase == NEXT and not (pay_left or gain_left):
-            raise ValueError("phase 'next' only holds while a payment or a gain of choice is pending")
-        if phase != OVER:  # the decision asked must offer a legal action
-            seat = self.start_player if phase == REROLL else (self.start_player + self.turn) % self.num_players
-            if pay_left > sheets[seat].total_held():
-                raise ValueError(f"player {seat} must pay {pay_left} resources but holds fewer")
-            if gain_left and not pay_left and not sheets[seat].can_gain_any():
-                raise ValueError(f"player {seat} has a gain of choice pending but every track is full")
-        self.dice = dice
-        self.phase = phase
-        self._over = phase == OVER
-        self.pay_left = int(data["pay_left"])
-        self.pay_purpose = purpose
-        self.pay_target = int(data["pay_target"])
-        self.gain_left = int(data["gain_left"])
-        self.bonus_round = bonus_round
-        self.jimadores = jimadores
-        self.sheets = sheets
-        self.shown_sheets = shown_sheets
-        self._seat = self._seat_to_act()
-        self._main_masks = [_MainMask() for _ in sheets]
-        self.observer = TequilaObserver(self.num_players)
-        self.alone = None
-        self._settle()
+        self._load(TequilaState.from_dict(data, num_players=self.num_players, game=self.name))
 
 
 def _a(kind: int) -> str:

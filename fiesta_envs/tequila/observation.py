@@ -23,6 +23,7 @@ from fiesta_envs.tequila import farm as F
 from fiesta_envs.tequila import layout as L
 from fiesta_envs.tequila.public_sheet import PublicSheet
 from fiesta_envs.tequila.sheet import Sheet
+from fiesta_envs.tequila.state import Phase
 
 
 class Table(Protocol):
@@ -32,7 +33,7 @@ class Table(Protocol):
     config: dict[str, Any]
     round: int
     dice: Sequence[int]
-    decision: str
+    decision: Phase
     pay_left: int
     pay_purpose: str
     gain_left: int
@@ -151,8 +152,9 @@ def my_round_entries(sheet: RoundActions) -> list[float]:
 
 _ROUND_ONE_HOT = [[float(i == r) for i in range(C.ROUNDS)] for r in range(C.ROUNDS + 1)]  # round 8: all zeros
 _DIE_ONE_HOT = [[float(i == v) for i in range(6)] for v in range(6)]
-#: "over" and "next" (a seat done with its part of a simultaneous round, Parallel API): nothing asked
-_DECISION_ONE_HOT = {d: [float(d == other) for other in L.DECISIONS] for d in (*L.DECISIONS, "over", "next")}
+#: Indexed by the decision (a ``Phase``); "next" (a seat done with its part of a simultaneous round, Parallel
+#: API) and "over" ask nothing: all zeros.
+_DECISION_ONE_HOT = tuple([float(phase.label == decision) for decision in L.DECISIONS] for phase in Phase)
 _PURPOSE_ONE_HOT = {p: [float(p == other) for other in L.PURPOSES] for p in ("", *L.PURPOSES)}
 
 

@@ -5,55 +5,44 @@ a round is seen by the others before the round ends. The engine lets seats act o
 keeps each sheet's public facts from the start of the round (``Tequila.shown_sheets``) and shows the
 others those. A ``PublicSheet`` is that record: the farm (fences, fenced-off fields, buildings, filled
 sections) and the tracks (resources, coins, production, collections, market, bonuses, extra free actions
-bought, unused gears). It is saved in the state dict with the same field names as the sheet's.
+bought, unused gears). It is saved in the state dict with the same field names as the sheet's
+(``state.SheetState``), and ``read_public_facts`` reads those fields for both.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+import operator
+from collections.abc import Sequence
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
-from fiesta_envs.core.fields import FieldReader
-from fiesta_envs.tequila import components as C
-from fiesta_envs.tequila import farm as F
+from fiesta_envs.core.fields import FieldReader, to_json_safe
+from fiesta_envs.tequila import components, farm
 from fiesta_envs.tequila.layout import MARKET_SPACES, NUM_BONUSES
 
-NUM_RESOURCES = len(C.RESOURCES)
+NUM_RESOURCES = len(components.RESOURCES)
 
-#: Allowed ranges of a sheet's integer fields (others: any int >= 0).
-FIELD_RANGES: dict[str, tuple[int, int]] = {
-    "coins": (0, C.COIN_TRACK_LENGTH),
-    "collections": (0, C.COLLECTION_TRACK_LENGTH),
+#: The allowed range of each public integer field of a saved sheet (None: no upper bound).
+PUBLIC_INT_RANGES: dict[str, tuple[int, int | None]] = {
+    "coins": (0, components.COIN_TRACK_LENGTH),
+    "collections": (0, components.COLLECTION_TRACK_LENGTH),
     "market": (0, (1 << MARKET_SPACES) - 1),
-    "fences": (0, (1 << F.NUM_SEGMENTS) - 1),
-    "rewarded_fields": (0, (1 << F.NUM_FIELDS) - 1),
-    "sections": (0, (1 << len(F.SECTIONS)) - 1),
+    "fences": (0, (1 << farm.NUM_SEGMENTS) - 1),
+    "rewarded_fields": (0, (1 << farm.NUM_FIELDS) - 1),
+    "sections": (0, (1 << len(farm.SECTIONS)) - 1),
     "bonuses": (0, (1 << NUM_BONUSES) - 1),
-    "virtual": (-1, 1),
+    "extra_bought": (0, None),
+    "gears_unused": (0, None),
 }
-#: The integer fields of a public sheet (saved under these names).
-PUBLIC_INT_FIELDS: tuple[str, ...] = (
-    "coins",
-    "collections",
-    "market",
-    "fences",
-    "rewarded_fields",
-    "sections",
-    "bonuses",
-    "extra_bought",
-    "gears_unused",
-)
 
 
 @dataclass(frozen=True)
 class PublicSheet:
     """A sheet's public facts at one moment (``Sheet.public_sheet``); ``linked`` follows from the buildings."""
 
-    marked: tuple[int, ...]  # squares marked on each resource track
-    crossed: tuple[int, ...]  # of those, crossed out (spent)
     coins: int
-    production: tuple[int, ...]  # per tequila
     collections: int
     market: int  # mask of marked market spaces, bit row * 8 + col
     fences: int  # mask of fenced segments
@@ -62,42 +51,52 @@ class PublicSheet:
     bonuses: int  # mask of "first to" bonuses gained
     extra_bought: int
     gears_unused: int
+    marked: tuple[int, ...]  # squares marked on each resource track
+    crossed: tuple[int, ...]  # of those, crossed out (spent)
+    production: tuple[int, ...]  # per tequila
     buildings: tuple[tuple[int, int], ...]  # (kind, placement index) in building order
     linked: tuple[bool, ...]  # building i is connected to its chain partner (not saved)
 
+    @classmethod
+    def of(cls, sheet: Any, linked: Sequence[bool]) -> PublicSheet:
+        """The public facts of ``sheet`` (anything with the saved fields: a live ``Sheet``, a ``SheetState``)."""
+        values = [tuple(value) if isinstance(value, list) else value for value in _public_values(sheet)]
+        return cls(*values, linked=tuple(linked))
+
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {name: getattr(self, name) for name in PUBLIC_INT_FIELDS}
-        data["marked"] = list(self.marked)
-        data["crossed"] = list(self.crossed)
-        data["production"] = list(self.production)
-        data["buildings"] = [[kind, index] for kind, index in self.buildings]
-        return data
+        return {name: to_json_safe(getattr(self, name)) for name in PUBLIC_FIELDS}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], path: str) -> PublicSheet:
-        """Read a saved public sheet (``path`` names it in errors, e.g. ``shown_sheets[1]``)."""
-        read = FieldReader(data, game="tequila", path=path)
-        ints = {name: read.int(name, *FIELD_RANGES.get(name, (0, None))) for name in PUBLIC_INT_FIELDS}
-        marked = read.int_list("marked", NUM_RESOURCES, 0, C.RESOURCE_TRACK_LENGTH)
-        crossed = read.int_list("crossed", NUM_RESOURCES, 0, C.RESOURCE_TRACK_LENGTH)
-        read.problem_if(any(c > m for c, m in zip(crossed, marked, strict=True)), f"{path}: more crossed than marked")
-        production = read.int_list("production", len(C.TEQUILAS), 0, C.PRODUCTION_TRACK_LENGTH)
-        buildings = tuple(
-            (kind, index) for kind, index in read.int_matrix("buildings", cols=2, low=0, high=F.NUM_PLACEMENTS - 1)
-        )
-        read.problem_if(
-            any(F.PLACEMENTS[index].kind != kind for kind, index in buildings),
-            f"{path}: a building's kind is not its placement's",
-        )
-        occupied = 0
-        for _, index in buildings:
-            read.problem_if(bool(F.PLACEMENTS[index].spaces & occupied), f"{path}: buildings overlap")
-            occupied |= F.PLACEMENTS[index].spaces
-        return cls(
-            marked=tuple(marked),
-            crossed=tuple(crossed),
-            production=tuple(production),
-            buildings=buildings,
-            linked=tuple(F.connections(list(buildings)).linked),
-            **ints,
-        )
+    def read(cls, read: FieldReader) -> PublicSheet:
+        """Read a saved public sheet (a ``shown_sheets`` entry; errors name ``shown_sheets[1].coins``...)."""
+        facts = read_public_facts(read)
+        return cls.of(SimpleNamespace(**facts), farm.connections(facts["buildings"]).linked)
+
+
+#: The saved fields of a public sheet, in state-dict order (all but ``linked``, the last).
+PUBLIC_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(PublicSheet))[:-1]
+#: Their values read from a sheet, as a tuple in that order.
+_public_values = operator.attrgetter(*PUBLIC_FIELDS)
+
+
+def read_public_facts(read: FieldReader) -> dict[str, Any]:
+    """The public fields of a saved sheet (a ``sheets`` or ``shown_sheets`` entry), checked: every range,
+    no more crossed than marked, each building's kind that of its placement, no two buildings overlapping."""
+    facts: dict[str, Any] = {name: read.int(name, low, high) for name, (low, high) in PUBLIC_INT_RANGES.items()}
+    track = components.RESOURCE_TRACK_LENGTH
+    facts["marked"] = marked = read.int_list("marked", NUM_RESOURCES, 0, track)
+    facts["crossed"] = crossed = read.int_list("crossed", NUM_RESOURCES, 0, track)
+    read.problem_if(any(c > m for c, m in zip(crossed, marked, strict=True)), f"{read.path}: more crossed than marked")
+    facts["production"] = read.int_list("production", len(components.TEQUILAS), 0, components.PRODUCTION_TRACK_LENGTH)
+    rows = read.int_matrix("buildings", cols=2, low=0, high=farm.NUM_PLACEMENTS - 1)
+    buildings = [(kind, index) for kind, index in rows]
+    read.problem_if(
+        any(farm.PLACEMENTS[index].kind != kind for kind, index in buildings),
+        f"{read.path}: a building's kind is not its placement's",
+    )
+    occupied = 0
+    for _, index in buildings:
+        read.problem_if(bool(farm.PLACEMENTS[index].spaces & occupied), f"{read.path}: buildings overlap")
+        occupied |= farm.PLACEMENTS[index].spaces
+    facts["buildings"] = buildings
+    return facts

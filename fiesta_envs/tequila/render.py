@@ -96,7 +96,7 @@ def render_text(game: Table) -> str:
     else:
         head = (
             f"Tequila: round {game.round + 1}/{C.ROUNDS}, dice {game.dice[0]} {game.dice[1]}, "
-            f"starting player {game.start_player}, player {game.current_player} to {game.decision}"
+            f"starting player {game.start_player}, player {game.current_player} to {game.decision.label}"
         )
     lines = [head]
     for seat in range(game.num_players):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
@@ -19,7 +18,8 @@ from fiesta_envs.tequila import components as C
 from fiesta_envs.tequila import farm as F
 from fiesta_envs.tequila import layout as L
 from fiesta_envs.tequila.affordable import Affordable, affordable
-from fiesta_envs.tequila.public_sheet import FIELD_RANGES, PublicSheet
+from fiesta_envs.tequila.public_sheet import PublicSheet
+from fiesta_envs.tequila.state import SHEET_FIELDS, SheetState
 
 NUM_RESOURCES = len(C.RESOURCES)
 NUM_BONUSES = L.NUM_BONUSES
@@ -62,25 +62,6 @@ def open_market_spaces(marked: int) -> int:
     return opened
 
 
-#: The saved integer fields of a sheet (state dicts); lists and buildings are saved apart.
-_INT_FIELDS = (
-    "coins",
-    "coins_earned",
-    "collections",
-    "market",
-    "fences",
-    "rewarded_fields",
-    "sections",
-    "bonuses",
-    "extra_bought",
-    "gears_unused",
-    "virtual",
-    "fences_left",
-    "builds_left",
-    "gears_left",
-    "credits",
-)
-
 #: What follows from a set of fences (cached: every new sheet has none, loads repeat positions; a sheet
 #: keeps a copy).
 _fence_facts = lru_cache(maxsize=4096)(F.Fencing)
@@ -91,37 +72,29 @@ _connections = lru_cache(maxsize=4096)(F.connections)
 
 
 class Sheet:
-    """The state of one player's sheet (saved) and what follows from it (cached).
+    """One player's sheet in play: the saved facts (attributes named as ``SheetState``'s fields) and what
+    follows from them (cached).
 
     Change a sheet only through its methods: they keep the cached facts (the held resources, the
     farm's connections and zones, the legal fences) up to date.
     """
 
-    def __init__(self, jimador: str | None = None) -> None:
-        self.jimador = jimador  # the jimador board beside the sheet (side A: None); set by the game
-        self.marked = [0] * NUM_RESOURCES  # squares marked on each resource track
-        self.crossed = [0] * NUM_RESOURCES  # of those, crossed out (spent)
-        self.coins = 0  # squares marked on the coin track
-        self.coins_earned = 0  # every coin ever earned, lost ones included
-        self.production = [0] * len(C.TEQUILAS)
-        self.collections = 0
-        self.market = 0  # mask of marked market spaces, bit row * 8 + col
-        self.fences = 0  # mask of fenced segments
-        self.rewarded_fields = 0  # mask of fields whose resources were gained (fenced off)
-        self.buildings: list[tuple[int, int]] = []  # (kind, placement index) in building order
-        self.sections = 0  # mask of filled sections
-        self.bonuses = 0  # mask of "first to" bonuses gained (see *_BONUS)
-        self.extra_bought = 0
-        self.gears_unused = 0  # gears left uncrossed in finished rounds
-        # this round
-        self.virtual = -1  # -1 not chosen, 0 fencing, 1 building
-        self.fences_left = 0
-        self.builds_left = 0
-        self.gears_left = 0
-        self.credits = 0  # free actions bought with resources this round
-        self.free_road = False  # cask tile B: a free road this round
-        # cached facts
-        self.hand = [0] * NUM_RESOURCES  # held resources (marked - crossed)
+    def __init__(self, saved: SheetState | None = None) -> None:
+        """A sheet continuing ``saved`` (a copy of it; default: an empty sheet)."""
+        saved = SheetState() if saved is None else saved
+        for name in SHEET_FIELDS:
+            value = getattr(saved, name)
+            setattr(self, name, list(value) if isinstance(value, list) else value)
+        self._rebuild()
+
+    def saved_state(self) -> SheetState:
+        """The saved facts (a copy)."""
+        values = {name: getattr(self, name) for name in SHEET_FIELDS}
+        return SheetState(**{name: list(v) if isinstance(v, list) else v for name, v in values.items()})
+
+    def _rebuild(self) -> None:
+        """Rebuild every cached fact from the saved ones (a new sheet or a load)."""
+        self.hand = [m - c for m, c in zip(self.marked, self.crossed, strict=True)]  # held resources
         self.can: Affordable | None = None  # what the hand can pay for (``affordable``), until it changes
         self.refresh()
         self._refresh_market()
@@ -180,22 +153,7 @@ class Sheet:
 
     def public_sheet(self) -> PublicSheet:
         """The sheet's public facts now (what the others see of it at the start of a round)."""
-        return PublicSheet(
-            marked=tuple(self.marked),
-            crossed=tuple(self.crossed),
-            coins=self.coins,
-            production=tuple(self.production),
-            collections=self.collections,
-            market=self.market,
-            fences=self.fences,
-            rewarded_fields=self.rewarded_fields,
-            sections=self.sections,
-            bonuses=self.bonuses,
-            extra_bought=self.extra_bought,
-            gears_unused=self.gears_unused,
-            buildings=tuple(self.buildings),
-            linked=tuple(self.links.linked),
-        )
+        return PublicSheet.of(self, self.links.linked)
 
     def held(self, resource: int) -> int:
         return self.hand[resource]
@@ -391,51 +349,3 @@ class Sheet:
     def fenced_resources(self) -> int:
         """Resources shown on fenced-off fields (the tie-break), counted even if a track was full."""
         return sum(len(C.FIELDS[f][0]) for f in F.spaces_of(self.rewarded_fields))
-
-    # ------------------------------------------------------------------ state dicts
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {name: getattr(self, name) for name in _INT_FIELDS}
-        data["marked"] = list(self.marked)
-        data["crossed"] = list(self.crossed)
-        data["production"] = list(self.production)
-        data["buildings"] = [[k, i] for k, i in self.buildings]
-        data["free_road"] = self.free_road
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], jimador: str | None = None) -> Sheet:
-        """The sheet saved by ``to_dict``."""
-        sheet = cls.__new__(cls)
-        sheet.jimador = jimador
-        for name in _INT_FIELDS:
-            value = data[name]
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"sheet field {name!r} must be an int, got {value!r}")
-            low, high = FIELD_RANGES.get(name, (0, 1 << 62))
-            if not low <= value <= high:
-                raise ValueError(f"sheet field {name!r}={value} is out of range [{low}, {high}]")
-            setattr(sheet, name, value)
-        for name, size in (("marked", NUM_RESOURCES), ("crossed", NUM_RESOURCES), ("production", 4)):
-            values = [int(v) for v in data[name]]
-            if len(values) != size:
-                raise ValueError(f"sheet field {name!r} must have {size} entries")
-            setattr(sheet, name, values)
-        if not all(0 <= p <= C.PRODUCTION_TRACK_LENGTH for p in sheet.production):
-            raise ValueError(f"production {sheet.production} out of range")
-        buildings = []
-        for kind, index in data["buildings"]:
-            if not 0 <= index < F.NUM_PLACEMENTS or F.PLACEMENTS[index].kind != kind:
-                raise ValueError(f"bad building {[kind, index]!r}")
-            buildings.append((int(kind), int(index)))
-        sheet.buildings = buildings
-        sheet.free_road = bool(data["free_road"])
-        if any(not 0 <= c <= m <= C.RESOURCE_TRACK_LENGTH for c, m in zip(sheet.crossed, sheet.marked, strict=True)):
-            raise ValueError("resource tracks out of range")
-        sheet.hand = [m - c for m, c in zip(sheet.marked, sheet.crossed, strict=True)]
-        sheet.can = None
-        sheet.refresh()
-        sheet._refresh_market()
-        if sum(F.PLACEMENTS[i].spaces.bit_count() for _, i in buildings) != sheet.occupied.bit_count():
-            raise ValueError("buildings overlap")
-        sheet._refresh_fences()
-        return sheet
