@@ -203,3 +203,17 @@ def test_command_line_errors_are_one_clear_line(toy_registry, capsys):
     assert "unknown game" in capsys.readouterr().err
     assert main(["evaluate", "--game", "toy_nim", "--agents", "random,optimal", "--option", "max_take=9"]) == 2
     assert "max_take" in capsys.readouterr().err
+
+
+def test_solo_results_are_graded_by_the_rulebooks_ranks():
+    from fiesta_envs.evaluation.evaluate import run_tournament
+    from fiesta_envs.tequila.game import Tequila
+
+    assert [Tequila.result_grade(1, s) for s in (0, 119, 120, 180, 229, 230, 330)] == [
+        "Clear tequilero", "Clear tequilero", "Young tequilero", "Rested tequilero",
+        "Rested tequilero", "Aged tequilero", "Golden tequilero",
+    ]  # fmt: skip
+    assert Tequila.result_grade(2, 400) is None  # ranks are for the solo game only
+    evaluation = run_tournament("tequila", 1, ["random"], games_per_table=3, seed=0, bootstrap=10)
+    (team,) = evaluation.teams
+    assert team.grades == {"Clear tequilero": 3}  # random play scores far below 120

@@ -186,6 +186,11 @@ class Game(abc.ABC):
         """Why ``action`` is not legal now; games override this with the rule that forbids it."""
         return "the rules do not allow it now"
 
+    @classmethod
+    def result_grade(cls, num_players: int, result: float) -> str | None:
+        """The title the rulebook gives a final team (or solo) result, if it gives one (Tequila's solo ranks)."""
+        return None
+
     def final_info(self) -> dict[str, Any]:
         """Extra facts for ``infos`` at the end (revealed objectives, achievements, ranks)."""
         return {}

@@ -57,6 +57,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import FiestaError, InvalidOptionError
 from fiesta_envs.core.options import add_option_argument, parse_options
@@ -114,6 +116,7 @@ class TeamResult:
     ci_high: float
     mean_return: float
     histogram: dict[str, int]  # final team result -> number of games
+    grades: dict[str, int] = field(default_factory=dict)  # the rulebook's title for a result -> games (solo ranks)
 
 
 @dataclass
@@ -282,6 +285,7 @@ def _summarize_competitive(
 def _summarize_teams(
     evaluation: Evaluation, tables: Mapping[int, Table], labels: Sequence[str]
 ) -> tuple[list[TeamResult], list[MatchResult], list[Comparison]]:
+    game_class = game_spec(evaluation.game).game_class()
     by_team: dict[str, dict[int, GameResult]] = {}
     for result in evaluation.games:
         by_team.setdefault(tables[result.table].agents[0], {})[result.deal] = result
@@ -294,7 +298,9 @@ def _summarize_teams(
         mean, low, high = mean_interval(values)
         histogram = {_format_value(v): n for v, n in sorted(Counter(values).items())}
         mean_return = sum(sum(r.returns) / len(r.returns) for r in results) / len(results)
-        teams.append(TeamResult(label, len(results), mean, low, high, mean_return, histogram))
+        grades = Counter(game_class.result_grade(evaluation.num_players, v) for v in sorted(values, reverse=True))
+        grades.pop(None, None)  # best grade first
+        teams.append(TeamResult(label, len(results), mean, low, high, mean_return, histogram, dict(grades)))
     matches, comparisons = [], []
     index = {label: i for i, label in enumerate(labels)}
     for i, a in enumerate(labels):
@@ -524,6 +530,18 @@ def print_ratings_table(ratings: Sequence[Rating], anchor: str, title: str) -> N
     _console().print(table)
 
 
+#: A results column lists every distinct result up to this many; beyond, it gives the quartiles.
+HISTOGRAM_ENTRIES = 16
+
+
+def _histogram_text(histogram: Mapping[str, int]) -> str:
+    if len(histogram) <= HISTOGRAM_ENTRIES:
+        return "  ".join(f"{value}:{count}" for value, count in histogram.items())
+    values = np.repeat([float(v) for v in histogram], list(histogram.values()))
+    low, q1, median, q3, high = (_format_value(float(q)) for q in np.quantile(values, [0, 0.25, 0.5, 0.75, 1]))
+    return f"{len(histogram)} distinct: min {low}, quartiles {q1} / {median} / {q3}, max {high}"
+
+
 def print_teams_table(teams: Sequence[TeamResult], title: str) -> None:
     from rich.table import Table as RichTable
 
@@ -536,15 +554,20 @@ def print_teams_table(teams: Sequence[TeamResult], title: str) -> None:
         ("results: games", "left"),
     ):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    graded = any(t.grades for t in teams)
+    if graded:
+        table.add_column("grades: games", justify="left")
     for t in teams:
-        histogram = "  ".join(f"{value}:{count}" for value, count in t.histogram.items())
-        table.add_row(
+        row = [
             t.agent,
             str(t.games),
             f"{t.mean_score:.2f} [{t.ci_low:.2f}, {t.ci_high:.2f}]",
             f"{t.mean_return:+.3f}",
-            histogram,
-        )
+            _histogram_text(t.histogram),
+        ]
+        if graded:
+            row.append("  ".join(f"{grade}:{count}" for grade, count in t.grades.items()))
+        table.add_row(*row)
     _console().print(table)
 
 
@@ -595,7 +618,9 @@ def save_evaluation(evaluation: Evaluation, out_dir: str | Path, plot: bool = Tr
         write_atomically(path, _csv_text(data["ratings"], ["agent", "rating", "ci_low", "ci_high", "games"]))
         written.append(path)
     if evaluation.teams:
-        team_rows = [{**t, "histogram": json.dumps(t["histogram"])} for t in data["teams"]]
+        team_rows = [
+            {**t, "histogram": json.dumps(t["histogram"]), "grades": json.dumps(t["grades"])} for t in data["teams"]
+        ]
         path = out / "teams.csv"
         write_atomically(path, _csv_text(team_rows, list(TeamResult.__dataclass_fields__)))
         written.append(path)

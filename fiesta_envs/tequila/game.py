@@ -773,6 +773,11 @@ class Tequila(Game):
             return np.clip(self.scores() / self.solo_scale, 0.0, 1.0)
         return super().returns()
 
+    @classmethod
+    def result_grade(cls, num_players: int, result: float) -> str | None:
+        """Solo: the rank the score earns (``components.SOLO_RANKS``); no titles with more players."""
+        return solo_rank(int(result)) if num_players == 1 else None
+
     def final_info(self) -> dict[str, Any]:
         breakdowns = self.score_breakdowns()
         totals = [sum(b.values()) for b in breakdowns]
