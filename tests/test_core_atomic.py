@@ -45,3 +45,12 @@ def test_saved_network_weights_too(tmp_path, umask_022):
     snapshot.save(tmp_path / "actor.npz")
     assert mode(tmp_path / "actor.npz") == 0o644
     assert [p.name for p in tmp_path.iterdir()] == ["actor.npz"]
+
+
+def test_game_records_too(tmp_path, umask_022):
+    from fiesta_envs.evaluation.records import RecordWriter
+
+    with RecordWriter(tmp_path / "games.jsonl") as writer:
+        writer.write({"game": 1})
+    assert mode(tmp_path / "games.jsonl") == 0o644
+    assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]  # no temporary file left behind

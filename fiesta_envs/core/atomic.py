@@ -25,11 +25,8 @@ def atomic_target(path: str | os.PathLike[str]) -> Iterator[Path]:
     replaces, or the default for new files (0644 under the usual umask; not ``mkstemp``'s 0600).
     """
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = _new_file_beside(target)
+    temporary = new_file_beside(target)
     try:
-        if target.exists():
-            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
         yield temporary
         os.replace(temporary, target)
     except BaseException:
@@ -37,8 +34,14 @@ def atomic_target(path: str | os.PathLike[str]) -> Iterator[Path]:
         raise
 
 
-def _new_file_beside(target: Path) -> Path:
-    """A new empty hidden file next to ``target``, created with the umask's permissions."""
+def new_file_beside(target: str | os.PathLike[str]) -> Path:
+    """A new empty hidden file next to ``target`` (its folder made if needed), to be renamed onto it.
+
+    It has the permissions of the file it will replace, or the umask's for a new file (as ``open``
+    would give; ``tempfile.mkstemp`` would make it private, 0600).
+    """
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
     while True:
         candidate = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
         try:
@@ -46,6 +49,8 @@ def _new_file_beside(target: Path) -> Path:
         except FileExistsError:
             continue
         os.close(descriptor)
+        if target.exists():
+            os.chmod(candidate, stat.S_IMODE(target.stat().st_mode))
         return candidate
 
 

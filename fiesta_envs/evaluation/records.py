@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from fiesta_envs.core.atomic import new_file_beside
 from fiesta_envs.core.errors import FiestaError
 from fiesta_envs.registry import GameSpec, game_spec
 
@@ -124,10 +124,8 @@ class RecordWriter:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-        self._temp = Path(temp)
-        self._handle = os.fdopen(descriptor, "w", encoding="utf-8")
+        self._temp = new_file_beside(self.path)
+        self._handle = open(self._temp, "w", encoding="utf-8")  # noqa: SIM115 -- closed by close() or abort()
         self.count = 0
 
     def write(self, record: Mapping[str, Any]) -> None:
