@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from information_support import InformationCase
 
-from fiesta_envs.tequila import farm as F
+from fiesta_envs.tequila import farm
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.state import Phase
 
@@ -51,8 +51,8 @@ def _free_road_placement(sheet: dict[str, Any]) -> list[int]:
     """A road placement on a free space of a saved sheet (kind 0 = road)."""
     occupied = 0
     for _, index in sheet["buildings"]:
-        occupied |= F.PLACEMENTS[index].spaces
-    roads = (i for i, p in enumerate(F.PLACEMENTS) if p.kind == 0 and not p.spaces & occupied)
+        occupied |= farm.PLACEMENTS[index].spaces
+    roads = (i for i, p in enumerate(farm.PLACEMENTS) if p.kind == 0 and not p.spaces & occupied)
     return [0, next(roads)]
 
 
@@ -82,7 +82,7 @@ def _hidden_cases(base: dict[str, Any]) -> list[InformationCase]:
 
     def a_fence_this_round(state: dict[str, Any]) -> None:
         sheet = state["sheets"][OTHER]
-        sheet["fences"] |= 1 << next(s for s in range(F.NUM_SEGMENTS) if not sheet["fences"] >> s & 1)
+        sheet["fences"] |= 1 << next(s for s in range(farm.NUM_SEGMENTS) if not sheet["fences"] >> s & 1)
 
     def gears_kept_this_round(state: dict[str, Any]) -> None:
         state["sheets"][OTHER]["gears_unused"] += 1

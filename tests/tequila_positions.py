@@ -4,25 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from fiesta_envs.tequila import components as C
-from fiesta_envs.tequila import farm as F
+from fiesta_envs.tequila import components, farm
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.public_sheet import PUBLIC_FIELDS
 
-RES = {name: i for i, name in enumerate(C.RESOURCES)}
+RES = {name: i for i, name in enumerate(components.RESOURCES)}
 
 
 def placement(name: str) -> int:
     """Placement index of ``"kiln at 2 7 as 1"``."""
-    return next(i for i, p in enumerate(F.PLACEMENTS) if p.name == name)
+    return next(i for i, p in enumerate(farm.PLACEMENTS) if p.name == name)
 
 
 def holding(**amounts: int) -> dict[str, list[int]]:
     """Sheet fields for holding the given resources (nothing spent so far)."""
-    marked = [0] * len(C.RESOURCES)
+    marked = [0] * len(components.RESOURCES)
     for name, n in amounts.items():
         marked[RES[name]] = n
-    return {"marked": marked, "crossed": [0] * len(C.RESOURCES)}
+    return {"marked": marked, "crossed": [0] * len(components.RESOURCES)}
 
 
 def position(
@@ -50,14 +49,14 @@ def position(
     state = data["state"]
     state.update(phase=phase, dice=list(dice), round=round, start_player=start_player, turn=turn)
     for sheet in state["sheets"]:
-        sheet.update(marked=[0] * 5, crossed=[0] * 5, builds_left=2, gears_left=C.GEARS_PER_ROUND[round])
+        sheet.update(marked=[0] * 5, crossed=[0] * 5, builds_left=2, gears_left=components.GEARS_PER_ROUND[round])
         sheet["virtual"] = 1
     for p, fields in (sheets or {}).items():
         state["sheets"][p].update(fields)
     for bonus, claimed in (bonus_round or {}).items():
         state["bonus_round"][bonus] = claimed
     for p, names in (buildings or {}).items():
-        state["sheets"][p]["buildings"] = [[F.PLACEMENTS[placement(n)].kind, placement(n)] for n in names]
+        state["sheets"][p]["buildings"] = [[farm.PLACEMENTS[placement(n)].kind, placement(n)] for n in names]
     state["shown_sheets"] = [shown_part(sheet) for sheet in state["sheets"]]  # as if the round began here
     game.load_state_dict(data)
     return game

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from fiesta_envs.core.policy import Policy, RandomPolicy
-from fiesta_envs.tequila import components as C
+from fiesta_envs.tequila import components
 from fiesta_envs.tequila.baselines import BASELINES, LAYOUT, LAYOUT_NAMES, Planner
 from fiesta_envs.tequila.game import Tequila
 
@@ -53,8 +53,8 @@ def test_planner_builds_the_chain_and_fills_a_production_track():
     for seed in range(3):
         play(game, [Planner()], seed=seed)
         sheet = game.sheets[0]
-        assert {C.KILN, C.DISTILLER, C.CASK} <= sheet.linked_kinds
-        assert max(sheet.production) == C.PRODUCTION_TRACK_LENGTH
+        assert {components.KILN, components.DISTILLER, components.CASK} <= sheet.linked_kinds
+        assert max(sheet.production) == components.PRODUCTION_TRACK_LENGTH
 
 
 @pytest.mark.slow

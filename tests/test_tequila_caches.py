@@ -20,9 +20,7 @@ from copy import deepcopy
 import numpy as np
 import pytest
 
-from fiesta_envs.tequila import actions as A
-from fiesta_envs.tequila import components as C
-from fiesta_envs.tequila import farm as F
+from fiesta_envs.tequila import actions, components, farm
 from fiesta_envs.tequila.affordable import affordable, market_cost
 from fiesta_envs.tequila.baselines import BASELINES
 from fiesta_envs.tequila.game import Tequila
@@ -55,7 +53,7 @@ def random_steps(game: Tequila, seed: int):
 # ---------------------------------------------------------------- slow paths straight from the rules
 def reference_mask(game: Tequila) -> np.ndarray:
     """The legal-action mask written out rule by rule, without any cached fact."""
-    mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+    mask = np.zeros(actions.NUM_ACTIONS, dtype=np.int8)
     if game.is_over:
         return mask
     player = game.current_player
@@ -63,83 +61,87 @@ def reference_mask(game: Tequila) -> np.ndarray:
     held = [m - c for m, c in zip(sheet.marked, sheet.crossed, strict=True)]
     decision = game.decision
     if decision == Phase.PAY:
-        for r in range(len(C.RESOURCES)):
-            mask[A.PAY + r] = held[r] > 0
+        for r in range(len(components.RESOURCES)):
+            mask[actions.PAY + r] = held[r] > 0
     elif decision == Phase.GAIN:
-        for r in range(len(C.RESOURCES)):
-            mask[A.GAIN + r] = sheet.marked[r] < C.RESOURCE_TRACK_LENGTH
+        for r in range(len(components.RESOURCES)):
+            mask[actions.GAIN + r] = sheet.marked[r] < components.RESOURCE_TRACK_LENGTH
     elif decision == Phase.REROLL:
-        mask[A.REROLL : A.REROLL + 4] = 1
+        mask[actions.REROLL : actions.REROLL + 4] = 1
     elif decision == Phase.VIRTUAL:
-        mask[A.VIRTUAL : A.VIRTUAL + 2] = 1
+        mask[actions.VIRTUAL : actions.VIRTUAL + 2] = 1
     elif decision == Phase.CASK:
-        matching = F.max_matching(
+        matching = farm.max_matching(
             [
-                [d for d, (k2, j) in enumerate(sheet.buildings) if k2 == C.DISTILLER and reach & F.PLACEMENTS[j].spaces]
-                for (k, _), reach in zip(sheet.buildings, F.connections(sheet.buildings).reach, strict=True)
-                if k == C.CASK
+                [
+                    d
+                    for d, (k2, j) in enumerate(sheet.buildings)
+                    if k2 == components.DISTILLER and reach & farm.PLACEMENTS[j].spaces
+                ]
+                for (k, _), reach in zip(sheet.buildings, farm.connections(sheet.buildings).reach, strict=True)
+                if k == components.CASK
             ]
         )
-        room = sheet.marked[C.BARREL] < C.RESOURCE_TRACK_LENGTH
-        mask[A.CASK + A.YES] = held[C.AGAVE] >= 1 and matching > 0 and room
-        mask[A.CASK + A.NO] = 1
+        room = sheet.marked[components.BARREL] < components.RESOURCE_TRACK_LENGTH
+        mask[actions.CASK + actions.YES] = held[components.AGAVE] >= 1 and matching > 0 and room
+        mask[actions.CASK + actions.NO] = 1
     elif decision == Phase.SHOP:
-        linked = F.connections(sheet.buildings).linked
-        shops = sum(1 for (k, _), ok in zip(sheet.buildings, linked, strict=True) if k == C.SHOP and ok)
-        mask[A.SHOP + A.YES] = sum(held) >= 1 and shops > 0
-        mask[A.SHOP + A.NO] = 1
+        linked = farm.connections(sheet.buildings).linked
+        shops = sum(1 for (k, _), ok in zip(sheet.buildings, linked, strict=True) if k == components.SHOP and ok)
+        mask[actions.SHOP + actions.YES] = sum(held) >= 1 and shops > 0
+        mask[actions.SHOP + actions.NO] = 1
     else:
         main_reference(game, player, sheet, held, mask)
     return mask
 
 
 def main_reference(game: Tequila, player: int, sheet: Sheet, held: list[int], mask: np.ndarray) -> None:
-    mask[A.END] = 1
+    mask[actions.END] = 1
     occupied = 0
     for _, index in sheet.buildings:
-        occupied |= F.PLACEMENTS[index].spaces
+        occupied |= farm.PLACEMENTS[index].spaces
     if sheet.fences_left:
-        for s in range(F.NUM_SEGMENTS):
-            mask[A.FENCE + s] = F.fence_problem(s, sheet.fences) is None
+        for s in range(farm.NUM_SEGMENTS):
+            mask[actions.FENCE + s] = farm.fence_problem(s, sheet.fences) is None
     if sheet.builds_left:
-        for i, placement in enumerate(F.PLACEMENTS):
-            if placement.kind == C.ROAD:
-                paid = sum(held) >= C.ROAD_COST_OF_CHOICE
+        for i, placement in enumerate(farm.PLACEMENTS):
+            if placement.kind == components.ROAD:
+                paid = sum(held) >= components.ROAD_COST_OF_CHOICE
             else:
-                paid = all(held[r] >= n for r, n in C.BUILDING_COSTS[placement.kind].items())
-            mask[A.BUILD + i] = paid and not placement.spaces & occupied
+                paid = all(held[r] >= n for r, n in components.BUILDING_COSTS[placement.kind].items())
+            mask[actions.BUILD + i] = paid and not placement.spaces & occupied
     if sheet.free_road:
-        for x in range(F.SPACES):
-            mask[A.FREE_ROAD + x] = not occupied >> x & 1
+        for x in range(farm.SPACES):
+            mask[actions.FREE_ROAD + x] = not occupied >> x & 1
     if sheet.credits + sheet.gears_left:
-        links = F.connections(sheet.buildings)
+        links = farm.connections(sheet.buildings)
         linked_kinds = {k for (k, _), ok in zip(sheet.buildings, links.linked, strict=True) if ok}
-        for t, cost in enumerate(C.TEQUILA_COSTS):
-            mask[A.PRODUCE + t] = (
-                sheet.production[t] < C.PRODUCTION_TRACK_LENGTH
-                and C.TEQUILA_BUILDING[t] in linked_kinds
+        for t, cost in enumerate(components.TEQUILA_COSTS):
+            mask[actions.PRODUCE + t] = (
+                sheet.production[t] < components.PRODUCTION_TRACK_LENGTH
+                and components.TEQUILA_BUILDING[t] in linked_kinds
                 and all(held[r] >= n for r, n in cost.items())
             )
-        for m in range(C.MARKET_ROWS * C.MARKET_COLUMNS):
-            mask[A.SELL + m] = game._sale_problem(player, m) is None
-    mask[A.EXTRA] = sum(held) >= C.EXTRA_ACTION_COST
+        for m in range(components.MARKET_ROWS * components.MARKET_COLUMNS):
+            mask[actions.SELL + m] = game._sale_problem(player, m) is None
+    mask[actions.EXTRA] = sum(held) >= components.EXTRA_ACTION_COST
 
 
 def assert_sheet_facts_are_current(sheet: Sheet) -> None:
     """Every fact a sheet keeps equals the same fact recomputed from its saved fields."""
     assert sheet.hand == [m - c for m, c in zip(sheet.marked, sheet.crossed, strict=True)]
-    links = F.connections(sheet.buildings)
+    links = farm.connections(sheet.buildings)
     assert (sheet.links.reach, sheet.links.kind_spaces, sheet.links.linked) == (
         links.reach,
         links.kind_spaces,
         links.linked,
     )
     assert sheet.occupied == links.kind_spaces[0] | sum(
-        F.PLACEMENTS[i].spaces for k, i in sheet.buildings if k != C.ROAD
+        farm.PLACEMENTS[i].spaces for k, i in sheet.buildings if k != components.ROAD
     )
-    assert sheet.zones == F.zones(sheet.fences)
-    assert sheet.legal_fence_bits == F.legal_fence_bits(sheet.fences)
-    assert sheet.fence_mask.tolist() == [int(ok) for ok in F.legal_fences(sheet.fences)]
+    assert sheet.zones == farm.zones(sheet.fences)
+    assert sheet.legal_fence_bits == farm.legal_fence_bits(sheet.fences)
+    assert sheet.fence_mask.tolist() == [int(ok) for ok in farm.legal_fences(sheet.fences)]
     assert sheet.open_market == open_market_spaces(sheet.market) & ~sheet.market
 
 
@@ -265,23 +267,25 @@ def test_a_new_sheet_has_the_facts_of_an_empty_sheet() -> None:
 
 
 def test_what_a_hand_can_pay_for_matches_the_costs() -> None:
-    for hand in itertools.product(range(5), repeat=len(C.RESOURCES)):
+    for hand in itertools.product(range(5), repeat=len(components.RESOURCES)):
         can = affordable(hand)
 
         def pays(cost: dict[int, int], hand: tuple[int, ...] = hand) -> bool:
             return all(hand[r] >= n for r, n in cost.items())
 
         buildings = [
-            sum(hand) >= C.ROAD_COST_OF_CHOICE if kind == C.ROAD else pays(cost)
-            for kind, cost in enumerate(C.BUILDING_COSTS)
+            sum(hand) >= components.ROAD_COST_OF_CHOICE if kind == components.ROAD else pays(cost)
+            for kind, cost in enumerate(components.BUILDING_COSTS)
         ]
-        assert [bool(can.buildings >> k & 1) for k in range(len(C.BUILDINGS))] == buildings
-        assert [bool(can.tequilas >> t & 1) for t in range(len(C.TEQUILAS))] == [pays(c) for c in C.TEQUILA_COSTS]
-        for m in range(2 * C.MARKET_COLUMNS):
+        assert [bool(can.buildings >> k & 1) for k in range(len(components.BUILDINGS))] == buildings
+        assert [bool(can.tequilas >> t & 1) for t in range(len(components.TEQUILAS))] == [
+            pays(c) for c in components.TEQUILA_COSTS
+        ]
+        for m in range(2 * components.MARKET_COLUMNS):
             assert bool(can.market >> m & 1) == pays(market_cost(m, False))
             assert bool(can.green_market >> m & 1) == pays(market_cost(m, True))
-        assert can.extra == (sum(hand) >= C.EXTRA_ACTION_COST)
-        assert [bool(can.held >> r & 1) for r in range(len(C.RESOURCES))] == [n > 0 for n in hand]
+        assert can.extra == (sum(hand) >= components.EXTRA_ACTION_COST)
+        assert [bool(can.held >> r & 1) for r in range(len(components.RESOURCES))] == [n > 0 for n in hand]
 
 
 def test_two_single_die_draws_are_the_draws_of_a_pair() -> None:
@@ -304,13 +308,13 @@ PLANNER_GOLDEN: dict[int, str] = {1: "8560924aa8b5ac72", 2: "65aa23d595bacab8", 
 def planner_digest(num_players: int, seed: int) -> str:
     game = Tequila(num_players=num_players, seed=seed)
     players = [BASELINES["planner"](seed=seed + p) for p in range(num_players)]
-    actions = []
+    played = []
     while not game.is_over:
         p = game.current_player
         action = players[p].act(game.observe(p), game.legal_mask(), game, p)
-        actions.append(action)
+        played.append(action)
         game.step(action)
-    return hashlib.sha256(json.dumps([actions, game.scores().tolist()]).encode()).hexdigest()[:16]
+    return hashlib.sha256(json.dumps([played, game.scores().tolist()]).encode()).hexdigest()[:16]
 
 
 @pytest.mark.parametrize("num_players", [1, 2, 4])

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 from tequila_positions import held, position
 
-from fiesta_envs.tequila import components as C
-from fiesta_envs.tequila import farm as F
+from fiesta_envs.tequila import components, farm
 
 #: The farm of the rulings, row by row.
 RULINGS_FARM = (
@@ -43,52 +42,55 @@ RULINGS_FIELDS = (
 
 
 def test_the_farm_is_the_rulings_grid():
-    assert C.FARM == RULINGS_FARM
+    assert components.FARM == RULINGS_FARM
 
 
 def test_sections_and_their_first_to_fill_prestige():
-    sizes_and_prestige = [(F.bit_count(s), C.SECTION_PRESTIGE[i]) for i, s in enumerate(F.SECTIONS)]
+    sizes_and_prestige = [(farm.bit_count(s), components.SECTION_PRESTIGE[i]) for i, s in enumerate(farm.SECTIONS)]
     assert sizes_and_prestige == [(8, 12), (8, 12), (2, 4), (4, 6), (7, 10), (8, 12), (4, 6)]
-    assert C.SECTION_COINS == 1
+    assert components.SECTION_COINS == 1
 
 
 @pytest.mark.parametrize("field", range(16))
 def test_fencing_off_each_field_gains_what_it_depicts(field):
     game = position(sheets={0: {"fences_left": 4}})
-    for segment in F.FIELD_SEGMENTS[field]:
+    for segment in farm.FIELD_SEGMENTS[field]:
         game.play(f"fence {segment}")
     depicted, house = RULINGS_FIELDS[field]
-    expected = {name: 0 for name in C.RESOURCES}
+    expected = {name: 0 for name in components.RESOURCES}
     for name in depicted.split():
         expected[name] += 1
     assert held(game, 0) == expected
-    assert bool(F.HOUSE_FIELDS >> field & 1) == house
+    assert bool(farm.HOUSE_FIELDS >> field & 1) == house
 
 
 def test_tracks_and_prestige_tables():
-    assert C.RESOURCE_TRACK_LENGTH == 24 and sorted(C.RESOURCE_TRACK_COINS) == [6, 12, 18, 24]
-    assert C.COIN_TRACK_LENGTH == 15 and sorted(C.COIN_TRACK_GEMS) == [3, 6, 9, 12, 15]
-    assert C.COIN_TRACK_PRESTIGE == {2: 2, 4: 5, 6: 9, 8: 14, 10: 20, 12: 27, 14: 35}
-    assert C.PRODUCTION_TRACK_LENGTH == 8
-    assert C.PRODUCTION_PRESTIGE == (
+    assert components.RESOURCE_TRACK_LENGTH == 24 and sorted(components.RESOURCE_TRACK_COINS) == [6, 12, 18, 24]
+    assert components.COIN_TRACK_LENGTH == 15 and sorted(components.COIN_TRACK_GEMS) == [3, 6, 9, 12, 15]
+    assert components.COIN_TRACK_PRESTIGE == {2: 2, 4: 5, 6: 9, 8: 14, 10: 20, 12: 27, 14: 35}
+    assert components.PRODUCTION_TRACK_LENGTH == 8
+    assert components.PRODUCTION_PRESTIGE == (
         (2, 4, 6, 9, 12, 16, 20, 25),
         (3, 6, 9, 12, 16, 20, 25, 30),
         (4, 8, 12, 16, 21, 26, 32, 38),
         (5, 10, 15, 20, 26, 32, 39, 46),
     )
-    assert C.PRODUCTION_BONUS_SQUARE == 4 and C.PRODUCTION_BONUS_PRESTIGE == (4, 6, 8, 10)
-    assert C.COLLECTION_TRACK_LENGTH == 6 and C.COLLECTION_PRESTIGE == (5, 10, 18, 28)
-    assert C.TEQUILA_MAJORITY == ((16, 8), (20, 10), (24, 12), (30, 15)) and C.MARKET_MAJORITY == (20, 14)
-    assert C.MARKET_COLUMN_BONUSES == {3: (1, 0), 5: (0, 8), 7: (0, 16)}
+    assert components.PRODUCTION_BONUS_SQUARE == 4 and components.PRODUCTION_BONUS_PRESTIGE == (4, 6, 8, 10)
+    assert components.COLLECTION_TRACK_LENGTH == 6 and components.COLLECTION_PRESTIGE == (5, 10, 18, 28)
+    assert components.TEQUILA_MAJORITY == ((16, 8), (20, 10), (24, 12), (30, 15)) and components.MARKET_MAJORITY == (
+        20,
+        14,
+    )
+    assert components.MARKET_COLUMN_BONUSES == {3: (1, 0), 5: (0, 8), 7: (0, 16)}
 
 
 def test_dice_tiles_gears_and_jimadores():
-    names = [None if r is None else C.RESOURCES[r] for r in C.CASK_TILE_RESOURCES["A"]]
+    names = [None if r is None else components.RESOURCES[r] for r in components.CASK_TILE_RESOURCES["A"]]
     assert names == ["agave", "water", "worker", "donkey", "barrel", None]
-    names = [C.RESOURCES[r] for r in C.CASK_TILE_RESOURCES["B"]]
+    names = [components.RESOURCES[r] for r in components.CASK_TILE_RESOURCES["B"]]
     assert names == ["water", "donkey", "agave", "barrel", "worker", "agave"]
-    assert sorted(C.FENCE_DIE_VALUES) == [1, 2, 3]
-    assert C.FENCES_BY_DICE == (0, 4, 6, 8) and C.PURPLE_FENCES_BY_DICE == (0, 5, 7, 9)
-    assert C.GEARS_PER_ROUND == (1, 1, 1, 2, 2, 2, 3, 3) and C.ROUNDS == 8
-    assert C.EXTRA_ACTION_COST == 4
-    assert C.JIMADORES == ("purple", "red", "orange", "green")
+    assert sorted(components.FENCE_DIE_VALUES) == [1, 2, 3]
+    assert components.FENCES_BY_DICE == (0, 4, 6, 8) and components.PURPLE_FENCES_BY_DICE == (0, 5, 7, 9)
+    assert components.GEARS_PER_ROUND == (1, 1, 1, 2, 2, 2, 3, 3) and components.ROUNDS == 8
+    assert components.EXTRA_ACTION_COST == 4
+    assert components.JIMADORES == ("purple", "red", "orange", "green")

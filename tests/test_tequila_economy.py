@@ -6,7 +6,7 @@ import pytest
 from tequila_positions import held, holding, position
 
 from fiesta_envs.core.errors import IllegalActionError
-from fiesta_envs.tequila import components as C
+from fiesta_envs.tequila import components
 from fiesta_envs.tequila.sheet import MARKET_BONUS, TEQUILA_BONUS, Sheet
 from fiesta_envs.tequila.state import Phase
 
@@ -139,11 +139,11 @@ REQUIREMENTS = {
 }
 
 
-@pytest.mark.parametrize("tequila", C.TEQUILAS)
+@pytest.mark.parametrize("tequila", components.TEQUILAS)
 def test_each_tequila_needs_its_building_connected_and_its_resources(tequila):
-    t = C.TEQUILAS.index(tequila)
+    t = components.TEQUILAS.index(tequila)
     enough, missing = REQUIREMENTS[tequila]
-    cost = {C.RESOURCES[r]: n for r, n in C.TEQUILA_COSTS[t].items()}
+    cost = {components.RESOURCES[r]: n for r, n in components.TEQUILA_COSTS[t].items()}
     game = position(sheets={0: holding(**cost)}, buildings={0: enough})
     game.play(f"produce {tequila}")
     assert game.sheets[0].production[t] == 1
@@ -155,7 +155,7 @@ def test_each_tequila_needs_its_building_connected_and_its_resources(tequila):
 
 
 def test_tequila_costs_as_printed_on_the_production_track():
-    assert [sum(c.values()) for c in C.TEQUILA_COSTS] == [1, 1, 2, 3]
+    assert [sum(c.values()) for c in components.TEQUILA_COSTS] == [1, 1, 2, 3]
     game = position(sheets={0: holding(water=1)}, buildings={0: CHAIN})
     with pytest.raises(IllegalActionError, match="pink tequila costs 1 water \\+ 1 barrel"):
         game.play("produce pink")
@@ -211,10 +211,10 @@ def test_only_the_first_four_collections_give_coins_and_prestige():
 def test_production_track_prestige_is_the_highest_reached():
     sheet = Sheet()
     sheet.production = [3, 0, 8, 1]
-    assert sheet.production_prestige(C.WHITE) == 6
-    assert sheet.production_prestige(C.CREAM) == 0
-    assert sheet.production_prestige(C.PINK) == 38
-    assert sheet.production_prestige(C.RED) == 5
+    assert sheet.production_prestige(components.WHITE) == 6
+    assert sheet.production_prestige(components.CREAM) == 0
+    assert sheet.production_prestige(components.PINK) == 38
+    assert sheet.production_prestige(components.RED) == 5
 
 
 # ---------------------------------------------------------------- the market
@@ -234,7 +234,7 @@ def test_the_market_opens_from_column_zero():
 
 
 def test_a_marked_space_opens_its_neighbours_in_the_next_column():
-    plenty = {r: 5 for r in C.RESOURCES}
+    plenty = {r: 5 for r in components.RESOURCES}
     game = market_position([(0, 0)], **plenty)
     assert [n for n in game.legal_action_names() if n.startswith("sell")] == ["sell 0 1", "sell 1 0", "sell 1 1"]
     game.play("sell 1 1", "gain agave")
@@ -320,12 +320,12 @@ def test_bought_free_actions_are_lost_at_the_end_of_the_turn():
 # ---------------------------------------------------------------- tracks
 def test_resource_track_coins_and_the_end_of_the_track():
     sheet = Sheet()
-    sheet.marked[C.AGAVE] = 5
-    assert sheet.gain(C.AGAVE) == 0
+    sheet.marked[components.AGAVE] = 5
+    assert sheet.gain(components.AGAVE) == 0
     assert sheet.coins == 1  # square 6 shows a coin
-    sheet.marked[C.AGAVE] = 23
-    sheet.gain(C.AGAVE, 3)  # square 24 (a coin), then lost
-    assert sheet.marked[C.AGAVE] == 24 and sheet.coins == 2
+    sheet.marked[components.AGAVE] = 23
+    sheet.gain(components.AGAVE, 3)  # square 24 (a coin), then lost
+    assert sheet.marked[components.AGAVE] == 24 and sheet.coins == 2
 
 
 def test_coin_track_gems_prestige_and_lost_coins():
@@ -349,7 +349,7 @@ def test_a_gain_of_choice_is_not_offered_on_a_full_track():
 # ---------------------------------------------------------------- added by the rules audit
 def test_the_fifth_collection_gains_nothing_and_the_track_stops_at_six():
     sheets = {0: {**holding(agave=1, water=1, barrel=1), "production": [5, 5, 5, 4], "collections": 4}}
-    red_bonus_taken = {TEQUILA_BONUS + C.RED: 0}  # in an earlier round: no first-to coin now
+    red_bonus_taken = {TEQUILA_BONUS + components.RED: 0}  # in an earlier round: no first-to coin now
     game = position(sheets=sheets, buildings={0: CHAIN}, round=1, bonus_round=red_bonus_taken)
     game.play("produce red")  # the fifth collection: no coin, the prestige stays at the fourth (28)
     assert game.sheets[0].collections == 5 and game.sheets[0].coins == 0
@@ -362,7 +362,7 @@ def test_the_fifth_collection_gains_nothing_and_the_track_stops_at_six():
 
 @pytest.mark.parametrize(("tequila", "prestige"), [("white", 4), ("cream", 6), ("pink", 8), ("red", 10)])
 def test_first_to_five_of_each_tequila_prestige(tequila, prestige):
-    t = C.TEQUILAS.index(tequila)
+    t = components.TEQUILAS.index(tequila)
     production = [0, 0, 0, 0]
     production[t] = 4
     sheets = {0: {**holding(agave=1, water=1, barrel=1), "production": production}}

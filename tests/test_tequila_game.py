@@ -9,8 +9,7 @@ import pytest
 from tequila_positions import holding, position
 
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
-from fiesta_envs.tequila import actions as A
-from fiesta_envs.tequila import components as C
+from fiesta_envs.tequila import actions, components
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.scoring import achievements, majority_awards, place_awards, solo_rank
 from fiesta_envs.tequila.sheet import Sheet
@@ -29,15 +28,15 @@ def random_game(game: Tequila, seed: int, stop_after: int | None = None) -> list
 
 
 # ---------------------------------------------------------------- majorities
-WHITE_LEFT, WHITE_RIGHT = C.TEQUILA_MAJORITY[C.WHITE]
+WHITE_LEFT, WHITE_RIGHT = components.TEQUILA_MAJORITY[components.WHITE]
 
 
 def test_two_players_most_gains_the_right_value_and_ties_split_it():
     assert majority_awards([5, 3], WHITE_LEFT, WHITE_RIGHT, 6) == [8, 0]
     assert majority_awards([3, 3], WHITE_LEFT, WHITE_RIGHT, 6) == [4, 4]
     assert majority_awards([0, 0], WHITE_LEFT, WHITE_RIGHT, 6) == [0, 0]
-    assert majority_awards([4, 4], *C.MARKET_MAJORITY, 12) == [7, 7]
-    assert majority_awards([4, 2], *C.MARKET_MAJORITY, 12) == [14, 0]
+    assert majority_awards([4, 4], *components.MARKET_MAJORITY, 12) == [7, 7]
+    assert majority_awards([4, 2], *components.MARKET_MAJORITY, 12) == [14, 0]
 
 
 def test_three_players_first_and_second_with_tie_splits():
@@ -46,9 +45,9 @@ def test_three_players_first_and_second_with_tie_splits():
     assert majority_awards([5, 3, 3], WHITE_LEFT, WHITE_RIGHT, 6) == [16, 4, 4]  # 8 / 2
     assert majority_awards([3, 3, 3], WHITE_LEFT, WHITE_RIGHT, 6) == [8, 8, 8]  # 24 / 3
     assert majority_awards([2, 0, 0], WHITE_LEFT, WHITE_RIGHT, 6) == [16, 0, 0]  # 0 takes no place
-    red = C.TEQUILA_MAJORITY[C.RED]
+    red = components.TEQUILA_MAJORITY[components.RED]
     assert majority_awards([4, 4, 4, 1], *red, 6) == [15, 15, 15, 0]  # (30 + 15) / 3
-    assert majority_awards([1, 4, 4, 4], *C.MARKET_MAJORITY, 12) == [0, 11, 11, 11]  # 34 / 3 rounded down
+    assert majority_awards([1, 4, 4, 4], *components.MARKET_MAJORITY, 12) == [0, 11, 11, 11]  # 34 / 3 rounded down
 
 
 def test_five_or_more_players_contest_only_their_neighbours():
@@ -62,8 +61,8 @@ def test_five_or_more_players_contest_only_their_neighbours():
 def test_solo_majorities_need_six_and_twelve():
     assert majority_awards([6], WHITE_LEFT, WHITE_RIGHT, 6) == [8]
     assert majority_awards([5], WHITE_LEFT, WHITE_RIGHT, 6) == [0]
-    assert majority_awards([12], *C.MARKET_MAJORITY, 12) == [14]
-    assert majority_awards([11], *C.MARKET_MAJORITY, 12) == [0]
+    assert majority_awards([12], *components.MARKET_MAJORITY, 12) == [14]
+    assert majority_awards([11], *components.MARKET_MAJORITY, 12) == [0]
 
 
 def test_place_awards_later_places_are_worth_nothing():
@@ -167,21 +166,21 @@ def test_jimadores_side_b_default_order_and_dealt():
     assert Tequila(4, jimadores="B").jimadores == ["purple", "red", "orange", "green"]
     assert Tequila(2, jimadores="B", jimador_order="green,purple").jimadores == ["green", "purple"]
     dealt = Tequila(3, seed=4, jimadores="dealt").jimadores
-    assert len(set(dealt)) == 3 and set(dealt) <= set(C.JIMADORES)
+    assert len(set(dealt)) == 3 and set(dealt) <= set(components.JIMADORES)
     assert Tequila(3, seed=4, jimadores="dealt").jimadores == dealt
 
 
 def test_cask_tile_b_resources_and_virtual_die():
     game = position(phase="reroll", dice=(6, 3), cask_tile="B")
     game.play("reroll none")
-    assert game.sheets[0].held(C.AGAVE) == 2  # 6 and 3 both give agave on side B
+    assert game.sheets[0].held(components.AGAVE) == 2  # 6 and 3 both give agave on side B
     game.play("virtual fence")
     assert game.sheets[0].fences_left == 7  # 2 dice on fencing, +1 fence
     game.play("end", "virtual build")
     sheet = game.sheets[1]
     assert sheet.builds_left == 2 and sheet.free_road
     game.play("free road at 0 3")  # on water, free
-    assert sheet.buildings and not sheet.free_road and sheet.held(C.AGAVE) == 2
+    assert sheet.buildings and not sheet.free_road and sheet.held(components.AGAVE) == 2
 
 
 def test_free_road_is_only_for_cask_tile_b():
@@ -280,7 +279,7 @@ def test_random_games_run_to_the_end_with_valid_observations(num_players, option
 
 def test_action_names_are_unique_and_as_in_the_rulings():
     names = Tequila(2).action_names()
-    assert len(set(names)) == len(names) == A.NUM_ACTIONS
+    assert len(set(names)) == len(names) == actions.NUM_ACTIONS
     for name in (
         "reroll both",
         "virtual fence",
@@ -316,8 +315,8 @@ def test_state_dict_round_trip_mid_game_continues_identically():
 
 def test_same_seed_same_actions_same_game():
     first, second = Tequila(2, seed=8), Tequila(2, seed=8)
-    actions = random_game(first, seed=3)
-    for action in actions:
+    played = random_game(first, seed=3)
+    for action in played:
         second.step(action)
     assert first.state_dict() == second.state_dict()
 
@@ -386,10 +385,10 @@ def test_achievement_thresholds(field, short, enough, name):
 
 
 def test_fenced_houses_achievement_counts_houses_in_fenced_off_fields():
-    from fiesta_envs.tequila import farm as F
+    from fiesta_envs.tequila import farm
 
     sheet = Sheet()
-    houses = F.spaces_of(F.HOUSE_FIELDS)
+    houses = farm.spaces_of(farm.HOUSE_FIELDS)
     sheet.rewarded_fields = sum(1 << f for f in houses[:6])
     assert "Canta y no llores" not in achievements(sheet, 0)
     sheet.rewarded_fields |= 1 << houses[6]
@@ -398,7 +397,7 @@ def test_fenced_houses_achievement_counts_houses_in_fenced_off_fields():
 
 @pytest.mark.parametrize("seed", range(4))
 def test_invariants_hold_through_random_games(seed):
-    from fiesta_envs.tequila import farm as F
+    from fiesta_envs.tequila import farm
 
     game = Tequila(3, seed=seed, jimadores="dealt", cask_tile="B" if seed % 2 else "A")
     rng = np.random.default_rng(seed)
@@ -406,14 +405,17 @@ def test_invariants_hold_through_random_games(seed):
         legal = np.flatnonzero(game.legal_mask())
         game.step(int(legal[rng.integers(len(legal))]))
         for sheet in game.sheets:
-            assert all(0 <= c <= m <= C.RESOURCE_TRACK_LENGTH for c, m in zip(sheet.crossed, sheet.marked, strict=True))
-            assert sheet.coins == min(sheet.coins_earned, C.COIN_TRACK_LENGTH)
-            spaces = [F.PLACEMENTS[i].spaces for _, i in sheet.buildings]
-            assert sum(F.bit_count(m) for m in spaces) == F.bit_count(sheet.occupied)  # no overlap
-            fenced_off = [z for z in F.zones(sheet.fences) if F.is_fenced_off(z, sheet.fences)]
-            assert all(F.houses(z) <= 1 for z in fenced_off)
+            assert all(
+                0 <= c <= m <= components.RESOURCE_TRACK_LENGTH
+                for c, m in zip(sheet.crossed, sheet.marked, strict=True)
+            )
+            assert sheet.coins == min(sheet.coins_earned, components.COIN_TRACK_LENGTH)
+            spaces = [farm.PLACEMENTS[i].spaces for _, i in sheet.buildings]
+            assert sum(farm.bit_count(m) for m in spaces) == farm.bit_count(sheet.occupied)  # no overlap
+            fenced_off = [z for z in farm.zones(sheet.fences) if farm.is_fenced_off(z, sheet.fences)]
+            assert all(farm.houses(z) <= 1 for z in fenced_off)
             assert sheet.rewarded_fields == sum(fenced_off)  # fenced-off fields, each rewarded once
-            assert sheet.collections == min(min(sheet.production), C.COLLECTION_TRACK_LENGTH)
+            assert sheet.collections == min(min(sheet.production), components.COLLECTION_TRACK_LENGTH)
 
 
 def test_action_ranges_match_the_documentation_table():

@@ -6,8 +6,7 @@ import pytest
 from tequila_positions import held, holding, placement, position
 
 from fiesta_envs.core.errors import IllegalActionError
-from fiesta_envs.tequila import components as C
-from fiesta_envs.tequila import farm as F
+from fiesta_envs.tequila import components, farm
 from fiesta_envs.tequila.sheet import SECTION_BONUS
 from fiesta_envs.tequila.state import Phase
 
@@ -81,40 +80,48 @@ def test_fences_not_drawn_are_lost_at_end():
 # ---------------------------------------------------------------- buildings: cost, shape, placement
 def bare_placement(kind: int) -> str:
     """A placement of ``kind`` covering as few resource spaces as possible."""
-    index = min((i for i, p in enumerate(F.PLACEMENTS) if p.kind == kind), key=lambda i: len(F.placement_resources(i)))
-    return F.PLACEMENTS[index].name
+    index = min(
+        (i for i, p in enumerate(farm.PLACEMENTS) if p.kind == kind), key=lambda i: len(farm.placement_resources(i))
+    )
+    return farm.PLACEMENTS[index].name
 
 
-@pytest.mark.parametrize("kind", [C.AGAVE_FIELD, C.KILN, C.DISTILLER, C.CASK, C.SHOP])
+@pytest.mark.parametrize(
+    "kind", [components.AGAVE_FIELD, components.KILN, components.DISTILLER, components.CASK, components.SHOP]
+)
 def test_each_building_costs_its_resources_and_covers_its_shape(kind):
-    cost = {C.RESOURCES[r]: n for r, n in C.BUILDING_COSTS[kind].items()}
+    cost = {components.RESOURCES[r]: n for r, n in components.BUILDING_COSTS[kind].items()}
     name = bare_placement(kind)
     game = position(sheets={0: holding(**cost)})
     game.play(f"build {name}")
-    shown = F.placement_resources(placement(name))  # gained after paying
-    assert held(game, 0) == has(**{C.RESOURCES[r]: shown.count(r) for r in shown})
-    assert game.sheets[0].occupied == F.PLACEMENTS[placement(name)].spaces
-    assert F.bit_count(game.sheets[0].occupied) == len(C.SHAPES[kind])
+    shown = farm.placement_resources(placement(name))  # gained after paying
+    assert held(game, 0) == has(**{components.RESOURCES[r]: shown.count(r) for r in shown})
+    assert game.sheets[0].occupied == farm.PLACEMENTS[placement(name)].spaces
+    assert farm.bit_count(game.sheets[0].occupied) == len(components.SHAPES[kind])
     assert game.sheets[0].builds_left == 1
 
 
-@pytest.mark.parametrize("kind", [C.AGAVE_FIELD, C.KILN, C.DISTILLER, C.CASK, C.SHOP])
+@pytest.mark.parametrize(
+    "kind", [components.AGAVE_FIELD, components.KILN, components.DISTILLER, components.CASK, components.SHOP]
+)
 def test_a_building_short_of_one_resource_is_refused(kind):
-    cost = {C.RESOURCES[r]: n for r, n in C.BUILDING_COSTS[kind].items()}
+    cost = {components.RESOURCES[r]: n for r, n in components.BUILDING_COSTS[kind].items()}
     short = dict(cost)
     first = next(iter(short))
     short[first] -= 1
     game = position(sheets={0: holding(**short)})
-    with pytest.raises(IllegalActionError, match=f"costs {C.BUILDING_COSTS[kind][C.RESOURCES.index(first)]}"):
+    with pytest.raises(
+        IllegalActionError, match=f"costs {components.BUILDING_COSTS[kind][components.RESOURCES.index(first)]}"
+    ):
         game.play(f"build {bare_placement(kind)}")
 
 
 def test_the_official_costs():
-    assert C.BUILDING_COSTS[C.AGAVE_FIELD] == {C.AGAVE: 2}
-    assert C.BUILDING_COSTS[C.KILN] == {C.DONKEY: 1, C.WORKER: 1}
-    assert C.BUILDING_COSTS[C.DISTILLER] == {C.AGAVE: 1, C.WATER: 1}
-    assert C.BUILDING_COSTS[C.CASK] == {C.AGAVE: 1, C.DONKEY: 1}
-    assert C.BUILDING_COSTS[C.SHOP] == {C.AGAVE: 1, C.WORKER: 1}
+    assert components.BUILDING_COSTS[components.AGAVE_FIELD] == {components.AGAVE: 2}
+    assert components.BUILDING_COSTS[components.KILN] == {components.DONKEY: 1, components.WORKER: 1}
+    assert components.BUILDING_COSTS[components.DISTILLER] == {components.AGAVE: 1, components.WATER: 1}
+    assert components.BUILDING_COSTS[components.CASK] == {components.AGAVE: 1, components.DONKEY: 1}
+    assert components.BUILDING_COSTS[components.SHOP] == {components.AGAVE: 1, components.WORKER: 1}
 
 
 def test_a_road_costs_two_resources_of_choice_and_may_go_on_water():
@@ -126,7 +133,7 @@ def test_a_road_costs_two_resources_of_choice_and_may_go_on_water():
     assert game.legal_action_names() == ["pay barrel"]
     game.play("pay barrel")
     assert held(game, 0) == has(barrel=2)
-    assert game.sheets[0].buildings == [(C.ROAD, placement("road at 0 3 as 0"))]
+    assert game.sheets[0].buildings == [(components.ROAD, placement("road at 0 3 as 0"))]
     assert game.decision == Phase.MAIN
 
 
@@ -236,7 +243,7 @@ def test_filling_a_section_gains_a_coin_and_the_first_to_prestige():
     game.play("build kiln at 2 7 as 1")  # section 2 is (2,7) and (3,7)
     sheet = game.sheets[0]
     assert sheet.coins == 1 and sheet.sections == 1 << 2
-    assert game.score_breakdowns()[0]["sections_first"] == C.SECTION_PRESTIGE[2]
+    assert game.score_breakdowns()[0]["sections_first"] == components.SECTION_PRESTIGE[2]
     assert held(game, 0) == has(barrel=1)
 
 
@@ -322,7 +329,7 @@ def test_rulebook_example_pepe_and_ruben_in_full():
     assert game.dice == [4, 3]
     game.play("virtual build")
     pepe = game.sheets[0]
-    assert (pepe.fences_left, pepe.builds_left) == (C.FENCES_BY_DICE[1], 2) == (4, 2)
+    assert (pepe.fences_left, pepe.builds_left) == (components.FENCES_BY_DICE[1], 2) == (4, 2)
     assert held(game, 0) == has(worker=1, donkey=1)
     game.play("end", "virtual fence")
     ruben = game.sheets[1]
@@ -399,10 +406,10 @@ def test_orange_jimadora_distiller_and_shop_bonuses():
 )
 def test_each_connection_bonus_is_gained_once_per_building(kind, first, joining):
     game = position(sheets={0: holding(donkey=2, worker=2, agave=2)}, buildings={0: first})
-    assert game.sheets[0].building_linked(C.BUILDINGS.index(kind))
+    assert game.sheets[0].building_linked(components.BUILDINGS.index(kind))
     before = (held(game, 0), game.sheets[0].coins)
     game.play(f"build {joining}")
-    shown = {C.RESOURCES[r] for r in F.placement_resources(placement(joining))}
+    shown = {components.RESOURCES[r] for r in farm.placement_resources(placement(joining))}
     after = held(game, 0)
     assert after["barrel"] == before[0]["barrel"] + ("barrel" in shown)
     assert game.sheets[0].coins == before[1]

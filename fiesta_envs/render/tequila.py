@@ -14,8 +14,7 @@ from typing import Any
 import numpy as np
 
 from fiesta_envs.render.canvas import COLOURS, RGB, Canvas, line_height, mix, seat_colour, status_line
-from fiesta_envs.tequila import components as C
-from fiesta_envs.tequila import farm as F
+from fiesta_envs.tequila import components, farm
 
 RESOURCE_COLOURS: tuple[RGB, ...] = ((90, 160, 110), (70, 130, 210), (200, 120, 60), (140, 110, 90), (150, 90, 50))
 TEQUILA_COLOURS: tuple[RGB, ...] = ((235, 235, 225), (236, 214, 160), (236, 150, 170), (200, 60, 60))
@@ -60,7 +59,9 @@ def draw(game: Any) -> np.ndarray:
 
 def _header(canvas: Canvas, game: Any, state: dict[str, Any]) -> None:
     side = f"cask tile {game.config.get('cask_tile', 'A')}"
-    canvas.text((MARGIN, 8), f"Tequila - round {min(state['round'] + 1, C.ROUNDS)}/{C.ROUNDS} - {side}", 20)
+    canvas.text(
+        (MARGIN, 8), f"Tequila - round {min(state['round'] + 1, components.ROUNDS)}/{components.ROUNDS} - {side}", 20
+    )
     canvas.die((MARGIN, 40), state["dice"][0], 34)
     canvas.die((MARGIN + 42, 40), state["dice"][1], 34)
     x = MARGIN + 90
@@ -77,12 +78,12 @@ def _header(canvas: Canvas, game: Any, state: dict[str, Any]) -> None:
 
 
 def _bonus_name(bonus: int) -> str:
-    sections = len(C.SECTION_PRESTIGE)
+    sections = len(components.SECTION_PRESTIGE)
     if bonus < sections:
         return f"section {bonus + 1}"
-    if bonus < sections + len(C.TEQUILAS):
-        return f"{C.TEQUILAS[bonus - sections]} tequila"
-    column = sorted(C.MARKET_COLUMN_BONUSES)[bonus - sections - len(C.TEQUILAS)]
+    if bonus < sections + len(components.TEQUILAS):
+        return f"{components.TEQUILAS[bonus - sections]} tequila"
+    column = sorted(components.MARKET_COLUMN_BONUSES)[bonus - sections - len(components.TEQUILAS)]
     return f"market column {column + 1}"
 
 
@@ -94,23 +95,23 @@ def _sheet(canvas: Canvas, game: Any, state: dict[str, Any], seat: int, box: tup
     y = canvas.panel(box, title, seat_colour(seat), active)
     left = box[0] + 8
     _farm(canvas, sheet, (left, y + 4))
-    _tracks(canvas, sheet, (left + F.SIZE * CELL + 14, y))
+    _tracks(canvas, sheet, (left + farm.SIZE * CELL + 14, y))
 
 
 def _farm(canvas: Canvas, sheet: dict[str, Any], origin: tuple[float, float]) -> None:
     x0, y0 = origin
     owner: dict[int, tuple[int, bool]] = {}
     buildings = [(kind, index) for kind, index in sheet["buildings"]]
-    linked = F.connections(buildings).linked
+    linked = farm.connections(buildings).linked
     for i, (kind, index) in enumerate(buildings):
-        for x in F.spaces_of(F.PLACEMENTS[index].spaces):
+        for x in farm.spaces_of(farm.PLACEMENTS[index].spaces):
             owner[x] = (kind, bool(linked[i]))
-    fenced_off = set(F.spaces_of(sheet["rewarded_fields"]))
-    for x in range(F.SPACES):
-        r, c = divmod(x, F.SIZE)
+    fenced_off = set(farm.spaces_of(sheet["rewarded_fields"]))
+    for x in range(farm.SPACES):
+        r, c = divmod(x, farm.SIZE)
         cell = (x0 + c * CELL, y0 + r * CELL, x0 + (c + 1) * CELL, y0 + (r + 1) * CELL)
-        field = (r // C.FIELD_SIZE) * F.FIELDS_PER_SIDE + c // C.FIELD_SIZE
-        ground = WATER if F.WATER_SPACES >> x & 1 else ARID
+        field = (r // components.FIELD_SIZE) * farm.FIELDS_PER_SIDE + c // components.FIELD_SIZE
+        ground = WATER if farm.WATER_SPACES >> x & 1 else ARID
         if field in fenced_off:
             ground = mix(ground, COLOURS["faint"], 0.35)
         canvas.box(cell, fill=ground, outline=mix(ground, COLOURS["ink"], 0.25))
@@ -121,19 +122,19 @@ def _farm(canvas: Canvas, sheet: dict[str, Any], origin: tuple[float, float]) ->
             canvas.box(inner, fill=BUILDING_COLOURS[kind], outline=COLOURS["ink"])
             letter = BUILDING_LETTERS[kind].upper() if is_linked else BUILDING_LETTERS[kind]
             canvas.text(centre, letter, 12, COLOURS["white"], anchor="mm")
-        elif F.SPACE_RESOURCE[x] is not None:
-            resource = F.SPACE_RESOURCE[x]
+        elif farm.SPACE_RESOURCE[x] is not None:
+            resource = farm.SPACE_RESOURCE[x]
             canvas.circle(centre, CELL / 3, RESOURCE_COLOURS[resource])
-            canvas.text(centre, C.RESOURCES[resource][0], 11, COLOURS["white"], anchor="mm")
+            canvas.text(centre, components.RESOURCES[resource][0], 11, COLOURS["white"], anchor="mm")
     # fences: horizontal segments r * 4 + c, then vertical ones after them
-    side = F.FIELDS_PER_SIDE
-    span = C.FIELD_SIZE * CELL
-    for segment in F.spaces_of(sheet["fences"]):
-        if segment < F.NUM_HORIZONTAL:
+    side = farm.FIELDS_PER_SIDE
+    span = components.FIELD_SIZE * CELL
+    for segment in farm.spaces_of(sheet["fences"]):
+        if segment < farm.NUM_HORIZONTAL:
             fr, fc = divmod(segment, side)
             points = [(x0 + fc * span, y0 + fr * span), (x0 + (fc + 1) * span, y0 + fr * span)]
         else:
-            fr, fc = divmod(segment - F.NUM_HORIZONTAL, side + 1)
+            fr, fc = divmod(segment - farm.NUM_HORIZONTAL, side + 1)
             points = [(x0 + fc * span, y0 + fr * span), (x0 + fc * span, y0 + (fr + 1) * span)]
         canvas.line(points, COLOURS["black"], 4)
 
@@ -141,51 +142,53 @@ def _farm(canvas: Canvas, sheet: dict[str, Any], origin: tuple[float, float]) ->
 def _tracks(canvas: Canvas, sheet: dict[str, Any], origin: tuple[float, float]) -> None:
     x0, y = origin
     label_width = 58
-    for r, name in enumerate(C.RESOURCES):
+    for r, name in enumerate(components.RESOURCES):
         held = sheet["marked"][r] - sheet["crossed"][r]
         canvas.text((x0, y), f"{name} {held}", 11, max_width=label_width - 2)
         canvas.track(
             (x0 + label_width, y + 1),
-            C.RESOURCE_TRACK_LENGTH,
+            components.RESOURCE_TRACK_LENGTH,
             sheet["marked"][r],
             TRACK,
             RESOURCE_COLOURS[r],
             crossed=sheet["crossed"][r],
-            special=sorted(C.RESOURCE_TRACK_COINS),
+            special=sorted(components.RESOURCE_TRACK_COINS),
         )
         y += 14
     y += 4
     canvas.text((x0, y), f"coins {sheet['coins']}", 11)
     canvas.track(
         (x0 + label_width, y + 1),
-        C.COIN_TRACK_LENGTH,
+        components.COIN_TRACK_LENGTH,
         sheet["coins"],
         11,
         (220, 180, 40),
-        special=sorted(C.COIN_TRACK_GEMS),
+        special=sorted(components.COIN_TRACK_GEMS),
     )
     y += 18
-    for t, name in enumerate(C.TEQUILAS):
+    for t, name in enumerate(components.TEQUILAS):
         canvas.text((x0, y), f"{name} {sheet['production'][t]}", 11, max_width=label_width - 2)
         canvas.track(
             (x0 + label_width, y + 1),
-            C.PRODUCTION_TRACK_LENGTH,
+            components.PRODUCTION_TRACK_LENGTH,
             sheet["production"][t],
             12,
             mix(TEQUILA_COLOURS[t], COLOURS["ink"], 0.15),
-            special=(C.PRODUCTION_BONUS_SQUARE + 1,),
+            special=(components.PRODUCTION_BONUS_SQUARE + 1,),
         )
         y += 15
     canvas.text((x0, y), f"collect {sheet['collections']}", 11, max_width=label_width - 2)
-    canvas.track((x0 + label_width, y + 1), C.COLLECTION_TRACK_LENGTH, sheet["collections"], 12, (120, 90, 160))
+    canvas.track(
+        (x0 + label_width, y + 1), components.COLLECTION_TRACK_LENGTH, sheet["collections"], 12, (120, 90, 160)
+    )
     y += 20
     canvas.text((x0, y), f"market ({bin(sheet['market']).count('1')} marked)", 11)
     y += line_height(11)
     cell = 14
-    for row in range(C.MARKET_ROWS):
-        for col in range(C.MARKET_COLUMNS):
-            marked = sheet["market"] >> (row * C.MARKET_COLUMNS + col) & 1
-            bonus = col in C.MARKET_COLUMN_BONUSES
+    for row in range(components.MARKET_ROWS):
+        for col in range(components.MARKET_COLUMNS):
+            marked = sheet["market"] >> (row * components.MARKET_COLUMNS + col) & 1
+            bonus = col in components.MARKET_COLUMN_BONUSES
             box = (x0 + col * cell, y + row * cell, x0 + (col + 1) * cell - 2, y + (row + 1) * cell - 2)
             canvas.box(
                 box,
@@ -193,7 +196,7 @@ def _tracks(canvas: Canvas, sheet: dict[str, Any], origin: tuple[float, float]) 
                 outline=COLOURS["panel_edge"],
                 width=2 if bonus else 1,
             )
-    y += C.MARKET_ROWS * cell + 6
+    y += components.MARKET_ROWS * cell + 6
     canvas.text((x0, y), f"unused gears {sheet['gears_unused']}, extra actions bought {sheet['extra_bought']}", 11)
 
 

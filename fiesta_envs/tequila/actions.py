@@ -21,8 +21,7 @@ range                      count  names
 
 from __future__ import annotations
 
-from fiesta_envs.tequila import components as C
-from fiesta_envs.tequila import farm as F
+from fiesta_envs.tequila import components, farm
 from fiesta_envs.tequila.sheet import MARKET_SPACES
 
 REROLL_CHOICES: tuple[str, ...] = ("none", "first", "second", "both")
@@ -31,14 +30,14 @@ VIRTUAL_CHOICES: tuple[str, ...] = ("fence", "build")
 _sizes = (
     ("REROLL", len(REROLL_CHOICES)),
     ("VIRTUAL", len(VIRTUAL_CHOICES)),
-    ("FENCE", F.NUM_SEGMENTS),
-    ("BUILD", F.NUM_PLACEMENTS),
-    ("FREE_ROAD", F.SPACES),
-    ("PRODUCE", len(C.TEQUILAS)),
+    ("FENCE", farm.NUM_SEGMENTS),
+    ("BUILD", farm.NUM_PLACEMENTS),
+    ("FREE_ROAD", farm.SPACES),
+    ("PRODUCE", len(components.TEQUILAS)),
     ("SELL", MARKET_SPACES),
     ("EXTRA", 1),
-    ("PAY", len(C.RESOURCES)),
-    ("GAIN", len(C.RESOURCES)),
+    ("PAY", len(components.RESOURCES)),
+    ("GAIN", len(components.RESOURCES)),
     ("CASK", 2),
     ("SHOP", 2),
     ("END", 1),
@@ -68,14 +67,14 @@ YES, NO = 0, 1  # offsets within CASK and SHOP
 def _names() -> list[str]:
     names = [f"reroll {c}" for c in REROLL_CHOICES]
     names += [f"virtual {c}" for c in VIRTUAL_CHOICES]
-    names += [f"fence {s}" for s in range(F.NUM_SEGMENTS)]
-    names += [f"build {p.name}" for p in F.PLACEMENTS]
-    names += [f"free road at {x // F.SIZE} {x % F.SIZE}" for x in range(F.SPACES)]
-    names += [f"produce {t}" for t in C.TEQUILAS]
-    names += [f"sell {m // C.MARKET_COLUMNS} {m % C.MARKET_COLUMNS}" for m in range(MARKET_SPACES)]
+    names += [f"fence {s}" for s in range(farm.NUM_SEGMENTS)]
+    names += [f"build {p.name}" for p in farm.PLACEMENTS]
+    names += [f"free road at {x // farm.SIZE} {x % farm.SIZE}" for x in range(farm.SPACES)]
+    names += [f"produce {t}" for t in components.TEQUILAS]
+    names += [f"sell {m // components.MARKET_COLUMNS} {m % components.MARKET_COLUMNS}" for m in range(MARKET_SPACES)]
     names += ["extra"]
-    names += [f"pay {r}" for r in C.RESOURCES]
-    names += [f"gain {r}" for r in C.RESOURCES]
+    names += [f"pay {r}" for r in components.RESOURCES]
+    names += [f"gain {r}" for r in components.RESOURCES]
     names += ["cask yes", "cask no", "shop yes", "shop no", "end"]
     return names
 

@@ -26,12 +26,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from fiesta_envs.tequila import components as C
+from fiesta_envs.tequila import components
 
-SIZE = len(C.FARM)
+SIZE = len(components.FARM)
 SPACES = SIZE * SIZE
 FULL = (1 << SPACES) - 1
-FIELDS_PER_SIDE = SIZE // C.FIELD_SIZE
+FIELDS_PER_SIDE = SIZE // components.FIELD_SIZE
 NUM_FIELDS = FIELDS_PER_SIDE * FIELDS_PER_SIDE
 NUM_HORIZONTAL = (FIELDS_PER_SIDE + 1) * FIELDS_PER_SIDE
 NUM_SEGMENTS = NUM_HORIZONTAL + FIELDS_PER_SIDE * (FIELDS_PER_SIDE + 1)
@@ -57,7 +57,7 @@ def spaces_of(mask: int) -> list[int]:
 
 # ---------------------------------------------------------------- terrain
 def _parse_farm() -> tuple[int, list[int | None]]:
-    rows = [line.split() for line in C.FARM]
+    rows = [line.split() for line in components.FARM]
     if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
         raise ValueError("the farm must be a square grid")
     water = 0
@@ -68,7 +68,7 @@ def _parse_farm() -> tuple[int, list[int | None]]:
                 water |= 1 << space(r, c)
                 icons.append(None)
             else:
-                icons.append(C.FARM_SYMBOLS[symbol])
+                icons.append(components.FARM_SYMBOLS[symbol])
     return water, icons
 
 
@@ -104,8 +104,8 @@ def components_of(mask: int) -> list[int]:
 
 
 SECTIONS: tuple[int, ...] = tuple(components_of(ARID_SPACES))
-if len(SECTIONS) != len(C.SECTION_PRESTIGE):
-    raise ValueError(f"the farm has {len(SECTIONS)} sections but {len(C.SECTION_PRESTIGE)} prestige values")
+if len(SECTIONS) != len(components.SECTION_PRESTIGE):
+    raise ValueError(f"the farm has {len(SECTIONS)} sections but {len(components.SECTION_PRESTIGE)} prestige values")
 SECTION_OF_SPACE: tuple[int, ...] = tuple(
     next((i for i, s in enumerate(SECTIONS) if s >> x & 1), -1) for x in range(SPACES)
 )
@@ -141,13 +141,13 @@ class Placement:
 
     @property
     def name(self) -> str:
-        return f"{C.BUILDINGS[self.kind]} at {self.row} {self.col} as {self.orientation}"
+        return f"{components.BUILDINGS[self.kind]} at {self.row} {self.col} as {self.orientation}"
 
 
 def _placements() -> list[Placement]:
     out = []
-    for kind, shape in enumerate(C.SHAPES):
-        allowed = FULL if C.BUILDS_ON_WATER[kind] else ARID_SPACES
+    for kind, shape in enumerate(components.SHAPES):
+        allowed = FULL if components.BUILDS_ON_WATER[kind] else ARID_SPACES
         for index, cells in enumerate(orientations(shape)):
             height = 1 + max(r for r, _ in cells)
             width = 1 + max(c for _, c in cells)
@@ -166,7 +166,7 @@ PLACEMENT_SPACES = np.array([p.spaces for p in PLACEMENTS], dtype=np.uint64)
 PLACEMENT_KIND = np.array([p.kind for p in PLACEMENTS], dtype=np.int64)
 #: Placement index of the road on each space (roads fit everywhere).
 ROAD_AT: tuple[int, ...] = tuple(
-    next(i for i, p in enumerate(PLACEMENTS) if p.kind == C.ROAD and p.spaces == 1 << x) for x in range(SPACES)
+    next(i for i, p in enumerate(PLACEMENTS) if p.kind == components.ROAD and p.spaces == 1 << x) for x in range(SPACES)
 )
 
 
@@ -208,14 +208,14 @@ class Connections:
 
 def connections(buildings: list[tuple[int, int]]) -> Connections:
     """Connections of a farm given its buildings as ``(kind, placement index)``."""
-    kind_spaces = [0] * len(C.BUILDINGS)
+    kind_spaces = [0] * len(components.BUILDINGS)
     for kind, index in buildings:
         kind_spaces[kind] |= PLACEMENTS[index].spaces
-    networks = [(net, grow(net)) for net in components_of(kind_spaces[C.ROAD])]
+    networks = [(net, grow(net)) for net in components_of(kind_spaces[components.ROAD])]
     reach = []
     linked = []
     for kind, index in buildings:
-        if kind == C.ROAD:
+        if kind == components.ROAD:
             reach.append(0)
             linked.append(False)
             continue
@@ -226,7 +226,7 @@ def connections(buildings: list[tuple[int, int]]) -> Connections:
                 span |= around
         span &= ~PLACEMENTS[index].spaces
         reach.append(span)
-        partner = C.CHAIN_PARTNER[kind]
+        partner = components.CHAIN_PARTNER[kind]
         linked.append(partner is not None and bool(span & kind_spaces[partner]))
     return Connections(reach, kind_spaces, linked)
 
@@ -237,27 +237,27 @@ def connect(links: Connections, buildings: list[tuple[int, int]], kind: int, ind
     placement = PLACEMENTS[index]
     kind_spaces = list(links.kind_spaces)
     kind_spaces[kind] |= placement.spaces
-    roads = kind_spaces[C.ROAD]
+    roads = kind_spaces[components.ROAD]
     reach = list(links.reach)
     linked = list(links.linked)  # a connection is never lost
-    if kind == C.ROAD:  # no building is the partner of a road
+    if kind == components.ROAD:  # no building is the partner of a road
         network = flood(placement.spaces, roads)
         around = grow(network)
         for i, (k, j) in enumerate(buildings):
-            if k != C.ROAD and PLACEMENTS[j].touching & network:
+            if k != components.ROAD and PLACEMENTS[j].touching & network:
                 reach[i] |= around & ~PLACEMENTS[j].spaces
-                partner = C.CHAIN_PARTNER[k]
+                partner = components.CHAIN_PARTNER[k]
                 linked[i] = partner is not None and bool(reach[i] & kind_spaces[partner])
         reach.append(0)
         linked.append(False)
     else:  # the buildings whose partner is of this kind may reach it
         for i, (k, _) in enumerate(buildings):
-            if C.CHAIN_PARTNER[k] == kind and not linked[i]:
+            if components.CHAIN_PARTNER[k] == kind and not linked[i]:
                 linked[i] = bool(reach[i] & placement.spaces)
         touching = placement.touching
         span = (touching | grow(flood(touching & roads, roads))) & ~placement.spaces
         reach.append(span)
-        partner = C.CHAIN_PARTNER[kind]
+        partner = components.CHAIN_PARTNER[kind]
         linked.append(partner is not None and bool(span & kind_spaces[partner]))
     return Connections(reach, kind_spaces, linked)
 
@@ -297,12 +297,15 @@ SEGMENT_FIELDS: tuple[tuple[int, int], ...] = tuple(
 )
 BORDER_SEGMENTS = sum(1 << s for s in range(NUM_SEGMENTS) if SEGMENT_FIELDS[s][1] < 0)
 FIELD_BORDER = tuple(sum(1 << s for s in FIELD_SEGMENTS[f] if BORDER_SEGMENTS >> s & 1) for f in range(NUM_FIELDS))
-HOUSE_FIELDS = sum(1 << f for f, (_, house) in enumerate(C.FIELDS) if house)
+HOUSE_FIELDS = sum(1 << f for f, (_, house) in enumerate(components.FIELDS) if house)
 FIELD_SPACES = tuple(
     sum(
-        1 << space(C.FIELD_SIZE * (f // FIELDS_PER_SIDE) + dr, C.FIELD_SIZE * (f % FIELDS_PER_SIDE) + dc)
-        for dr in range(C.FIELD_SIZE)
-        for dc in range(C.FIELD_SIZE)
+        1
+        << space(
+            components.FIELD_SIZE * (f // FIELDS_PER_SIDE) + dr, components.FIELD_SIZE * (f % FIELDS_PER_SIDE) + dc
+        )
+        for dr in range(components.FIELD_SIZE)
+        for dc in range(components.FIELD_SIZE)
     )
     for f in range(NUM_FIELDS)
 )
@@ -417,7 +420,7 @@ def fence_problem(segment: int, fences: int) -> str | None:
     if fences >> segment & 1:
         return f"segment {segment} is already fenced"
     for zone in closed_zones_by(segment, fences):
-        if houses(zone) > C.MAX_HOUSES_PER_ZONE:
+        if houses(zone) > components.MAX_HOUSES_PER_ZONE:
             fields = ", ".join(f"F{f}" for f in spaces_of(zone & HOUSE_FIELDS))
             return f"closing this zone would fence in {houses(zone)} houses ({fields}); one per zone at most"
     return None
@@ -458,11 +461,11 @@ def zone_blocked(zone: int, across: int, down: int, border_open: int) -> int:
     closed: that part lies in the fields without an open border segment (``shut``), see
     ``_cuts_closing``, which only reads the links touching them.
     """
-    if (zone & HOUSE_FIELDS).bit_count() <= C.MAX_HOUSES_PER_ZONE:
+    if (zone & HOUSE_FIELDS).bit_count() <= components.MAX_HOUSES_PER_ZONE:
         return 0
     blocked = border_open if border_open & (border_open - 1) == 0 else 0  # the last one (or none left)
     shut = zone & ~_fields_beside(border_open)
-    if (shut & HOUSE_FIELDS).bit_count() > C.MAX_HOUSES_PER_ZONE:
+    if (shut & HOUSE_FIELDS).bit_count() > components.MAX_HOUSES_PER_ZONE:
         blocked |= _cuts_closing(across & (shut | shut >> 1), down & (shut | shut >> FIELDS_PER_SIDE), shut)
     return blocked
 
@@ -503,7 +506,7 @@ def _cuts_closing(across: int, down: int, shut: int) -> int:
     while left:
         piece = _spread(left & -left, inner_across, inner_down)
         left &= ~piece
-        if houses(piece) > C.MAX_HOUSES_PER_ZONE:
+        if houses(piece) > components.MAX_HOUSES_PER_ZONE:
             out_across = across & (piece ^ (piece >> 1))  # links from the piece to the rest of the zone
             out_down = down & (piece ^ (piece >> FIELDS_PER_SIDE))
             blocked |= _piece_cuts(piece, inner_across & piece, inner_down & piece, out_across, out_down)
@@ -527,7 +530,7 @@ def _piece_cuts(piece: int, across: int, down: int, out_across: int, out_down: i
     side = FIELDS_PER_SIDE
     linked_out = piece & (out_across | out_across << 1 | out_down | out_down << side)
     core = piece & ~linked_out  # a closed part lies here, with two houses: it is cut off by a link touching it
-    if houses(core) <= C.MAX_HOUSES_PER_ZONE:
+    if houses(core) <= components.MAX_HOUSES_PER_ZONE:
         return blocked
     square = across & down & (down >> 1) & (across >> side)  # four open links around the corner below f
     maybe_across = across & ~(square | square << side) & (core | core >> 1)  # a link on such a square is no bridge
@@ -539,7 +542,7 @@ def _piece_cuts(piece: int, across: int, down: int, out_across: int, out_down: i
             if part >> (f + step) & 1:
                 continue  # not a bridge: the piece stays whole
             for closed in (part, piece & ~part):
-                if not closed & linked_out and houses(closed) > C.MAX_HOUSES_PER_ZONE:
+                if not closed & linked_out and houses(closed) > components.MAX_HOUSES_PER_ZONE:
                     blocked |= 1 << segment_of[f]
     return blocked
 
@@ -756,7 +759,9 @@ class Fencing:
 
     def _regions_kept(self, zone: int) -> bool:
         """Does ``region`` hold the parts its closing segments would fence off (see the class doc)?"""
-        return (zone & HOUSE_FIELDS).bit_count() > C.MAX_HOUSES_PER_ZONE and ZONE_BORDER[zone] & ~self.fences != 0
+        return (zone & HOUSE_FIELDS).bit_count() > components.MAX_HOUSES_PER_ZONE and ZONE_BORDER[
+            zone
+        ] & ~self.fences != 0
 
     def _closed_part(self, t: int, zone: int) -> int:
         """The fields closing segment ``t`` of the open ``zone`` would fence off: the zone if ``t`` is its
@@ -772,7 +777,7 @@ class Fencing:
     def _blocks(self, zone: int) -> int:
         """The unfenced segments of ``zone`` the house rule forbids (``zone_blocked``): in an open zone,
         the closing segments whose region holds two houses or more."""
-        if (zone & HOUSE_FIELDS).bit_count() <= C.MAX_HOUSES_PER_ZONE:
+        if (zone & HOUSE_FIELDS).bit_count() <= components.MAX_HOUSES_PER_ZONE:
             return 0
         if ZONE_BORDER[zone] & ~self.fences == 0:  # a fenced-off zone with two houses: only loaded positions
             return zone_blocked(zone, self.across & zone, self.down & zone, 0)
@@ -782,7 +787,7 @@ class Fencing:
         while closing:
             low = closing & -closing
             t = low.bit_length() - 1
-            if (region[t] & HOUSE_FIELDS).bit_count() > C.MAX_HOUSES_PER_ZONE:
+            if (region[t] & HOUSE_FIELDS).bit_count() > components.MAX_HOUSES_PER_ZONE:
                 blocked |= low
             closing ^= low
         return blocked
@@ -809,7 +814,7 @@ class Fencing:
         self.across &= keep_across
         self.down &= keep_down
         houses = (zone & HOUSE_FIELDS).bit_count()
-        kept = houses > C.MAX_HOUSES_PER_ZONE and ZONE_BORDER[zone] & ~(fences ^ bit)  # regions kept here
+        kept = houses > components.MAX_HOUSES_PER_ZONE and ZONE_BORDER[zone] & ~(fences ^ bit)  # regions kept here
         blocked = self.blocked & ~bit
         region = self.region
         if self.closing & bit:  # its corners were joined: it closes a loop and fences off its region
@@ -825,12 +830,12 @@ class Fencing:
                     low = around & -around
                     t = low.bit_length() - 1
                     region[t] &= ~closed
-                    if (region[t] & HOUSE_FIELDS).bit_count() <= C.MAX_HOUSES_PER_ZONE:
+                    if (region[t] & HOUSE_FIELDS).bit_count() <= components.MAX_HOUSES_PER_ZONE:
                         blocked &= ~low
                     around ^= low
             else:  # no house rule here, or a fenced-off zone already (then with two houses: loaded)
                 parts = split_zone(zone, segment, self.across, self.down)
-                if houses > C.MAX_HOUSES_PER_ZONE:
+                if houses > components.MAX_HOUSES_PER_ZONE:
                     blocked &= ~zone_segments(zone)
                     for part in parts:
                         blocked |= self._blocks(part)
@@ -840,12 +845,12 @@ class Fencing:
             parts = split_zone(zone, segment, self.across, self.down) if b >= 0 else [zone]
             if kept:  # the parts are still open (nothing closed): newly closing segments get their region
                 for part in parts:
-                    if newly and (part & HOUSE_FIELDS).bit_count() > C.MAX_HOUSES_PER_ZONE:
+                    if newly and (part & HOUSE_FIELDS).bit_count() > components.MAX_HOUSES_PER_ZONE:
                         for t in spaces_of(newly & zone_segments(part)):
                             region[t] = self._closed_part(t, part)
-                            if (region[t] & HOUSE_FIELDS).bit_count() > C.MAX_HOUSES_PER_ZONE:
+                            if (region[t] & HOUSE_FIELDS).bit_count() > components.MAX_HOUSES_PER_ZONE:
                                 blocked |= 1 << t
-            elif houses > C.MAX_HOUSES_PER_ZONE:  # a fenced-off zone with two houses (loaded)
+            elif houses > components.MAX_HOUSES_PER_ZONE:  # a fenced-off zone with two houses (loaded)
                 blocked &= ~zone_segments(zone)
                 for part in parts:
                     blocked |= self._blocks(part)

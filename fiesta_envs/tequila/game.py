@@ -33,9 +33,7 @@ import numpy as np
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.game import REWARD_OPTION, Game
 from fiesta_envs.core.options import Option
-from fiesta_envs.tequila import actions as A
-from fiesta_envs.tequila import components as C
-from fiesta_envs.tequila import farm as F
+from fiesta_envs.tequila import actions, components, farm
 from fiesta_envs.tequila.affordable import market_cost
 from fiesta_envs.tequila.layout import observation_size
 from fiesta_envs.tequila.observation import TequilaObserver
@@ -55,7 +53,7 @@ from fiesta_envs.tequila.state import Phase, TequilaState
 def _mask_of(*ranges: tuple[int, int], bits: int = -1) -> np.ndarray:
     """A read-only legal-action mask with the actions of ``ranges`` (start, size) whose bit is set in
     ``bits`` (handed out as it is: ``legal_mask`` callers copy what they keep or change)."""
-    mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+    mask = np.zeros(actions.NUM_ACTIONS, dtype=np.int8)
     for start, size in ranges:
         for i in range(size):
             mask[start + i] = bits >> i & 1
@@ -65,25 +63,27 @@ def _mask_of(*ranges: tuple[int, int], bits: int = -1) -> np.ndarray:
 
 # Masks of the decisions that do not depend on the farm, shared by every position: by the resources
 # held (pay) or the tracks with room (gain), by whether the answer yes is worth it (cask, shop).
-_NUM_RESOURCES = len(C.RESOURCES)
-_PAY_MASKS = tuple(_mask_of((A.PAY, _NUM_RESOURCES), bits=b) for b in range(1 << _NUM_RESOURCES))
-_GAIN_MASKS = tuple(_mask_of((A.GAIN, _NUM_RESOURCES), bits=b) for b in range(1 << _NUM_RESOURCES))
-_REROLL_MASK = _mask_of((A.REROLL, len(A.REROLL_CHOICES)))
-_VIRTUAL_MASK = _mask_of((A.VIRTUAL, len(A.VIRTUAL_CHOICES)))
-_CASK_MASKS = (_mask_of((A.CASK + A.NO, 1)), _mask_of((A.CASK, 2)))
-_SHOP_MASKS = (_mask_of((A.SHOP + A.NO, 1)), _mask_of((A.SHOP, 2)))
-_END_MASK = _mask_of((A.END, 1))
+_NUM_RESOURCES = len(components.RESOURCES)
+_PAY_MASKS = tuple(_mask_of((actions.PAY, _NUM_RESOURCES), bits=b) for b in range(1 << _NUM_RESOURCES))
+_GAIN_MASKS = tuple(_mask_of((actions.GAIN, _NUM_RESOURCES), bits=b) for b in range(1 << _NUM_RESOURCES))
+_REROLL_MASK = _mask_of((actions.REROLL, len(actions.REROLL_CHOICES)))
+_VIRTUAL_MASK = _mask_of((actions.VIRTUAL, len(actions.VIRTUAL_CHOICES)))
+_CASK_MASKS = (_mask_of((actions.CASK + actions.NO, 1)), _mask_of((actions.CASK, 2)))
+_SHOP_MASKS = (_mask_of((actions.SHOP + actions.NO, 1)), _mask_of((actions.SHOP, 2)))
+_END_MASK = _mask_of((actions.END, 1))
 _NO_ACTION = _mask_of()
 #: ``_PLACEMENTS_OF_KINDS[kinds]``: the placements of the building kinds whose bits are set.
-_PLACEMENTS_OF_KINDS = (np.left_shift(1, F.PLACEMENT_KIND) & np.arange(1 << len(C.BUILDINGS))[:, None]) != 0
-_SPACE_BITS = np.left_shift(np.uint64(1), np.arange(F.SPACES, dtype=np.uint64))
-_ROW2 = C.MARKET_REQUIREMENT_ROW * C.MARKET_COLUMNS  # the first space of the requirement row
+_PLACEMENTS_OF_KINDS = (np.left_shift(1, farm.PLACEMENT_KIND) & np.arange(1 << len(components.BUILDINGS))[:, None]) != 0
+_SPACE_BITS = np.left_shift(np.uint64(1), np.arange(farm.SPACES, dtype=np.uint64))
+_ROW2 = components.MARKET_REQUIREMENT_ROW * components.MARKET_COLUMNS  # the first space of the requirement row
 
 
 def _market_requirements(green: bool) -> tuple[tuple[int, int], ...]:
     """The standing requirement of each market column: (building kind, how many), green's discounted."""
-    discount = C.GREEN_MARKET_DISCOUNT if green else 0
-    return tuple((C.BUILDINGS.index(kind), max(0, amount - discount)) for kind, amount in C.MARKET_REQUIREMENTS)
+    discount = components.GREEN_MARKET_DISCOUNT if green else 0
+    return tuple(
+        (components.BUILDINGS.index(kind), max(0, amount - discount)) for kind, amount in components.MARKET_REQUIREMENTS
+    )
 
 
 _MARKET_REQUIREMENTS = (_market_requirements(False), _market_requirements(True))
@@ -92,9 +92,9 @@ _REQUIREMENT_SPACES = tuple(
     tuple((1 << (_ROW2 + col), requirement) for col, requirement in enumerate(requirements))
     for requirements in _MARKET_REQUIREMENTS
 )
-_FENCES = slice(A.FENCE, A.FENCE + F.NUM_SEGMENTS)
-_PLACEMENTS = slice(A.BUILD, A.BUILD + F.NUM_PLACEMENTS)
-_FREE_ROADS = slice(A.FREE_ROAD, A.FREE_ROAD + F.SPACES)
+_FENCES = slice(actions.FENCE, actions.FENCE + farm.NUM_SEGMENTS)
+_PLACEMENTS = slice(actions.BUILD, actions.BUILD + farm.NUM_PLACEMENTS)
+_FREE_ROADS = slice(actions.FREE_ROAD, actions.FREE_ROAD + farm.SPACES)
 
 
 def _write_bits(mask: np.ndarray, start: int, bits: int, before: int) -> None:
@@ -140,8 +140,9 @@ def _check_jimador_order(value: Any) -> str | None:
     if value is None:
         return None
     names = value.split(",")
-    if any(n not in C.JIMADORES for n in names) or len(set(names)) != len(names):
-        return f"must list distinct jimadores separated by commas from {', '.join(C.JIMADORES)} (e.g. 'green,purple')"
+    if any(n not in components.JIMADORES for n in names) or len(set(names)) != len(names):
+        allowed = ", ".join(components.JIMADORES)
+        return f"must list distinct jimadores separated by commas from {allowed} (e.g. 'green,purple')"
     return None
 
 
@@ -194,14 +195,14 @@ class Tequila(Game):
     # ------------------------------------------------------------------ sizes
     @property
     def num_actions(self) -> int:
-        return A.NUM_ACTIONS
+        return actions.NUM_ACTIONS
 
     @property
     def observation_size(self) -> int:
         return observation_size(self.num_players)
 
     def _build_action_names(self) -> list[str]:
-        return list(A.ACTION_NAMES)
+        return list(actions.ACTION_NAMES)
 
     # ------------------------------------------------------------------ setup
     def _new_game(self) -> None:
@@ -216,9 +217,9 @@ class Tequila(Game):
             return [None] * self.num_players
         if choice == "B":
             order = self.config["jimador_order"]
-            return order.split(",") if order else list(C.JIMADORES[: self.num_players])
-        dealt = self.rng.permutation(len(C.JIMADORES))
-        return [C.JIMADORES[int(i)] for i in dealt[: self.num_players]]
+            return order.split(",") if order else list(components.JIMADORES[: self.num_players])
+        dealt = self.rng.permutation(len(components.JIMADORES))
+        return [components.JIMADORES[int(i)] for i in dealt[: self.num_players]]
 
     @property
     def solo(self) -> bool:
@@ -242,9 +243,9 @@ class Tequila(Game):
 
     def _start_turn(self) -> None:
         sheet = self.sheets[self._seat]
-        sheet.start_turn(C.GEARS_PER_ROUND[self.round])
+        sheet.start_turn(components.GEARS_PER_ROUND[self.round])
         # each die gives the resource its value shows on the cask tile (a double gives it twice)
-        tile = C.CASK_TILE_RESOURCES[self.config["cask_tile"]]
+        tile = components.CASK_TILE_RESOURCES[self.config["cask_tile"]]
         for die in self.dice:
             resource = tile[die - 1]
             if resource is not None:
@@ -292,7 +293,7 @@ class Tequila(Game):
         if decision == Phase.GAIN:
             room = 0
             for r, marked in enumerate(sheet.marked):
-                if marked < C.RESOURCE_TRACK_LENGTH:
+                if marked < components.RESOURCE_TRACK_LENGTH:
                     room |= 1 << r
             return _GAIN_MASKS[room]
         if decision == Phase.REROLL:
@@ -315,7 +316,7 @@ class Tequila(Game):
         fences = sheet.legal_fence_bits if sheet.fences_left else 0
         if fences != kept.fences:
             if fences and kept.fences:  # a fence drawn: only a few segments changed
-                _write_bits(mask, A.FENCE, fences, kept.fences)
+                _write_bits(mask, actions.FENCE, fences, kept.fences)
             else:  # fences offered from now on, or no more
                 mask[_FENCES] = sheet.fence_mask if fences else 0
             kept.fences = fences
@@ -345,27 +346,27 @@ class Tequila(Game):
             payable = can.green_market if self.jimadores[player] == "green" else can.market
             sell = sheet.open_market & (payable | sheet.requirements_met)
         if produce != kept.produce:
-            _write_bits(mask, A.PRODUCE, produce, kept.produce)
+            _write_bits(mask, actions.PRODUCE, produce, kept.produce)
             kept.produce = produce
         if sell != kept.sell:
-            _write_bits(mask, A.SELL, sell, kept.sell)
+            _write_bits(mask, actions.SELL, sell, kept.sell)
             kept.sell = sell
         if can.extra != kept.extra:
-            mask[A.EXTRA] = kept.extra = can.extra
+            mask[actions.EXTRA] = kept.extra = can.extra
         return mask.copy()
 
     @staticmethod
     def _placements(sheet: Sheet, kinds: int) -> np.ndarray:
         """Placements of the building ``kinds`` (bits) on free spaces."""
         if sheet.free_placements is None:
-            sheet.free_placements = (F.PLACEMENT_SPACES & np.uint64(sheet.occupied)) == 0
+            sheet.free_placements = (farm.PLACEMENT_SPACES & np.uint64(sheet.occupied)) == 0
         return sheet.free_placements & _PLACEMENTS_OF_KINDS[kinds]
 
     def _requirements_met(self, player: int, sheet: Sheet) -> int:
         """Spaces of the requirement row whose requirement ``player`` meets (``Sheet.requirement_met``
         for every column at once: buildings of each kind drawn, road spaces for roads)."""
         drawn = sheet.kind_count.copy()
-        drawn[C.ROAD] = sheet.road_spaces
+        drawn[components.ROAD] = sheet.road_spaces
         met = 0
         for space, (kind, amount) in _REQUIREMENT_SPACES[self.jimadores[player] == "green"]:
             if drawn[kind] >= amount:
@@ -373,20 +374,20 @@ class Tequila(Game):
         return met
 
     def _can_pay_building(self, sheet: Sheet, kind: int) -> bool:
-        if kind == C.ROAD:
-            return sheet.total_held() >= C.ROAD_COST_OF_CHOICE
-        return sheet.can_pay(C.BUILDING_COSTS[kind])
+        if kind == components.ROAD:
+            return sheet.total_held() >= components.ROAD_COST_OF_CHOICE
+        return sheet.can_pay(components.BUILDING_COSTS[kind])
 
     def _production_problem(self, sheet: Sheet, tequila: int) -> str | None:
-        name = C.TEQUILAS[tequila]
-        if sheet.production[tequila] >= C.PRODUCTION_TRACK_LENGTH:
+        name = components.TEQUILAS[tequila]
+        if sheet.production[tequila] >= components.PRODUCTION_TRACK_LENGTH:
             return f"the {name} production track is full"
-        building = C.TEQUILA_BUILDING[tequila]
+        building = components.TEQUILA_BUILDING[tequila]
         if not sheet.building_linked(building):
-            partner = C.CHAIN_PARTNER[building]
+            partner = components.CHAIN_PARTNER[building]
             return f"{name} tequila needs {_a(building)} connected to {_a(partner)}"
-        if not sheet.can_pay(C.TEQUILA_COSTS[tequila]):
-            return f"{name} tequila costs {_cost_text(C.TEQUILA_COSTS[tequila])}"
+        if not sheet.can_pay(components.TEQUILA_COSTS[tequila]):
+            return f"{name} tequila costs {_cost_text(components.TEQUILA_COSTS[tequila])}"
         return None
 
     def market_cost(self, player: int, m: int) -> dict[int, int]:
@@ -398,17 +399,17 @@ class Tequila(Game):
 
     def _sale_problem(self, player: int, m: int) -> str | None:
         sheet = self.sheets[player]
-        row, col = divmod(m, C.MARKET_COLUMNS)
+        row, col = divmod(m, components.MARKET_COLUMNS)
         if sheet.market >> m & 1:
             return f"market space {row} {col} is already marked"
         if col > 0 and not sheet.market & MARKET_OPENERS[m]:
             return (
                 f"market space {row} {col} is not open: it must touch a marked space of column {col - 1} or {col + 1}"
             )
-        if row == C.MARKET_REQUIREMENT_ROW:
+        if row == components.MARKET_REQUIREMENT_ROW:
             kind, amount = self._market_requirement(player, col)
             if not sheet.requirement_met(kind, amount):
-                noun = "road space" if kind == C.ROAD else C.BUILDING_NOUNS[kind]
+                noun = "road space" if kind == components.ROAD else components.BUILDING_NOUNS[kind]
                 return f"market space {row} {col} requires {amount} {noun}{'s' if amount != 1 else ''}"
             return None
         cost = self.market_cost(player, m)
@@ -418,7 +419,7 @@ class Tequila(Game):
 
     def explain_illegal(self, action: int) -> str:
         decision = self.decision
-        kind = A.kind_of(action)
+        kind = actions.kind_of(action)
         asked = {
             Phase.PAY: "choose a resource to pay (pay RES)",
             Phase.GAIN: "choose a resource to gain (gain RES)",
@@ -432,9 +433,9 @@ class Tequila(Game):
             return f"now you must {asked[decision]}"
         sheet = self.sheets[self.current_player]
         if decision == Phase.PAY:
-            return f"you hold no {C.RESOURCES[action - A.PAY]}"
+            return f"you hold no {components.RESOURCES[action - actions.PAY]}"
         if decision == Phase.GAIN:
-            return f"your {C.RESOURCES[action - A.GAIN]} track is full"
+            return f"your {components.RESOURCES[action - actions.GAIN]} track is full"
         if decision == Phase.CASK:
             return "casks need 1 agave to pay and a cask connected to a distiller, and room on the barrel track"
         if decision == Phase.SHOP:
@@ -446,40 +447,40 @@ class Tequila(Game):
         if kind == "FENCE":
             if not sheet.fences_left:
                 return "you have no fences left this round"
-            return F.fence_problem(action - A.FENCE, sheet.fences) or "the rules do not allow it now"
+            return farm.fence_problem(action - actions.FENCE, sheet.fences) or "the rules do not allow it now"
         if kind == "BUILD":
-            return self._build_problem(sheet, action - A.BUILD) or "the rules do not allow it now"
+            return self._build_problem(sheet, action - actions.BUILD) or "the rules do not allow it now"
         if kind == "FREE_ROAD":
             if not sheet.free_road:
                 return "you have no free road this round (cask tile B, virtual die on building)"
-            return self._overlap_text(sheet, F.ROAD_AT[action - A.FREE_ROAD], "the road")
+            return self._overlap_text(sheet, farm.ROAD_AT[action - actions.FREE_ROAD], "the road")
         if kind in ("PRODUCE", "SELL") and not sheet.free_actions():
             return "you have no free action left (gears and bought extras are used up)"
         if kind == "PRODUCE":
-            return self._production_problem(sheet, action - A.PRODUCE) or "the rules do not allow it now"
+            return self._production_problem(sheet, action - actions.PRODUCE) or "the rules do not allow it now"
         if kind == "SELL":
-            return self._sale_problem(self.current_player, action - A.SELL) or "the rules do not allow it now"
+            return self._sale_problem(self.current_player, action - actions.SELL) or "the rules do not allow it now"
         if kind == "EXTRA":
-            return f"an extra free action costs {C.EXTRA_ACTION_COST} resources; you hold {sheet.total_held()}"
+            return f"an extra free action costs {components.EXTRA_ACTION_COST} resources; you hold {sheet.total_held()}"
         return "the rules do not allow it now"
 
     def _build_problem(self, sheet: Sheet, index: int) -> str | None:
-        placement = F.PLACEMENTS[index]
+        placement = farm.PLACEMENTS[index]
         if not sheet.builds_left:
             return "you have no building actions left this round"
         if not self._can_pay_building(sheet, placement.kind):
-            if placement.kind == C.ROAD:
-                return f"a road costs {C.ROAD_COST_OF_CHOICE} resources of your choice"
-            return f"{_a(placement.kind)} costs {_cost_text(C.BUILDING_COSTS[placement.kind])}"
-        return self._overlap_text(sheet, index, f"the {C.BUILDING_NOUNS[placement.kind]}")
+            if placement.kind == components.ROAD:
+                return f"a road costs {components.ROAD_COST_OF_CHOICE} resources of your choice"
+            return f"{_a(placement.kind)} costs {_cost_text(components.BUILDING_COSTS[placement.kind])}"
+        return self._overlap_text(sheet, index, f"the {components.BUILDING_NOUNS[placement.kind]}")
 
     def _overlap_text(self, sheet: Sheet, index: int, what: str) -> str:
-        overlap = F.PLACEMENTS[index].spaces & sheet.occupied
+        overlap = farm.PLACEMENTS[index].spaces & sheet.occupied
         if not overlap:
             return "the rules do not allow it now"
-        x = F.spaces_of(overlap)[0]
-        kind = next(k for k, i in sheet.buildings if F.PLACEMENTS[i].spaces >> x & 1)
-        return f"{what} would overlap your {C.BUILDING_NOUNS[kind]} at {x // F.SIZE} {x % F.SIZE}"
+        x = farm.spaces_of(overlap)[0]
+        kind = next(k for k, i in sheet.buildings if farm.PLACEMENTS[i].spaces >> x & 1)
+        return f"{what} would overlap your {components.BUILDING_NOUNS[kind]} at {x // farm.SIZE} {x % farm.SIZE}"
 
     # ------------------------------------------------------------------ applying actions
     def _apply(self, action: int) -> None:
@@ -489,22 +490,22 @@ class Tequila(Game):
         if decision == Phase.MAIN:
             self._main_action(player, sheet, action)
         elif decision == Phase.PAY:
-            self._pay_choice(sheet, action - A.PAY)
+            self._pay_choice(sheet, action - actions.PAY)
         elif decision == Phase.GAIN:
             self.gain_left -= 1
-            self.gain_left += sheet.gain(action - A.GAIN)
+            self.gain_left += sheet.gain(action - actions.GAIN)
         elif decision == Phase.REROLL:
-            self._reroll(action - A.REROLL)
+            self._reroll(action - actions.REROLL)
         elif decision == Phase.VIRTUAL:
-            self._assign_virtual(player, action - A.VIRTUAL)
+            self._assign_virtual(player, action - actions.VIRTUAL)
         elif decision == Phase.CASK:
-            if action == A.CASK + A.YES:
-                sheet.spend(*C.CASK_PRODUCTION_COST)
-                self.gain_left += sheet.gain(C.BARREL, sheet.cask_matching())
+            if action == actions.CASK + actions.YES:
+                sheet.spend(*components.CASK_PRODUCTION_COST)
+                self.gain_left += sheet.gain(components.BARREL, sheet.cask_matching())
             self.phase = Phase.SHOP
         else:  # shop
             self.phase = Phase.NEXT
-            if action == A.SHOP + A.YES:
+            if action == actions.SHOP + actions.YES:
                 self._ask_payment(1, "shop")
         self._advance()
         self._settle()
@@ -519,47 +520,47 @@ class Tequila(Game):
     def _assign_virtual(self, player: int, choice: int) -> None:
         sheet = self.sheets[player]
         # dice showing 1-3 go to fencing, 4-6 to building; the virtual die (no resource) joins one side
-        fence_dice = sum(d in C.FENCE_DIE_VALUES for d in self.dice) + (choice == 0)
+        fence_dice = sum(d in components.FENCE_DIE_VALUES for d in self.dice) + (choice == 0)
         build_dice = len(self.dice) + 1 - fence_dice  # one building action per die
-        table = C.PURPLE_FENCES_BY_DICE if self.jimadores[player] == "purple" else C.FENCES_BY_DICE
+        table = components.PURPLE_FENCES_BY_DICE if self.jimadores[player] == "purple" else components.FENCES_BY_DICE
         fences = table[fence_dice]
         builds = build_dice
         free_road = sheet.free_road
         if self.jimadores[player] == "red":
-            builds += C.RED_EXTRA_BUILDS
+            builds += components.RED_EXTRA_BUILDS
         if self.config["cask_tile"] == "B":
             if choice == 0:
-                fences += C.CASK_B_VIRTUAL_FENCES
+                fences += components.CASK_B_VIRTUAL_FENCES
             else:
                 free_road = True
         sheet.assign_dice(choice, fences, builds, free_road)
         self.phase = Phase.MAIN
 
     def _main_action(self, player: int, sheet: Sheet, action: int) -> None:
-        kind = A.KINDS[action]
+        kind = actions.KINDS[action]
         if kind == "END":
             self._end_main_phase(player, sheet)
         elif kind == "FENCE":
-            self._fence(sheet, action - A.FENCE)
+            self._fence(sheet, action - actions.FENCE)
         elif kind == "BUILD":
-            index = action - A.BUILD
+            index = action - actions.BUILD
             sheet.use_building_action()
-            if F.PLACEMENTS[index].kind == C.ROAD:
-                self._ask_payment(C.ROAD_COST_OF_CHOICE, "road", index)
+            if farm.PLACEMENTS[index].kind == components.ROAD:
+                self._ask_payment(components.ROAD_COST_OF_CHOICE, "road", index)
             else:
-                sheet.pay(C.BUILDING_COSTS[F.PLACEMENTS[index].kind])
+                sheet.pay(components.BUILDING_COSTS[farm.PLACEMENTS[index].kind])
                 self._build(player, index)
         elif kind == "FREE_ROAD":
             sheet.use_free_road()
-            self._build(player, F.ROAD_AT[action - A.FREE_ROAD])
+            self._build(player, farm.ROAD_AT[action - actions.FREE_ROAD])
         elif kind == "PRODUCE":
             sheet.use_free_action()
-            self._produce(player, action - A.PRODUCE)
+            self._produce(player, action - actions.PRODUCE)
         elif kind == "SELL":
             sheet.use_free_action()
-            self._sell(player, action - A.SELL)
+            self._sell(player, action - actions.SELL)
         elif kind == "EXTRA":
-            self._ask_payment(C.EXTRA_ACTION_COST, "extra")
+            self._ask_payment(components.EXTRA_ACTION_COST, "extra")
 
     def _ask_payment(self, amount: int, purpose: str, target: int = -1) -> None:
         self.pay_left, self.pay_purpose, self.pay_target = amount, purpose, target
@@ -584,33 +585,33 @@ class Tequila(Game):
         fences = sheet.fences
         for zone in changed:  # only a zone whose border changed can become fenced off
             new_fields = zone & ~sheet.rewarded_fields
-            if new_fields and F.ZONE_BORDER[zone] & ~fences == 0:  # fenced off (F.is_fenced_off)
+            if new_fields and farm.ZONE_BORDER[zone] & ~fences == 0:  # fenced off (farm.is_fenced_off)
                 sheet.reward_fields(new_fields)
-                for f in F.spaces_of(new_fields):
-                    for resource in C.FIELDS[f][0]:
+                for f in farm.spaces_of(new_fields):
+                    for resource in components.FIELDS[f][0]:
                         self.gain_left += sheet.gain(resource)
 
     def _build(self, player: int, index: int) -> None:
         """Draw a paid building: resources on its spaces, first connections, filled sections."""
         sheet = self.sheets[player]
-        placement = F.PLACEMENTS[index]
+        placement = farm.PLACEMENTS[index]
         newly_linked = sheet.add_building(placement.kind, index)
-        for resource in F.PLACEMENT_RESOURCES[index]:
+        for resource in farm.PLACEMENT_RESOURCES[index]:
             self.gain_left += sheet.gain(resource)
-        orange = C.ORANGE_CONNECTION_EXTRA if self.jimadores[player] == "orange" else 0
+        orange = components.ORANGE_CONNECTION_EXTRA if self.jimadores[player] == "orange" else 0
         for i in newly_linked:
-            bonus = C.CONNECTION_BONUS.get(sheet.buildings[i][0])
+            bonus = components.CONNECTION_BONUS.get(sheet.buildings[i][0])
             if bonus is None:
                 continue
             what, amount = bonus
             if what == "coin":
                 self.gain_left += sheet.gain_coins(amount + orange)
             else:
-                self.gain_left += sheet.gain(C.RESOURCES.index(what), amount + orange)
-        for s in F.PLACEMENT_SECTIONS[index]:
-            if not sheet.sections >> s & 1 and F.SECTIONS[s] & ~sheet.occupied == 0:
+                self.gain_left += sheet.gain(components.RESOURCES.index(what), amount + orange)
+        for s in farm.PLACEMENT_SECTIONS[index]:
+            if not sheet.sections >> s & 1 and farm.SECTIONS[s] & ~sheet.occupied == 0:
                 sheet.fill_section(s)
-                self.gain_left += sheet.gain_coins(C.SECTION_COINS)
+                self.gain_left += sheet.gain_coins(components.SECTION_COINS)
                 self._claim(player, SECTION_BONUS + s)
 
     def _claim(self, player: int, bonus: int) -> bool:
@@ -626,46 +627,48 @@ class Tequila(Game):
     # ------------------------------------------------------------------ free actions
     def _produce(self, player: int, tequila: int) -> None:
         sheet = self.sheets[player]
-        sheet.pay(C.TEQUILA_COSTS[tequila])
+        sheet.pay(components.TEQUILA_COSTS[tequila])
         sheet.add_production(tequila)
-        if sheet.production[tequila] == C.PRODUCTION_BONUS_SQUARE + 1 and self._claim(player, TEQUILA_BONUS + tequila):
-            self.gain_left += sheet.gain_coins(C.PRODUCTION_BONUS_COINS)
-        collections = min(min(sheet.production), C.COLLECTION_TRACK_LENGTH)
+        if sheet.production[tequila] == components.PRODUCTION_BONUS_SQUARE + 1 and self._claim(
+            player, TEQUILA_BONUS + tequila
+        ):
+            self.gain_left += sheet.gain_coins(components.PRODUCTION_BONUS_COINS)
+        collections = min(min(sheet.production), components.COLLECTION_TRACK_LENGTH)
         while sheet.collections < collections:
             sheet.add_collection()
-            if sheet.collections <= len(C.COLLECTION_PRESTIGE):
-                self.gain_left += sheet.gain_coins(C.COLLECTION_COINS)
+            if sheet.collections <= len(components.COLLECTION_PRESTIGE):
+                self.gain_left += sheet.gain_coins(components.COLLECTION_COINS)
 
     def _sell(self, player: int, m: int) -> None:
         sheet = self.sheets[player]
-        row, col = divmod(m, C.MARKET_COLUMNS)
+        row, col = divmod(m, components.MARKET_COLUMNS)
         first_in_column = not sheet.market & MARKET_COLUMN_MASKS[col]
-        gain = C.MARKET_GAIN
-        if row == C.MARKET_REQUIREMENT_ROW:
+        gain = components.MARKET_GAIN
+        if row == components.MARKET_REQUIREMENT_ROW:
             if self.jimadores[player] == "green":
-                gain = C.GREEN_REQUIREMENT_GAIN
+                gain = components.GREEN_REQUIREMENT_GAIN
         else:
             sheet.pay(self.market_cost(player, m))
         sheet.mark_market(m)
         self.gain_left += gain
-        if first_in_column and col in C.MARKET_COLUMN_BONUSES:
+        if first_in_column and col in components.MARKET_COLUMN_BONUSES:
             bonus = MARKET_BONUS + MARKET_BONUS_COLUMNS.index(col)
             if self._claim(player, bonus):
-                self.gain_left += sheet.gain_coins(C.MARKET_COLUMN_BONUSES[col][0])
+                self.gain_left += sheet.gain_coins(components.MARKET_COLUMN_BONUSES[col][0])
 
     # ------------------------------------------------------------------ end of a turn and round
     def _end_main_phase(self, player: int, sheet: Sheet) -> None:
         sheet.end_main_phase()
         red = self.jimadores[player] == "red"
-        fields = sheet.kind_count[C.AGAVE_FIELD]
-        kilns = sheet.kind_count[C.KILN]
-        self.gain_left += sheet.gain(C.AGAVE, fields if red else fields // C.AGAVE_FIELDS_PER_AGAVE)
-        self.gain_left += sheet.gain(C.WATER, kilns if red else kilns // C.KILNS_PER_WATER)
+        fields = sheet.kind_count[components.AGAVE_FIELD]
+        kilns = sheet.kind_count[components.KILN]
+        self.gain_left += sheet.gain(components.AGAVE, fields if red else fields // components.AGAVE_FIELDS_PER_AGAVE)
+        self.gain_left += sheet.gain(components.WATER, kilns if red else kilns // components.KILNS_PER_WATER)
         self.phase = Phase.CASK
 
     def _cask_worthwhile(self, sheet: Sheet) -> bool:
-        resource, amount = C.CASK_PRODUCTION_COST
-        room = sheet.marked[C.BARREL] < C.RESOURCE_TRACK_LENGTH
+        resource, amount = components.CASK_PRODUCTION_COST
+        room = sheet.marked[components.BARREL] < components.RESOURCE_TRACK_LENGTH
         return sheet.held(resource) >= amount and sheet.cask_matching() > 0 and room
 
     def _shop_worthwhile(self, sheet: Sheet) -> bool:
@@ -697,7 +700,7 @@ class Tequila(Game):
                     self._start_turn()
                     continue
                 self.round += 1
-                if self.round == C.ROUNDS:
+                if self.round == components.ROUNDS:
                     self.phase = Phase.OVER
                     self._over = True
                     self._seat = -1
@@ -838,9 +841,9 @@ class Tequila(Game):
 
 def _a(kind: int) -> str:
     """A building kind with its article: "a kiln", "an agave field"."""
-    noun = C.BUILDING_NOUNS[kind]
+    noun = components.BUILDING_NOUNS[kind]
     return f"an {noun}" if noun[0] in "aeiou" else f"a {noun}"
 
 
 def _cost_text(cost: Mapping[int, int]) -> str:
-    return " + ".join(f"{n} {C.RESOURCES[r]}" for r, n in cost.items()) or "nothing"
+    return " + ".join(f"{n} {components.RESOURCES[r]}" for r, n in cost.items()) or "nothing"

@@ -9,13 +9,12 @@ describes every block; ``tests/test_tequila_observation.py`` decodes each one.
 from __future__ import annotations
 
 from fiesta_envs.core.observer import ObservationLayout
-from fiesta_envs.tequila import components as C
-from fiesta_envs.tequila import farm as F
+from fiesta_envs.tequila import components, farm
 
-NUM_BONUSES = len(C.SECTION_PRESTIGE) + len(C.TEQUILAS) + len(C.MARKET_COLUMN_BONUSES)
-MARKET_SPACES = C.MARKET_ROWS * C.MARKET_COLUMNS
+NUM_BONUSES = len(components.SECTION_PRESTIGE) + len(components.TEQUILAS) + len(components.MARKET_COLUMN_BONUSES)
+MARKET_SPACES = components.MARKET_ROWS * components.MARKET_COLUMNS
 #: One-hot jimador entries: side A (None), then each side-B jimador.
-JIMADOR_CHOICES: tuple[str | None, ...] = (None, *C.JIMADORES)
+JIMADOR_CHOICES: tuple[str | None, ...] = (None, *components.JIMADORES)
 #: The decisions a seat can be asked (one-hot in block ``decision``).
 DECISIONS: tuple[str, ...] = ("reroll", "virtual", "main", "cask", "shop", "pay", "gain")
 #: What a payment of choice is for (one-hot in block ``pending``).
@@ -24,15 +23,15 @@ PURPOSES: tuple[str, ...] = ("road", "extra", "shop")
 #: The farm planes of a sheet, 8x8 each (row-major): fenced-off fields, the buildings by kind, buildings
 #: connected to their chain partner, filled sections. The printed farm (water, resources, houses) is the
 #: same on every sheet and is not repeated.
-FARM_PLANES: tuple[str, ...] = ("fenced off", *C.BUILDINGS, "linked", "section")
+FARM_PLANES: tuple[str, ...] = ("fenced off", *components.BUILDINGS, "linked", "section")
 #: A sheet's tracks, in order: held resources (5), marked squares (5), coins, production (4),
 #: collections, market spaces (24, row-major), "first to" bonuses gained (14), extra free actions
 #: bought, unused gears.
 TRACK_PARTS: tuple[tuple[str, int], ...] = (
-    ("held", len(C.RESOURCES)),
-    ("marked", len(C.RESOURCES)),
+    ("held", len(components.RESOURCES)),
+    ("marked", len(components.RESOURCES)),
     ("coins", 1),
-    ("production", len(C.TEQUILAS)),
+    ("production", len(components.TEQUILAS)),
     ("collections", 1),
     ("market", MARKET_SPACES),
     ("bonuses", NUM_BONUSES),
@@ -41,8 +40,8 @@ TRACK_PARTS: tuple[tuple[str, int], ...] = (
 )
 #: The blocks of one sheet (each is prefixed ``sheet K `` in the observation).
 SHEET_BLOCKS: tuple[tuple[str, int], ...] = (
-    ("farm", len(FARM_PLANES) * F.SPACES),
-    ("fences", F.NUM_SEGMENTS),
+    ("farm", len(FARM_PLANES) * farm.SPACES),
+    ("fences", farm.NUM_SEGMENTS),
     ("tracks", sum(size for _, size in TRACK_PARTS)),
     ("jimador", len(JIMADOR_CHOICES)),
 )
@@ -59,7 +58,7 @@ MY_ROUND_PARTS: tuple[str, ...] = (
     "virtual die on building",
 )
 TABLE_BLOCKS: tuple[tuple[str, int], ...] = (
-    ("round", C.ROUNDS),
+    ("round", components.ROUNDS),
     ("dice", 2 * 6),
     ("decision", len(DECISIONS)),
     ("pending", 1 + len(PURPOSES) + 1),
@@ -70,7 +69,7 @@ TABLE_BLOCKS: tuple[tuple[str, int], ...] = (
 )
 
 #: Scales of the counts (a count is written as ``min(count, cap) / cap`` or ``count / length``).
-TRACK = float(C.RESOURCE_TRACK_LENGTH)
+TRACK = float(components.RESOURCE_TRACK_LENGTH)
 EXTRA_CAP, GEARS_UNUSED_CAP, FENCES_LEFT_CAP, BUILDS_LEFT_CAP, GEARS_LEFT_CAP, CREDITS_CAP = 12, 15, 10, 5, 3, 4
 PAY_CAP = GAIN_CAP = 4
 

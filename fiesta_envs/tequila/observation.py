@@ -18,9 +18,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from fiesta_envs.core.observer import Observer
-from fiesta_envs.tequila import components as C
-from fiesta_envs.tequila import farm as F
-from fiesta_envs.tequila import layout as L
+from fiesta_envs.tequila import components, farm, layout
 from fiesta_envs.tequila.public_sheet import PublicSheet
 from fiesta_envs.tequila.sheet import Sheet
 from fiesta_envs.tequila.state import Phase
@@ -76,51 +74,54 @@ def _bit_rows(masks: list[int], width: int) -> np.ndarray:
 def _farm_masks(sheet: PublicSheet) -> list[int]:
     """The spaces of each farm plane (``layout.FARM_PLANES``) as masks."""
     fenced_off = 0
-    for field in F.spaces_of(sheet.rewarded_fields):
-        fenced_off |= F.FIELD_SPACES[field]
-    kinds = [0] * len(C.BUILDINGS)
+    for field in farm.spaces_of(sheet.rewarded_fields):
+        fenced_off |= farm.FIELD_SPACES[field]
+    kinds = [0] * len(components.BUILDINGS)
     linked = 0
     for (kind, index), is_linked in zip(sheet.buildings, sheet.linked, strict=True):
-        spaces = F.PLACEMENTS[index].spaces
+        spaces = farm.PLACEMENTS[index].spaces
         kinds[kind] |= spaces
         if is_linked:
             linked |= spaces
     sections = 0
-    for section in F.spaces_of(sheet.sections):
-        sections |= F.SECTIONS[section]
+    for section in farm.spaces_of(sheet.sections):
+        sections |= farm.SECTIONS[section]
     return [fenced_off, *kinds, linked, sections]
 
 
 def _counts(sheet: TrackCounts) -> list[float]:
     """The counted entries of the ``tracks`` block (``layout.TRACK_PARTS``) before the market."""
-    held = [(m - c) / L.TRACK for m, c in zip(sheet.marked, sheet.crossed, strict=True)]
-    marked = [m / L.TRACK for m in sheet.marked]
-    production = [p / C.PRODUCTION_TRACK_LENGTH for p in sheet.production]
-    coins, collections = sheet.coins / C.COIN_TRACK_LENGTH, sheet.collections / C.COLLECTION_TRACK_LENGTH
+    held = [(m - c) / layout.TRACK for m, c in zip(sheet.marked, sheet.crossed, strict=True)]
+    marked = [m / layout.TRACK for m in sheet.marked]
+    production = [p / components.PRODUCTION_TRACK_LENGTH for p in sheet.production]
+    coins, collections = (
+        sheet.coins / components.COIN_TRACK_LENGTH,
+        sheet.collections / components.COLLECTION_TRACK_LENGTH,
+    )
     return [*held, *marked, coins, *production, collections]
 
 
-_MARKET_AT = sum(size for name, size in L.TRACK_PARTS[: [n for n, _ in L.TRACK_PARTS].index("market")])
-_BONUSES_AT = _MARKET_AT + L.MARKET_SPACES
-_FARM_SIZE, _FENCES_SIZE, _TRACKS_SIZE, _ = (size for _, size in L.SHEET_BLOCKS)
+_MARKET_AT = sum(size for name, size in layout.TRACK_PARTS[: [n for n, _ in layout.TRACK_PARTS].index("market")])
+_BONUSES_AT = _MARKET_AT + layout.MARKET_SPACES
+_FARM_SIZE, _FENCES_SIZE, _TRACKS_SIZE, _ = (size for _, size in layout.SHEET_BLOCKS)
 #: One-hot jimador blocks: side A (None), then each side-B jimador.
 JIMADOR_ONE_HOT: dict[str | None, np.ndarray] = {
-    name: np.eye(len(L.JIMADOR_CHOICES), dtype=np.float32)[k] for k, name in enumerate(L.JIMADOR_CHOICES)
+    name: np.eye(len(layout.JIMADOR_CHOICES), dtype=np.float32)[k] for k, name in enumerate(layout.JIMADOR_CHOICES)
 }
 
 
 def encode_sheet(sheet: PublicSheet, jimador: str | None) -> np.ndarray:
     """The four blocks of one sheet (farm, fences, tracks, jimador) as one vector."""
-    out = np.empty(L.SHEET_SIZE, dtype=np.float32)
+    out = np.empty(layout.SHEET_SIZE, dtype=np.float32)
     masks = [*_farm_masks(sheet), sheet.fences, sheet.market, sheet.bonuses]
-    bits = _bit_rows(masks, F.SPACES)
-    planes = len(L.FARM_PLANES)
+    bits = _bit_rows(masks, farm.SPACES)
+    planes = len(layout.FARM_PLANES)
     out[:_FARM_SIZE] = bits[:planes].ravel()
     fences_end = _FARM_SIZE + _FENCES_SIZE
-    out[_FARM_SIZE:fences_end] = bits[planes, : F.NUM_SEGMENTS]
+    out[_FARM_SIZE:fences_end] = bits[planes, : farm.NUM_SEGMENTS]
     tracks = out[fences_end : fences_end + _TRACKS_SIZE]
-    tracks[_MARKET_AT:_BONUSES_AT] = bits[planes + 1, : L.MARKET_SPACES]
-    tracks[_BONUSES_AT : _BONUSES_AT + L.NUM_BONUSES] = bits[planes + 2, : L.NUM_BONUSES]
+    tracks[_MARKET_AT:_BONUSES_AT] = bits[planes + 1, : layout.MARKET_SPACES]
+    tracks[_BONUSES_AT : _BONUSES_AT + layout.NUM_BONUSES] = bits[planes + 2, : layout.NUM_BONUSES]
     write_counts(sheet, out)
     out[fences_end + _TRACKS_SIZE :] = JIMADOR_ONE_HOT[jimador]
     return out
@@ -133,29 +134,31 @@ _LAST_COUNTS_AT = _TRACKS_AT + _TRACKS_SIZE - 2  # extra free actions bought, un
 def write_counts(sheet: TrackCounts, out: np.ndarray) -> None:
     """Write the counted track entries of ``sheet`` into its encoded block ``out`` (the rest are bits)."""
     out[_TRACKS_AT : _TRACKS_AT + _MARKET_AT] = _counts(sheet)
-    out[_LAST_COUNTS_AT] = min(sheet.extra_bought, L.EXTRA_CAP) / L.EXTRA_CAP
-    out[_LAST_COUNTS_AT + 1] = min(sheet.gears_unused, L.GEARS_UNUSED_CAP) / L.GEARS_UNUSED_CAP
+    out[_LAST_COUNTS_AT] = min(sheet.extra_bought, layout.EXTRA_CAP) / layout.EXTRA_CAP
+    out[_LAST_COUNTS_AT + 1] = min(sheet.gears_unused, layout.GEARS_UNUSED_CAP) / layout.GEARS_UNUSED_CAP
 
 
 def my_round_entries(sheet: RoundActions) -> list[float]:
     """The ``my round`` block (``layout.MY_ROUND_PARTS``)."""
     return [
-        min(sheet.fences_left, L.FENCES_LEFT_CAP) / L.FENCES_LEFT_CAP,
-        min(sheet.builds_left, L.BUILDS_LEFT_CAP) / L.BUILDS_LEFT_CAP,
-        min(sheet.gears_left, L.GEARS_LEFT_CAP) / L.GEARS_LEFT_CAP,
-        min(sheet.credits, L.CREDITS_CAP) / L.CREDITS_CAP,
+        min(sheet.fences_left, layout.FENCES_LEFT_CAP) / layout.FENCES_LEFT_CAP,
+        min(sheet.builds_left, layout.BUILDS_LEFT_CAP) / layout.BUILDS_LEFT_CAP,
+        min(sheet.gears_left, layout.GEARS_LEFT_CAP) / layout.GEARS_LEFT_CAP,
+        min(sheet.credits, layout.CREDITS_CAP) / layout.CREDITS_CAP,
         float(sheet.free_road),
         float(sheet.virtual == 0),
         float(sheet.virtual == 1),
     ]
 
 
-_ROUND_ONE_HOT = [[float(i == r) for i in range(C.ROUNDS)] for r in range(C.ROUNDS + 1)]  # round 8: all zeros
+_ROUND_ONE_HOT = [
+    [float(i == r) for i in range(components.ROUNDS)] for r in range(components.ROUNDS + 1)
+]  # round 8: all zeros
 _DIE_ONE_HOT = [[float(i == v) for i in range(6)] for v in range(6)]
 #: Indexed by the decision (a ``Phase``); "next" (a seat done with its part of a simultaneous round, Parallel
 #: API) and "over" ask nothing: all zeros.
-_DECISION_ONE_HOT = tuple([float(phase.label == decision) for decision in L.DECISIONS] for phase in Phase)
-_PURPOSE_ONE_HOT = {p: [float(p == other) for other in L.PURPOSES] for p in ("", *L.PURPOSES)}
+_DECISION_ONE_HOT = tuple([float(phase.label == decision) for decision in layout.DECISIONS] for phase in Phase)
+_PURPOSE_ONE_HOT = {p: [float(p == other) for other in layout.PURPOSES] for p in ("", *layout.PURPOSES)}
 
 
 def table_entries(game: Table, seat: int) -> list[float]:
@@ -169,9 +172,9 @@ def table_entries(game: Table, seat: int) -> list[float]:
         *_DIE_ONE_HOT[die1 - 1],
         *_DIE_ONE_HOT[die2 - 1],
         *_DECISION_ONE_HOT[game.decision],
-        min(game.pay_left, L.PAY_CAP) / L.PAY_CAP,
+        min(game.pay_left, layout.PAY_CAP) / layout.PAY_CAP,
         *_PURPOSE_ONE_HOT[game.pay_purpose],
-        min(game.gain_left, L.GAIN_CAP) / L.GAIN_CAP,
+        min(game.gain_left, layout.GAIN_CAP) / layout.GAIN_CAP,
         float(game.start_player == seat),
         ((seat - game.start_player) % n) / n,
         *[float(0 <= first < now) for first in game.bonus_round],
@@ -184,7 +187,7 @@ class TequilaObserver(Observer[Table]):
     """Tequila observations for one player count (see the module docstring)."""
 
     def __init__(self, num_players: int) -> None:
-        super().__init__(L.observation_layout(num_players))
+        super().__init__(layout.observation_layout(num_players))
         self.num_players = num_players
         self.reset()
 
@@ -199,12 +202,12 @@ class TequilaObserver(Observer[Table]):
         return [(seat + k) % self.num_players for k in range(1, self.num_players)]
 
     def encode(self, game: Table, seat: int, out: np.ndarray) -> None:
-        out[: L.TABLE_SIZE] = table_entries(game, seat)
-        at = L.TABLE_SIZE
-        out[at : at + L.SHEET_SIZE] = encode_sheet(game.sheets[seat].public_sheet(), game.jimadores[seat])
+        out[: layout.TABLE_SIZE] = table_entries(game, seat)
+        at = layout.TABLE_SIZE
+        out[at : at + layout.SHEET_SIZE] = encode_sheet(game.sheets[seat].public_sheet(), game.jimadores[seat])
         for other in self._others(seat):
-            at += L.SHEET_SIZE
-            out[at : at + L.SHEET_SIZE] = encode_sheet(game.shown_sheets[other], game.jimadores[other])
+            at += layout.SHEET_SIZE
+            out[at : at + layout.SHEET_SIZE] = encode_sheet(game.shown_sheets[other], game.jimadores[other])
 
     def observe(self, game: Table, seat: int) -> np.ndarray:
         """The reference, pulling what changed: the others' start-of-round sheets are encoded once per round,
@@ -216,8 +219,8 @@ class TequilaObserver(Observer[Table]):
                 encode_sheet(sheet, jimador) for sheet, jimador in zip(game.shown_sheets, game.jimadores, strict=True)
             ]
         out = np.empty(self.layout.size, dtype=np.float32)
-        out[: L.TABLE_SIZE] = table_entries(game, seat)
-        at = L.TABLE_SIZE
+        out[: layout.TABLE_SIZE] = table_entries(game, seat)
+        at = layout.TABLE_SIZE
         sheet = game.sheets[seat]
         # buildings are only ever added, and never overlap: the occupied spaces change with each one
         bits_of = (sheet.occupied, sheet.rewarded_fields, sheet.sections, sheet.fences, sheet.market, sheet.bonuses)
@@ -227,8 +230,8 @@ class TequilaObserver(Observer[Table]):
             self._own_bits_of[seat] = bits_of
         else:
             write_counts(sheet, own)
-        out[at : at + L.SHEET_SIZE] = own
+        out[at : at + layout.SHEET_SIZE] = own
         for other in self._others(seat):
-            at += L.SHEET_SIZE
-            out[at : at + L.SHEET_SIZE] = self._shown_encoded[other]
+            at += layout.SHEET_SIZE
+            out[at : at + layout.SHEET_SIZE] = self._shown_encoded[other]
         return out

@@ -7,8 +7,7 @@ from typing import Protocol
 
 import numpy as np
 
-from fiesta_envs.tequila import components as C
-from fiesta_envs.tequila import farm as F
+from fiesta_envs.tequila import components, farm
 from fiesta_envs.tequila.sheet import Sheet
 
 
@@ -44,34 +43,34 @@ def farm_lines(sheet: Sheet) -> list[str]:
         letter = BUILDING_LETTERS[kind]
         if sheet.links.linked[i]:
             letter = letter.upper()
-        for x in F.spaces_of(F.PLACEMENTS[index].spaces):
+        for x in farm.spaces_of(farm.PLACEMENTS[index].spaces):
             owner[x] = letter
     lines = []
-    for fr in range(F.FIELDS_PER_SIDE + 1):
+    for fr in range(farm.FIELDS_PER_SIDE + 1):
         top = "+"
-        for fc in range(F.FIELDS_PER_SIDE):
-            fenced = sheet.fences >> (fr * F.FIELDS_PER_SIDE + fc) & 1
+        for fc in range(farm.FIELDS_PER_SIDE):
+            fenced = sheet.fences >> (fr * farm.FIELDS_PER_SIDE + fc) & 1
             top += ("=====" if fenced else "     ") + "+"
         lines.append(top)
-        if fr == F.FIELDS_PER_SIDE:
+        if fr == farm.FIELDS_PER_SIDE:
             break
-        for dr in range(C.FIELD_SIZE):
-            r = fr * C.FIELD_SIZE + dr
+        for dr in range(components.FIELD_SIZE):
+            r = fr * components.FIELD_SIZE + dr
             line = ""
-            for fc in range(F.FIELDS_PER_SIDE + 1):
-                seg = F.NUM_HORIZONTAL + fr * (F.FIELDS_PER_SIDE + 1) + fc
+            for fc in range(farm.FIELDS_PER_SIDE + 1):
+                seg = farm.NUM_HORIZONTAL + fr * (farm.FIELDS_PER_SIDE + 1) + fc
                 line += "|" if sheet.fences >> seg & 1 else " "
-                if fc == F.FIELDS_PER_SIDE:
+                if fc == farm.FIELDS_PER_SIDE:
                     break
                 cells = []
-                for dc in range(C.FIELD_SIZE):
-                    x = F.space(r, fc * C.FIELD_SIZE + dc)
+                for dc in range(components.FIELD_SIZE):
+                    x = farm.space(r, fc * components.FIELD_SIZE + dc)
                     if x in owner:
                         cells.append(owner[x])
-                    elif F.WATER_SPACES >> x & 1:
+                    elif farm.WATER_SPACES >> x & 1:
                         cells.append("~")
                     else:
-                        cells.append(ICON_LETTERS[F.SPACE_RESOURCE[x]])
+                        cells.append(ICON_LETTERS[farm.SPACE_RESOURCE[x]])
                 line += " " + " ".join(cells) + " "
             lines.append(line)
     return lines
@@ -79,8 +78,8 @@ def farm_lines(sheet: Sheet) -> list[str]:
 
 def sheet_lines(game: Table, seat: int) -> list[str]:
     sheet = game.sheets[seat]
-    held = ", ".join(f"{name} {sheet.held(r)}/{sheet.marked[r]}" for r, name in enumerate(C.RESOURCES))
-    tequila = ", ".join(f"{t} {n}" for t, n in zip(C.TEQUILAS, sheet.production, strict=True))
+    held = ", ".join(f"{name} {sheet.held(r)}/{sheet.marked[r]}" for r, name in enumerate(components.RESOURCES))
+    tequila = ", ".join(f"{t} {n}" for t, n in zip(components.TEQUILAS, sheet.production, strict=True))
     jimador = game.jimadores[seat] or "side A"
     return [
         f"player {seat} ({jimador}): held/marked {held}",
@@ -95,7 +94,7 @@ def render_text(game: Table) -> str:
         head = f"Tequila: game over, scores {[int(s) for s in game.scores()]}"
     else:
         head = (
-            f"Tequila: round {game.round + 1}/{C.ROUNDS}, dice {game.dice[0]} {game.dice[1]}, "
+            f"Tequila: round {game.round + 1}/{components.ROUNDS}, dice {game.dice[0]} {game.dice[1]}, "
             f"starting player {game.start_player}, player {game.current_player} to {game.decision.label}"
         )
     lines = [head]

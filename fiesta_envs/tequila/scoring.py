@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fiesta_envs.tequila import components as C
-from fiesta_envs.tequila import farm as F
+from fiesta_envs.tequila import components, farm
 from fiesta_envs.tequila.sheet import MARKET_BONUS, MARKET_BONUS_COLUMNS, SECTION_BONUS, TEQUILA_BONUS, Sheet
 
 
@@ -64,16 +63,20 @@ def score_breakdown(sheets: Sequence[Sheet]) -> list[dict[str, int]]:
     """Each player's points by source (the total is their sum)."""
     n = len(sheets)
     tequila_majority = [0] * n
-    for t, (left, right) in enumerate(C.TEQUILA_MAJORITY):
-        awards = majority_awards([s.production[t] for s in sheets], left, right, C.SOLO_TEQUILA_MINIMUM)
+    for t, (left, right) in enumerate(components.TEQUILA_MAJORITY):
+        awards = majority_awards([s.production[t] for s in sheets], left, right, components.SOLO_TEQUILA_MINIMUM)
         tequila_majority = [a + b for a, b in zip(tequila_majority, awards, strict=True)]
-    market_majority = majority_awards([s.market_count() for s in sheets], *C.MARKET_MAJORITY, C.SOLO_MARKET_MINIMUM)
+    market_majority = majority_awards(
+        [s.market_count() for s in sheets], *components.MARKET_MAJORITY, components.SOLO_MARKET_MINIMUM
+    )
     out = []
     for p, s in enumerate(sheets):
-        sections = sum(v for i, v in enumerate(C.SECTION_PRESTIGE) if s.bonuses >> (SECTION_BONUS + i) & 1)
-        first_to = sum(v for t, v in enumerate(C.PRODUCTION_BONUS_PRESTIGE) if s.bonuses >> (TEQUILA_BONUS + t) & 1)
+        sections = sum(v for i, v in enumerate(components.SECTION_PRESTIGE) if s.bonuses >> (SECTION_BONUS + i) & 1)
+        first_to = sum(
+            v for t, v in enumerate(components.PRODUCTION_BONUS_PRESTIGE) if s.bonuses >> (TEQUILA_BONUS + t) & 1
+        )
         first_to += sum(
-            C.MARKET_COLUMN_BONUSES[col][1]
+            components.MARKET_COLUMN_BONUSES[col][1]
             for k, col in enumerate(MARKET_BONUS_COLUMNS)
             if s.bonuses >> (MARKET_BONUS + k) & 1
         )
@@ -81,7 +84,7 @@ def score_breakdown(sheets: Sequence[Sheet]) -> list[dict[str, int]]:
             {
                 "unused_gears": s.gears_unused,
                 "coin_track": s.coin_prestige(),
-                "production_tracks": sum(s.production_prestige(t) for t in range(len(C.TEQUILAS))),
+                "production_tracks": sum(s.production_prestige(t) for t in range(len(components.TEQUILAS))),
                 "collections": s.collection_prestige(),
                 "sections_first": sections,
                 "first_to_bonuses": first_to,
@@ -94,23 +97,23 @@ def score_breakdown(sheets: Sequence[Sheet]) -> list[dict[str, int]]:
 
 
 def solo_rank(score: int) -> str:
-    return next(title for low, title in C.SOLO_RANKS if score >= low)
+    return next(title for low, title in components.SOLO_RANKS if score >= low)
 
 
 def achievements(sheet: Sheet, score: int) -> list[str]:
     """The rulebook's achievements this sheet earned (reported, not scored), in the rulebook's order."""
-    fenced_houses = F.bit_count(sheet.rewarded_fields & F.HOUSE_FIELDS)
-    fenced_spaces = F.bit_count(sheet.rewarded_fields) * C.FIELD_SIZE * C.FIELD_SIZE
+    fenced_houses = farm.bit_count(sheet.rewarded_fields & farm.HOUSE_FIELDS)
+    fenced_spaces = farm.bit_count(sheet.rewarded_fields) * components.FIELD_SIZE * components.FIELD_SIZE
     earned = (
-        sheet.collections >= C.COLLECTION_TRACK_LENGTH,
-        sheet.production[C.PINK] >= C.PRODUCTION_TRACK_LENGTH,
-        sheet.coins >= C.COIN_TRACK_LENGTH,
-        sheet.extra_bought >= C.ACHIEVEMENT_EXTRA_ACTIONS,
-        F.bit_count(sheet.sections) >= C.ACHIEVEMENT_SECTIONS,
-        sheet.market_count() >= C.ACHIEVEMENT_MARKET_SPACES,
-        sheet.coins_earned >= C.ACHIEVEMENT_COINS,
-        fenced_houses >= C.ACHIEVEMENT_HOUSES,
-        fenced_spaces >= C.ACHIEVEMENT_FIELD_SPACES,
-        score >= C.ACHIEVEMENT_SCORE,
+        sheet.collections >= components.COLLECTION_TRACK_LENGTH,
+        sheet.production[components.PINK] >= components.PRODUCTION_TRACK_LENGTH,
+        sheet.coins >= components.COIN_TRACK_LENGTH,
+        sheet.extra_bought >= components.ACHIEVEMENT_EXTRA_ACTIONS,
+        farm.bit_count(sheet.sections) >= components.ACHIEVEMENT_SECTIONS,
+        sheet.market_count() >= components.ACHIEVEMENT_MARKET_SPACES,
+        sheet.coins_earned >= components.ACHIEVEMENT_COINS,
+        fenced_houses >= components.ACHIEVEMENT_HOUSES,
+        fenced_spaces >= components.ACHIEVEMENT_FIELD_SPACES,
+        score >= components.ACHIEVEMENT_SCORE,
     )
-    return [name for name, ok in zip(C.ACHIEVEMENTS, earned, strict=True) if ok]
+    return [name for name, ok in zip(components.ACHIEVEMENTS, earned, strict=True) if ok]

@@ -14,41 +14,39 @@ from functools import lru_cache
 
 import numpy as np
 
-from fiesta_envs.tequila import components as C
-from fiesta_envs.tequila import farm as F
-from fiesta_envs.tequila import layout as L
+from fiesta_envs.tequila import components, farm, layout
 from fiesta_envs.tequila.affordable import Affordable, affordable
 from fiesta_envs.tequila.public_sheet import PublicSheet
 from fiesta_envs.tequila.state import SHEET_FIELDS, SheetState
 
-NUM_RESOURCES = len(C.RESOURCES)
-NUM_BONUSES = L.NUM_BONUSES
+NUM_RESOURCES = len(components.RESOURCES)
+NUM_BONUSES = layout.NUM_BONUSES
 SECTION_BONUS = 0  # bonus index of section s: SECTION_BONUS + s
-TEQUILA_BONUS = len(C.SECTION_PRESTIGE)  # bonus index of tequila t: TEQUILA_BONUS + t
-MARKET_BONUS = TEQUILA_BONUS + len(C.TEQUILAS)  # then one per bonus column, in column order
-MARKET_BONUS_COLUMNS: tuple[int, ...] = tuple(sorted(C.MARKET_COLUMN_BONUSES))
-MARKET_SPACES = L.MARKET_SPACES
+TEQUILA_BONUS = len(components.SECTION_PRESTIGE)  # bonus index of tequila t: TEQUILA_BONUS + t
+MARKET_BONUS = TEQUILA_BONUS + len(components.TEQUILAS)  # then one per bonus column, in column order
+MARKET_BONUS_COLUMNS: tuple[int, ...] = tuple(sorted(components.MARKET_COLUMN_BONUSES))
+MARKET_SPACES = layout.MARKET_SPACES
 
 
 def market_space(row: int, col: int) -> int:
-    return row * C.MARKET_COLUMNS + col
+    return row * components.MARKET_COLUMNS + col
 
 
 #: Market spaces whose marking opens each space: (r', c +- 1) with |r - r'| <= 1.
 MARKET_OPENERS: tuple[int, ...] = tuple(
     sum(
         1 << market_space(r2, c2)
-        for r2 in range(C.MARKET_ROWS)
+        for r2 in range(components.MARKET_ROWS)
         for c2 in (c - 1, c + 1)
-        if abs(r2 - r) <= 1 and 0 <= c2 < C.MARKET_COLUMNS
+        if abs(r2 - r) <= 1 and 0 <= c2 < components.MARKET_COLUMNS
     )
-    for r in range(C.MARKET_ROWS)
-    for c in range(C.MARKET_COLUMNS)
+    for r in range(components.MARKET_ROWS)
+    for c in range(components.MARKET_COLUMNS)
 )
 #: Market spaces each marked space opens (the same relation as ``MARKET_OPENERS``).
 MARKET_NEIGHBOURS = MARKET_OPENERS
 MARKET_COLUMN_MASKS: tuple[int, ...] = tuple(
-    sum(1 << market_space(r, c) for r in range(C.MARKET_ROWS)) for c in range(C.MARKET_COLUMNS)
+    sum(1 << market_space(r, c) for r in range(components.MARKET_ROWS)) for c in range(components.MARKET_COLUMNS)
 )
 
 
@@ -64,11 +62,11 @@ def open_market_spaces(marked: int) -> int:
 
 #: What follows from a set of fences (cached: every new sheet has none, loads repeat positions; a sheet
 #: keeps a copy).
-_fence_facts = lru_cache(maxsize=4096)(F.Fencing)
+_fence_facts = lru_cache(maxsize=4096)(farm.Fencing)
 
 
 #: ``farm.connections``, cached (loads repeat positions); its answers are only ever read.
-_connections = lru_cache(maxsize=4096)(F.connections)
+_connections = lru_cache(maxsize=4096)(farm.connections)
 
 
 class Sheet:
@@ -113,9 +111,9 @@ class Sheet:
     def refresh(self) -> None:
         """Recompute what follows from the buildings (a new sheet or a load; ``add_building`` keeps it)."""
         self.occupied = 0
-        self.kind_count = [0] * len(C.BUILDINGS)
+        self.kind_count = [0] * len(components.BUILDINGS)
         for kind, index in self.buildings:
-            self.occupied |= F.PLACEMENTS[index].spaces
+            self.occupied |= farm.PLACEMENTS[index].spaces
             self.kind_count[kind] += 1
         self.links = _connections(tuple(self.buildings))
         self._refresh_links()
@@ -125,15 +123,15 @@ class Sheet:
         self.linked_kinds = {
             kind for (kind, _), linked in zip(self.buildings, self.links.linked, strict=True) if linked
         }
-        self.road_spaces = F.bit_count(self.links.kind_spaces[C.ROAD])  # market row 2 counts road spaces
+        self.road_spaces = farm.bit_count(self.links.kind_spaces[components.ROAD])  # market row 2 counts road spaces
         self._empty_caches()
         self._refresh_tequilas()
 
     def _refresh_tequilas(self) -> None:
         """The tequilas whose building is connected to its partner and whose track has room."""
         self.tequilas_ready = 0
-        for t, building in enumerate(C.TEQUILA_BUILDING):
-            if building in self.linked_kinds and self.production[t] < C.PRODUCTION_TRACK_LENGTH:
+        for t, building in enumerate(components.TEQUILA_BUILDING):
+            if building in self.linked_kinds and self.production[t] < components.PRODUCTION_TRACK_LENGTH:
                 self.tequilas_ready |= 1 << t
 
     def _refresh_market(self) -> None:
@@ -149,7 +147,7 @@ class Sheet:
     def fence_mask(self) -> np.ndarray:
         """The legal fences as the fence part of a legal-action mask (made when asked: the game patches
         its kept main-phase mask from ``legal_fence_bits`` itself)."""
-        return F.segment_mask(self.legal_fence_bits)
+        return farm.segment_mask(self.legal_fence_bits)
 
     def public_sheet(self) -> PublicSheet:
         """The sheet's public facts now (what the others see of it at the start of a round)."""
@@ -182,11 +180,11 @@ class Sheet:
         choices = 0
         marked = self.marked
         for _ in range(amount):
-            if marked[resource] >= C.RESOURCE_TRACK_LENGTH:
+            if marked[resource] >= components.RESOURCE_TRACK_LENGTH:
                 break  # the track is full: the gain is lost
             marked[resource] += 1
             self.hand[resource] += 1
-            if marked[resource] in C.RESOURCE_TRACK_COINS:
+            if marked[resource] in components.RESOURCE_TRACK_COINS:
                 choices += self.gain_coins(1)
         self.can = None
         return choices
@@ -196,9 +194,9 @@ class Sheet:
         choices = 0
         for _ in range(amount):
             self.coins_earned += 1
-            if self.coins < C.COIN_TRACK_LENGTH:
+            if self.coins < components.COIN_TRACK_LENGTH:
                 self.coins += 1
-                if self.coins in C.COIN_TRACK_GEMS:
+                if self.coins in components.COIN_TRACK_GEMS:
                     choices += 1
         return choices
 
@@ -209,13 +207,13 @@ class Sheet:
     def spend(self, resource: int, amount: int = 1) -> None:
         """Cross out ``amount`` held squares of a resource."""
         if self.hand[resource] < amount:
-            raise AssertionError(f"cannot pay {amount} {C.RESOURCES[resource]}")
+            raise AssertionError(f"cannot pay {amount} {components.RESOURCES[resource]}")
         self.crossed[resource] += amount
         self.hand[resource] -= amount
         self.can = None
 
     def can_gain_any(self) -> bool:
-        return any(m < C.RESOURCE_TRACK_LENGTH for m in self.marked)
+        return any(m < components.RESOURCE_TRACK_LENGTH for m in self.marked)
 
     # ------------------------------------------------------------------ the round's actions
     def start_turn(self, gears: int) -> None:
@@ -273,15 +271,15 @@ class Sheet:
     def add_building(self, kind: int, index: int) -> list[int]:
         """Draw a building; returns the buildings that it newly connected to their chain partner."""
         before = self.links.linked
-        self.links = F.connect(self.links, self.buildings, kind, index)
+        self.links = farm.connect(self.links, self.buildings, kind, index)
         self.buildings.append((kind, index))
-        self.occupied |= F.PLACEMENTS[index].spaces
+        self.occupied |= farm.PLACEMENTS[index].spaces
         self.kind_count[kind] += 1
         newly = [i for i, linked in enumerate(self.links.linked) if linked and (i >= len(before) or not before[i])]
         for i in newly:  # connections are never lost: the linked kinds only grow
             self.linked_kinds.add(self.buildings[i][0])
-        if kind == C.ROAD:
-            self.road_spaces = F.bit_count(self.links.kind_spaces[C.ROAD])
+        if kind == components.ROAD:
+            self.road_spaces = farm.bit_count(self.links.kind_spaces[components.ROAD])
         self._empty_caches()
         self._refresh_tequilas()
         return newly
@@ -295,7 +293,7 @@ class Sheet:
         self.fences_left -= 1
         fences = self.fences = self.fences | 1 << segment
         parts = self.fencing.draw(segment)
-        self.legal_fence_bits = ~fences & F.ALL_SEGMENTS & ~self.fencing.blocked  # fencing.legal
+        self.legal_fence_bits = ~fences & farm.ALL_SEGMENTS & ~self.fencing.blocked  # fencing.legal
         return parts
 
     def reward_fields(self, fields: int) -> None:
@@ -314,38 +312,40 @@ class Sheet:
         return self.matching
 
     def _cask_matching(self) -> int:
-        distillers = [i for i, (k, _) in enumerate(self.buildings) if k == C.DISTILLER]
+        distillers = [i for i, (k, _) in enumerate(self.buildings) if k == components.DISTILLER]
         edges = [
-            [d for d in distillers if self.links.reach[i] & F.PLACEMENTS[self.buildings[d][1]].spaces]
+            [d for d in distillers if self.links.reach[i] & farm.PLACEMENTS[self.buildings[d][1]].spaces]
             for i, (k, _) in enumerate(self.buildings)
-            if k == C.CASK
+            if k == components.CASK
         ]
-        return F.max_matching(edges)
+        return farm.max_matching(edges)
 
     def linked_shops(self) -> int:
         if self.shops is None:
-            self.shops = sum(1 for i, (k, _) in enumerate(self.buildings) if k == C.SHOP and self.links.linked[i])
+            self.shops = sum(
+                1 for i, (k, _) in enumerate(self.buildings) if k == components.SHOP and self.links.linked[i]
+            )
         return self.shops
 
     def requirement_met(self, kind: int, amount: int) -> bool:
-        count = self.road_spaces if kind == C.ROAD else self.kind_count[kind]
+        count = self.road_spaces if kind == components.ROAD else self.kind_count[kind]
         return count >= amount
 
     # ------------------------------------------------------------------ scoring facts
     def coin_prestige(self) -> int:
-        return max((v for square, v in C.COIN_TRACK_PRESTIGE.items() if self.coins >= square), default=0)
+        return max((v for square, v in components.COIN_TRACK_PRESTIGE.items() if self.coins >= square), default=0)
 
     def production_prestige(self, tequila: int) -> int:
         count = self.production[tequila]
-        return C.PRODUCTION_PRESTIGE[tequila][count - 1] if count else 0
+        return components.PRODUCTION_PRESTIGE[tequila][count - 1] if count else 0
 
     def collection_prestige(self) -> int:
-        reached = min(self.collections, len(C.COLLECTION_PRESTIGE))
-        return C.COLLECTION_PRESTIGE[reached - 1] if reached else 0
+        reached = min(self.collections, len(components.COLLECTION_PRESTIGE))
+        return components.COLLECTION_PRESTIGE[reached - 1] if reached else 0
 
     def market_count(self) -> int:
-        return F.bit_count(self.market)
+        return farm.bit_count(self.market)
 
     def fenced_resources(self) -> int:
         """Resources shown on fenced-off fields (the tie-break), counted even if a track was full."""
-        return sum(len(C.FIELDS[f][0]) for f in F.spaces_of(self.rewarded_fields))
+        return sum(len(components.FIELDS[f][0]) for f in farm.spaces_of(self.rewarded_fields))
