@@ -176,6 +176,7 @@ class Canvas:
         origin: tuple[float, float],
         length: int,
         filled: int,
+        *,
         cell: float = 14,
         colour: RGB = COLOURS["ink"],
         crossed: int = 0,

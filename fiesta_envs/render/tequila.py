@@ -52,7 +52,7 @@ def draw(game: Any) -> np.ndarray:
     for seat in range(n):
         row, col = divmod(seat, columns)
         left, top = MARGIN + col * (PANEL_WIDTH + MARGIN), HEADER + row * (PANEL_HEIGHT + MARGIN)
-        _sheet(canvas, game, state, seat, (left, top, left + PANEL_WIDTH, top + PANEL_HEIGHT))
+        _sheet(canvas, game, state, seat=seat, box=(left, top, left + PANEL_WIDTH, top + PANEL_HEIGHT))
     canvas.text((MARGIN, canvas.height - 24), status_line(game), 16)
     return canvas.to_array()
 
@@ -87,7 +87,9 @@ def _bonus_name(bonus: int) -> str:
     return f"market column {column + 1}"
 
 
-def _sheet(canvas: Canvas, game: Any, state: dict[str, Any], seat: int, box: tuple[float, float, float, float]) -> None:
+def _sheet(
+    canvas: Canvas, game: Any, state: dict[str, Any], *, seat: int, box: tuple[float, float, float, float]
+) -> None:
     sheet = state["sheets"][seat]
     jimador = state["jimadores"][seat] or "side A"
     active = seat == game.current_player
@@ -149,8 +151,8 @@ def _tracks(canvas: Canvas, sheet: dict[str, Any], origin: tuple[float, float]) 
             (x0 + label_width, y + 1),
             components.RESOURCE_TRACK_LENGTH,
             sheet["marked"][r],
-            TRACK,
-            RESOURCE_COLOURS[r],
+            cell=TRACK,
+            colour=RESOURCE_COLOURS[r],
             crossed=sheet["crossed"][r],
             special=sorted(components.RESOURCE_TRACK_COINS),
         )
@@ -161,8 +163,8 @@ def _tracks(canvas: Canvas, sheet: dict[str, Any], origin: tuple[float, float]) 
         (x0 + label_width, y + 1),
         components.COIN_TRACK_LENGTH,
         sheet["coins"],
-        11,
-        (220, 180, 40),
+        cell=11,
+        colour=(220, 180, 40),
         special=sorted(components.COIN_TRACK_GEMS),
     )
     y += 18
@@ -172,14 +174,18 @@ def _tracks(canvas: Canvas, sheet: dict[str, Any], origin: tuple[float, float]) 
             (x0 + label_width, y + 1),
             components.PRODUCTION_TRACK_LENGTH,
             sheet["production"][t],
-            12,
-            mix(TEQUILA_COLOURS[t], COLOURS["ink"], 0.15),
+            cell=12,
+            colour=mix(TEQUILA_COLOURS[t], COLOURS["ink"], 0.15),
             special=(components.PRODUCTION_BONUS_SQUARE + 1,),
         )
         y += 15
     canvas.text((x0, y), f"collect {sheet['collections']}", 11, max_width=label_width - 2)
     canvas.track(
-        (x0 + label_width, y + 1), components.COLLECTION_TRACK_LENGTH, sheet["collections"], 12, (120, 90, 160)
+        (x0 + label_width, y + 1),
+        components.COLLECTION_TRACK_LENGTH,
+        sheet["collections"],
+        cell=12,
+        colour=(120, 90, 160),
     )
     y += 20
     canvas.text((x0, y), f"market ({bin(sheet['market']).count('1')} marked)", 11)

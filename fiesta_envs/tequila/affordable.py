@@ -26,7 +26,7 @@ def market_cost(m: int, green: bool) -> dict[int, int]:
     return {resource: amount} if amount else {}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Affordable:
     """What one hand can pay for (a bit per building kind, tequila, market space or resource)."""
 
@@ -82,4 +82,11 @@ def affordable(hand: tuple[int, ...]) -> Affordable:
     total = sum(hand)
     if total < components.ROAD_COST_OF_CHOICE:
         buildings &= ~(1 << components.ROAD)
-    return Affordable(buildings, tequilas, market, green_market, total >= components.EXTRA_ACTION_COST, held)
+    return Affordable(
+        buildings=buildings,
+        tequilas=tequilas,
+        market=market,
+        green_market=green_market,
+        extra=total >= components.EXTRA_ACTION_COST,
+        held=held,
+    )

@@ -128,7 +128,7 @@ def orientations(shape: tuple[tuple[int, int], ...]) -> list[tuple[tuple[int, in
     return found
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Placement:
     """One way to draw a building: kind, top-left of the bounding box, orientation index."""
 
@@ -156,7 +156,11 @@ def _placements() -> list[Placement]:
                     mask = sum(1 << space(row + r, col + c) for r, c in cells)
                     if mask & ~allowed:
                         continue
-                    out.append(Placement(kind, row, col, index, mask, grow(mask) & ~mask))
+                    out.append(
+                        Placement(
+                            kind=kind, row=row, col=col, orientation=index, spaces=mask, touching=grow(mask) & ~mask
+                        )
+                    )
     return out
 
 
@@ -389,7 +393,7 @@ def houses(zone: int) -> int:
     return (zone & HOUSE_FIELDS).bit_count()
 
 
-def _closed_by(segment: int, fences: int, zone_a: int, across: int, down: int) -> list[int]:
+def _closed_by(segment: int, fences: int, *, zone_a: int, across: int, down: int) -> list[int]:
     """Zones newly fenced off by drawing ``segment``, knowing the zone of its first field."""
     after = fences | 1 << segment
     a, b = SEGMENT_FIELDS[segment]
@@ -412,7 +416,7 @@ def closed_zones_by(segment: int, fences: int) -> list[int]:
     """The zones that drawing ``segment`` would newly fence off (empty if it closes nothing)."""
     across, down = open_links(fences)
     zone_a = _spread(1 << SEGMENT_FIELDS[segment][0], across, down)
-    return _closed_by(segment, fences, zone_a, across, down)
+    return _closed_by(segment, fences, zone_a=zone_a, across=across, down=down)
 
 
 def fence_problem(segment: int, fences: int) -> str | None:
@@ -509,12 +513,13 @@ def _cuts_closing(across: int, down: int, shut: int) -> int:
         if houses(piece) > components.MAX_HOUSES_PER_ZONE:
             out_across = across & (piece ^ (piece >> 1))  # links from the piece to the rest of the zone
             out_down = down & (piece ^ (piece >> FIELDS_PER_SIDE))
-            blocked |= _piece_cuts(piece, inner_across & piece, inner_down & piece, out_across, out_down)
+            inside = {"across": inner_across & piece, "down": inner_down & piece}
+            blocked |= _piece_cuts(piece, **inside, out_across=out_across, out_down=out_down)
     return blocked
 
 
 @lru_cache(maxsize=1 << 15)
-def _piece_cuts(piece: int, across: int, down: int, out_across: int, out_down: int) -> int:
+def _piece_cuts(piece: int, *, across: int, down: int, out_across: int, out_down: int) -> int:
     """Segments closing part of ``piece`` (shut fields with two houses or more, joined by the open links
     ``across``/``down``; ``out_across``/``out_down``: its open links to the rest of its zone).
 

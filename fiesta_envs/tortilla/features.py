@@ -49,6 +49,7 @@ from fiesta_envs.tortilla.components import (
     STARTING_PANS,
 )
 from fiesta_envs.tortilla.omelettes import cards_missing, is_perfect
+from fiesta_envs.tortilla.state import Phase
 from fiesta_envs.tortilla.steals import steal_sources
 
 if TYPE_CHECKING:
@@ -462,8 +463,8 @@ def action_features(game: TortillaDePatatas, player: int) -> np.ndarray:
         block = get(key)
         facts.append(block if block is not None else _new_facts(key))
     hand = game._hands[player]
-    acting = game._current == player and game._phase != _OVER
-    unseen = unseen_pool(game, player, memory) if stealing or (acting and game._phase == _AFTER) else None
+    acting = game._current == player and game._phase != Phase.OVER
+    unseen = unseen_pool(game, player, memory) if stealing or (acting and game._phase == Phase.AFTER) else None
     chances = _opponent_chances(game, player, unseen, memory) if stealing else _NO_CHANCES
     for slot in range(NUM_PANS):
         pan = order[slot]
@@ -479,9 +480,9 @@ def action_features(game: TortillaDePatatas, player: int) -> np.ndarray:
     if not acting:
         return np.frombuffer(out, _FLOAT32)
     phase = game._phase
-    if phase == _PLAY:
+    if phase == Phase.PLAY:
         _play_block(game, out, facts=facts, tops=tops, order=order, hand=hand, chances=chances, stealing=stealing)
-    elif phase == _STEAL:
+    elif phase == Phase.STEAL:
         target = game._played_pan
         card = tops[target]
         base = facts[target].own_worth
@@ -494,13 +495,13 @@ def action_features(game: TortillaDePatatas, player: int) -> np.ndarray:
                 robbed.top_worth if slot >= PANS_PER_TEAM else robbed.own_pop
             )
         _ranks(out, values)
-    elif phase == _SETUP:
+    elif phase == Phase.SETUP:
         block = facts[team * PANS_PER_TEAM + game._starts_placed % STARTING_PANS]
         values = {
             STARTS_AT + card * START_FEATURES: block.plays[card][0] for card in range(NUM_CARD_TYPES) if hand[card]
         }
         _ranks(out, values)
-    elif phase == _AFTER and game._door >= 0:
+    elif phase == Phase.AFTER and game._door >= 0:
         own = [facts[pan].gains for pan in order[:PANS_PER_TEAM]]
         gains = [max(0.0, own[0][card], own[1][card], own[2][card]) for card in range(NUM_CARD_TYPES)]
         total = sum(unseen)
@@ -511,9 +512,6 @@ def action_features(game: TortillaDePatatas, player: int) -> np.ndarray:
         out[DRAWS_AT + 2] = _clip(0.5 + (door_gain - expected) / 2.0)
         out[DRAWS_AT + 3] = float(door_gain > expected)
     return np.frombuffer(out, _FLOAT32)
-
-
-_SETUP, _PLAY, _STEAL, _AFTER, _OVER = range(5)  # the engine's phase numbers (``game.PHASE_NAMES``)
 
 
 def _play_block(game, out, *, facts, tops, order, hand, chances, stealing) -> None:
