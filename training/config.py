@@ -16,6 +16,7 @@ A config names the game and everything the run needs (see ``configs/fiesta_mexic
       self_play: {weight: 0.4, snapshot_every: 20480, pool_size: 8}
     checkpoint_every: 102400
     pretrain: {teacher: greedy, games: 2000, epochs: 10}   # optional: see training/pretrain.py
+    shortlist: false               # true: choose among the game's shortlist (fiesta_envs/core/shortlist.py)
     eval: {every: 102400, games: 40, baselines: [random, greedy]}
     final_eval: {games: 200, baselines: [random, greedy], workers: 2}
 
@@ -141,6 +142,9 @@ class TrainConfig(_Strict):
     # cooperative games: "shared" -- the learner plays every seat (every decision trains it); "frozen" -- it
     # plays one seat and its latest frozen snapshot plays the others
     team_play: Literal["shared", "frozen"] = "shared"
+    # the learner chooses among the game's shortlist of candidates (fiesta_envs/core/shortlist.py) and reads its
+    # features instead of the observation; for games with a huge action space (Fiesta de los Muertos)
+    shortlist: bool = False
     pretrain: PretrainConfig | None = None  # behaviour cloning before PPO (None: start from scratch)
     checkpoint_every: PositiveInt = 50000
     eval: EvalConfig = EvalConfig()
@@ -177,6 +181,11 @@ class TrainConfig(_Strict):
             game_class(num_players=self.num_players, **self.options)
         except InvalidOptionError as exc:
             raise _FieldError("options", str(exc)) from exc
+        if self.shortlist:
+            try:
+                game_class(num_players=self.num_players, **self.options).shortlist()
+            except NotImplementedError as exc:
+                raise _FieldError("shortlist", f"{self.game} has no shortlist; set `shortlist: false`") from exc
         known = ["random", *sorted(spec.baseline_classes())]
         pretrain_names = (
             [("pretrain.teacher", [self.pretrain.teacher]), ("pretrain.opponents", list(self.pretrain.opponents))]
@@ -241,6 +250,14 @@ class TrainConfig(_Strict):
         from fiesta_envs.registry import game_spec
 
         return list(names) or ["random", *sorted(game_spec(self.game).baseline_classes())]
+
+    def game_shortlist(self) -> Any:
+        """The game's ``Shortlist`` when ``shortlist`` is set, else None."""
+        if not self.shortlist:
+            return None
+        from fiesta_envs.registry import game_spec
+
+        return game_spec(self.game).game_class()(num_players=self.num_players, **self.options).shortlist()
 
     def cooperative(self) -> bool:
         from fiesta_envs.registry import game_spec

@@ -80,8 +80,9 @@ def export_checkpoint(
         actor = load_actor(meta["path"], trust_pickle=trust_checkpoint)
     except CheckpointError as error:
         raise ExportError(f"cannot export {source}: {error}") from error
-    _check_sizes(actor, game_class, meta)
     config = meta.get("config") or {}
+    shortlist = bool(config.get("shortlist", False))
+    _check_sizes(actor, game_class, meta, shortlist)
     extra: dict[str, Any] = {
         "training": {
             "algorithm": meta.get("algorithm", "MaskablePPO"),
@@ -107,14 +108,25 @@ def export_checkpoint(
             name=name,
             extra=extra,
             force=force,
+            shortlist=shortlist,
         )
     except FiestaError as error:
         raise ExportError(f"cannot export {meta['path']}: {error}") from error
 
 
-def _check_sizes(actor: ActorSnapshot, game_class: Any, meta: Mapping[str, Any]) -> None:
-    """The network must take this game's observations and give one logit per action."""
+def _check_sizes(actor: ActorSnapshot, game_class: Any, meta: Mapping[str, Any], shortlist: bool = False) -> None:
+    """The network must take this game's observations and give one logit per action (trained with
+    ``shortlist: true``: take the shortlist's vector and give one logit per candidate)."""
     game = game_class(num_players=meta["num_players"], seed=0, **dict(meta.get("options") or {}))
+    if shortlist:
+        expected = (game.shortlist().size, game.shortlist().choices)
+        if (actor.input_size, actor.output_size) != expected:
+            raise ExportError(
+                f"cannot export {meta['path']}: its network maps {actor.input_size} inputs to {actor.output_size} "
+                f"candidates, the shortlist of {game.name} has {expected[0]} entries and {expected[1]} candidates "
+                "now; retrain"
+            )
+        return
     if (actor.input_size, actor.output_size) != (game.observation_size, game.num_actions):
         raise ExportError(
             f"cannot export {meta['path']}: its network maps {actor.input_size} inputs to {actor.output_size} "

@@ -113,6 +113,7 @@ def _collect_games(env_factory: Any, game: str, teacher: str, episode_seeds: lis
     env = env_factory()
     base = env.unwrapped
     policy = make_policy(game, teacher)
+    shortlisted = _is_shortlisted(env)
     observations, masks, actions, returns, game_ids = [], [], [], [], []
     for index, episode_seed in enumerate(episode_seeds):
         observation, _ = env.reset(seed=episode_seed)
@@ -120,8 +121,12 @@ def _collect_games(env_factory: Any, game: str, teacher: str, episode_seeds: lis
         rewards = []
         done = False
         while not done:
-            mask = base.action_masks()
-            action = policy.act(observation, base.game.legal_mask(), base.game, base.seat)
+            mask = env.get_wrapper_attr("action_masks")()
+            if shortlisted:  # the learner sees the shortlist; the teacher plays from the engine
+                seen = base.game.observe(base.seat) if policy.needs_observation else None
+                action = _candidate_of(env, policy.act(seen, base.game.legal_mask(), base.game, base.seat))
+            else:
+                action = policy.act(observation, base.game.legal_mask(), base.game, base.seat)
             observations.append(observation)
             masks.append(mask)
             actions.append(action)
@@ -142,6 +147,23 @@ def _collect_games(env_factory: Any, game: str, teacher: str, episode_seeds: lis
         np.asarray(returns, dtype=np.float32),
         np.asarray(game_ids, dtype=np.int64),
     )
+
+
+def _is_shortlisted(env: Any) -> bool:
+    try:
+        env.get_wrapper_attr("choice_of")
+    except AttributeError:
+        return False
+    return True
+
+
+def _candidate_of(env: Any, action: int) -> int:
+    """The shortlist's candidate holding the teacher's ``action``; candidate 0 when the shortlist lacks it
+    (a shortlist's candidate 0 is its own version of the baseline's choice, e.g. another of equally tied words)."""
+    try:
+        return int(env.get_wrapper_attr("choice_of")(action))
+    except ValueError:
+        return 0
 
 
 def episode_seeds(seed: int, games: int) -> list[int]:
@@ -280,6 +302,7 @@ def pretrain(model: Any, config: Any, run_dir: Path, *, env_factory: Any, seed: 
         "gamma": config.ppo.gamma,
         "reward_shaping": config.reward_shaping,
         "seed": seed,
+        **({"shortlist": True} if config.shortlist else {}),  # (absent otherwise: older data sets stay valid)
     }
     started = time.perf_counter()
     data = Decisions.load(directory / DATASET, dataset_meta)
@@ -291,7 +314,8 @@ def pretrain(model: Any, config: Any, run_dir: Path, *, env_factory: Any, seed: 
         note(f"pretrain: reusing {len(data):,} decisions from {directory / DATASET}")
     collected = time.perf_counter() - started
     game = game_spec(config.game).game_class()(num_players=config.num_players, **config.options)
-    metrics = clone(model, data, settings, seed=seed, action_names=game.action_names())
+    names = game.shortlist().action_names() if config.shortlist else game.action_names()
+    metrics = clone(model, data, settings, seed=seed, action_names=names)
     metrics["collect_seconds"] = round(collected, 1)
     metrics["clone_seconds"] = round(time.perf_counter() - started - collected, 1)
     write_json_atomically(directory / METRICS, metrics)

@@ -216,18 +216,22 @@ def _build_env(
     reward_shaping: float = 0.0,
     gamma: float = 0.99,
     team_play: str = "frozen",
+    shortlist: bool = False,
 ) -> Any:
     """One training environment (module level so that worker processes can build it)."""
     if "torch" in sys.modules:  # one thread per worker: n_envs workers share the machine's cores
         sys.modules["torch"].set_num_threads(1)
     from stable_baselines3.common.monitor import Monitor
 
+    from fiesta_envs.core.shortlist import ShortlistEnv
     from fiesta_envs.registry import game_spec, make_gym_env, make_policy
 
     if cooperative and team_play == "shared":  # one policy plays every seat: every decision trains it
         from fiesta_envs.core.team_env import TeamEnv
 
         env: Any = TeamEnv(game_spec(game).game_class(), num_players=num_players, **options)
+        if shortlist:
+            env = ShortlistEnv(env, env.game.shortlist())
         if reward_shaping > 0:
             from fiesta_envs.training.shaping import ScoreShaping
 
@@ -244,6 +248,8 @@ def _build_env(
     ]
     env = LeagueEnv(make_gym_env(game, num_players=num_players, opponents=opponents, seat=None, **options))
     env.set_league(members)
+    if shortlist:
+        env = ShortlistEnv(env, env.unwrapped.game.shortlist())
     if reward_shaping > 0:
         from fiesta_envs.training.shaping import ScoreShaping
 
@@ -267,6 +273,7 @@ def env_factory(config: TrainConfig, members: list[str], pretraining: bool = Fal
         reward_shaping=config.reward_shaping,
         gamma=config.ppo.gamma,
         team_play=config.team_play,
+        shortlist=config.shortlist,
     )
 
 
@@ -523,9 +530,16 @@ class Trainer:
         }
 
     # -- evaluation ---------------------------------------------------------------------
-    def learner_policy(self) -> FrozenPolicy:
-        """The current network as a deterministic policy (picklable: numpy weights only)."""
-        return FrozenPolicy(ActorSnapshot.from_model(self.model), deterministic=True, name="learner")
+    def learner_policy(self) -> Any:
+        """The current network as a deterministic policy (picklable: numpy weights only); with ``shortlist``,
+        one that builds the shortlist from the game and plays the chosen candidate's action."""
+        actor = ActorSnapshot.from_model(self.model)
+        shortlist = self.config.game_shortlist()
+        if shortlist is not None:
+            from fiesta_envs.core.shortlist import ShortlistPolicy
+
+            return ShortlistPolicy(actor, shortlist, deterministic=True)
+        return FrozenPolicy(actor, deterministic=True, name="learner")
 
     def _periodic_evaluation(self, step: int) -> None:
         config = self.config
@@ -559,7 +573,7 @@ class Trainer:
             return []
         checkpoint = latest_checkpoint(self.run_dir)
         baselines = config.eval_baselines(config.final_eval.baselines)
-        agent = FrozenPolicy(ActorSnapshot.from_model(self.model), deterministic=True, name="learner")
+        agent = self.learner_policy()
         results = evaluate(
             config,
             agent,

@@ -26,6 +26,9 @@ The JSON holds:
 * ``observation_size`` (what the network takes), ``plain_observation_size`` (the observation
   without action features), ``action_features_size`` (0 unless trained with
   ``action_features=True``), ``num_actions``;
+* ``shortlist`` (agents trained with ``shortlist: true``): the name of the game's shortlist
+  (``fiesta_envs.core.shortlist``); the network then reads the shortlist's vector (``observation_size``
+  = ``plain_observation_size`` = its size) and chooses a candidate (``num_actions`` = the candidates);
 * ``network``: ``layers`` (sizes, inputs first), ``activations``, ``parameters``;
 * ``training``: algorithm, a summary of the config, the full config, the checkpoint it came
   from, library versions; ``steps``, ``seed``;
@@ -40,7 +43,10 @@ and player count whose options equal the game's on every option that matters. ``
 never matters; ``action_features`` neither: a network trained with action features gets them
 computed from the engine (``game.action_features(player)`` appended to the plain observation)
 when the environment was made without the option, and a network trained without them reads
-only the plain part of an observation that has them. The weights are loaded once per process.
+only the plain part of an observation that has them. A shortlist agent builds its input from the
+engine (``game.shortlist().build(game, player)``) and plays its chosen candidate's action; it reads no
+observation, so it is refused only when the game's shortlist has another name. The weights are loaded
+once per process.
 
 It refuses (``ShippedAgentError``, an ``InvalidOptionError``) when no file fits the game,
 player count and options (the message lists what is shipped), when the observation layout differs
@@ -317,10 +323,21 @@ class _Binding:
 
     agent: ShippedAgent
     actor: ActorSnapshot
-    mode: str  # "direct" (the observation), "plain" (its plain part) or "features" (plain + computed features)
+    mode: str  # "direct" (the observation), "plain" (its plain part), "features" (plain + computed features)
+    # or "shortlist" (the game's shortlist vector; the network chooses a candidate)
     plain_size: int
 
+    def choose(self, observation: np.ndarray | None, game: Game, player: int, rng: Any) -> int:
+        """The game action the network picks for ``player`` (argmax over the legal ones, or sampled by ``rng``)."""
+        if self.mode == "shortlist":
+            candidates = game.shortlist().build(game, player)
+            return candidates.action(masked_choice(self.actor.logits(candidates.vector), candidates.mask, rng))
+        logits = self.actor.logits(self.network_input(observation, game, player))
+        return masked_choice(logits, game.legal_mask(), rng)
+
     def network_input(self, observation: np.ndarray | None, game: Game, player: int) -> np.ndarray:
+        if self.mode == "shortlist":
+            return game.shortlist().build(game, player).vector
         if observation is None:
             observation = game.observe(player)
         if self.mode == "direct":
@@ -335,6 +352,8 @@ def _bind(agent: ShippedAgent, actor: ActorSnapshot, game: Game) -> _Binding:
     """Check the observation sizes of ``game`` against the agent's and choose the input mode."""
     info = agent.info
     where = f"{game.name}: shipped {info['agent']!r} agent {agent.json_path.name}"
+    if info.get("shortlist") is not None:
+        return _bind_shortlist(agent, actor, game, where)
     layout = info.get("observation_layout")
     if layout is not None and layout != game.observation_layout:
         raise ShippedAgentError(
@@ -371,6 +390,24 @@ def _bind(agent: ShippedAgent, actor: ActorSnapshot, game: Game) -> _Binding:
             f"{net_plain} plain entries + {features} action features; retrain"
         )
     return _Binding(agent, actor, "features", env_plain)
+
+
+def _bind_shortlist(agent: ShippedAgent, actor: ActorSnapshot, game: Game, where: str) -> _Binding:
+    """A network trained on the game's shortlist: the shortlist must be the same (its name) and fit the network."""
+    try:
+        shortlist = game.shortlist()
+    except NotImplementedError as exc:
+        raise ShippedAgentError(f"{where}: trained on a shortlist, which this {game.name} engine lacks") from exc
+    if shortlist.name != agent.info["shortlist"]:
+        raise ShippedAgentError(
+            f"{where}: trained on the shortlist {agent.info['shortlist']!r}, this game has {shortlist.name!r}; retrain"
+        )
+    if (actor.input_size, actor.output_size) != (shortlist.size, shortlist.choices):
+        raise ShippedAgentError(
+            f"{where}: the network takes {actor.input_size} inputs and gives {actor.output_size} logits; the "
+            f"shortlist has {shortlist.size} entries and {shortlist.choices} candidates; retrain"
+        )
+    return _Binding(agent, actor, "shortlist", shortlist.size)
 
 
 def check_shipped(
@@ -440,6 +477,8 @@ class ShippedPolicy(Policy):
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
         binding = self._bindings.get(self._key(game)) or self.check_game(game)
+        if binding.mode == "shortlist":
+            return binding.choose(observation, game, player, self.rng if self.sample else None)
         logits = binding.actor.logits(binding.network_input(observation, game, player))
         return masked_choice(logits, action_mask, self.rng if self.sample else None)
 
@@ -478,8 +517,11 @@ def write_shipped_agent(
     name: str = "ppo",
     extra: Mapping[str, Any] | None = None,
     force: bool = False,
+    shortlist: bool = False,
 ) -> tuple[Path, Path]:
     """Write ``<stem>.npz`` and ``<stem>.json`` into ``out_dir`` (default: the package's folder).
+
+    ``shortlist``: the network was trained on the game's shortlist (reads its vector, picks a candidate).
 
     Checks first that the network fits the game (sizes, action features). Both files are written
     to temporary files, then renamed into place, the weights first: a reader sees the old pair,
@@ -494,7 +536,19 @@ def write_shipped_agent(
     if not force and (npz_path.exists() or json_path.exists()):
         raise ShippedAgentError(f"{json_path} already exists; pass force=True (fiesta export --force) to replace it")
     plain = probe.observation_size - probe.action_features_size
-    if actor.input_size == plain:
+    shortlist_name = None
+    if shortlist:
+        try:
+            game_shortlist = probe.shortlist()
+        except NotImplementedError as exc:
+            raise ShippedAgentError(f"{game_class.name} has no shortlist") from exc
+        if (actor.input_size, actor.output_size) != (game_shortlist.size, game_shortlist.choices):
+            raise ShippedAgentError(
+                f"{game_class.name}: the network takes {actor.input_size} inputs and gives {actor.output_size} "
+                f"logits; its shortlist has {game_shortlist.size} entries and {game_shortlist.choices} candidates"
+            )
+        shortlist_name, plain, features = game_shortlist.name, game_shortlist.size, 0
+    elif actor.input_size == plain:
         features: int | None = 0
     elif actor.input_size == probe.observation_size:
         features = probe.action_features_size
@@ -508,7 +562,8 @@ def write_shipped_agent(
             f"{game_class.name}: the network takes {actor.input_size} inputs; this game's observation has "
             f"{probe.observation_size} entries ({plain} plain)"
         )
-    if actor.output_size != probe.num_actions:
+    num_actions = actor.output_size if shortlist else probe.num_actions
+    if actor.output_size != num_actions:
         raise ShippedAgentError(
             f"{game_class.name}: the network gives {actor.output_size} logits for {probe.num_actions} actions"
         )
@@ -532,7 +587,8 @@ def write_shipped_agent(
             "observation_size": actor.input_size,
             "plain_observation_size": plain,
             "action_features_size": features,
-            "num_actions": probe.num_actions,
+            "num_actions": num_actions,
+            **({"shortlist": shortlist_name} if shortlist_name else {}),
             "network": {
                 "layers": actor.layer_sizes,
                 "activations": actor.activations,

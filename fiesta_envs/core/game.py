@@ -26,7 +26,7 @@ from __future__ import annotations
 import abc
 import difflib
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -34,6 +34,9 @@ from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, Inva
 from fiesta_envs.core.options import Option, validate_options, validate_player_count
 from fiesta_envs.core.rewards import margin_returns, ranking_returns
 from fiesta_envs.core.rng import generator_from_state, generator_state
+
+if TYPE_CHECKING:
+    from fiesta_envs.core.shortlist import Shortlist
 
 #: The reward option every competitive game accepts.
 REWARD_OPTION = Option(
@@ -181,6 +184,11 @@ class Game(abc.ABC):
         always ``observe(player)[: observation_size - action_features_size]``.
         """
         raise NotImplementedError(f"{self.name} has no action features")
+
+    def shortlist(self) -> Shortlist:
+        """The game's ``fiesta_envs.core.shortlist.Shortlist`` (candidates to choose among, with their features),
+        for games whose agents are trained on one (``shortlist: true`` in a training config)."""
+        raise NotImplementedError(f"{self.name} has no shortlist")
 
     def explain_illegal(self, action: int) -> str:
         """Why ``action`` is not legal now; games override this with the rule that forbids it."""

@@ -32,8 +32,21 @@ from fiesta_envs.muertos.round import Round
 
 _SHARED_WORDS = LEXICON.shared_word_tags.astype(float)
 #: How many meanings (tags) each word has: the writers' tie-break.
-_WORD_MEANINGS = LEXICON.word_tags.sum(axis=1).astype(float)
+WORD_MEANINGS = LEXICON.word_tags.sum(axis=1).astype(float)
 _SHARED_CHARACTER_WORDS = LEXICON.shared_character_tags.astype(float)
+_NOTHING_SHARED = np.zeros(len(LEXICON.words))
+_NOTHING_SHARED.flags.writeable = False
+
+
+def shared_with_prompt(game_round: Round) -> np.ndarray:
+    """float (n_words,): how many tags each word shares with what the writer reads now (the character on
+    the first step, the received word after; nothing after a blank). Read-only."""
+    kind, ident = game_round.prompt()
+    if kind == "character":
+        return _SHARED_CHARACTER_WORDS[ident]
+    if kind == "word":
+        return _SHARED_WORDS[ident]
+    return _NOTHING_SHARED
 
 
 def best_matching(scores: np.ndarray) -> list[int]:
@@ -83,17 +96,19 @@ class AssociativeTeam(Policy):
         game_round: Round = game.round
         phase = game_round.phase
         if phase == Phase.DRAW:
-            return self._keep(game_round, player)
+            return self.keep_action(game_round, player)
         if phase == Phase.WRITE:
             return self._write(game_round, action_mask)
         if phase == Phase.DEDUCE:
             return self._match(game, player)
         if phase == Phase.YELLOW:
-            return self._yellow(game_round)
-        return self._spend(game_round, action_mask)
+            return self.yellow_action(game_round)
+        return self.spend_action(game_round, action_mask)
 
     # ------------------------------------------------------------------ draw and writing
-    def _keep(self, game_round: Round, player: int) -> int:
+    @staticmethod
+    def keep_action(game_round: Round, player: int) -> int:
+        """``keep C`` for the offered character with the strongest first clue."""
         offers = game_round.offers[player]
         strength = [float((_SHARED_CHARACTER_WORDS[c] * LEXICON.character_links[c]).max()) for c in offers]
         return LAYOUT.keep + offers[int(np.argmax(strength))]
@@ -102,16 +117,10 @@ class AssociativeTeam(Policy):
         legal = action_mask[LAYOUT.write : LAYOUT.blank].astype(bool)
         if not legal.any():
             return LAYOUT.blank
-        kind, ident = game_round.prompt()
-        if kind == "character":
-            shared = _SHARED_CHARACTER_WORDS[ident]
-        elif kind == "word":
-            shared = _SHARED_WORDS[ident]
-        else:
-            shared = np.zeros(len(LEXICON.words))
+        shared = shared_with_prompt(game_round)
         # Shared tags are whole numbers and the tie-break adds less than 0.5: it only orders
         # equally tied words, more meanings first, then at random.
-        tie_break = 0.1 * _WORD_MEANINGS + 0.05 * self.rng.random(len(shared))
+        tie_break = 0.1 * WORD_MEANINGS + 0.05 * self.rng.random(len(shared))
         score = np.where(legal, shared + tie_break, -np.inf)
         return LAYOUT.write + int(np.argmax(score))
 
@@ -123,8 +132,7 @@ class AssociativeTeam(Policy):
         key = (game.round_index, player, finals, tuple(game_round.table))
         plan = self._plans.get(key)
         if plan is None:
-            plan = best_matching(self.deduction_scores(game_round, player))
-            self._plans[key] = plan
+            plan = self._plans[key] = best_matching(self.deduction_scores(game_round, player))
         return LAYOUT.match_action(game_round.number, plan[game_round.number])
 
     @staticmethod
@@ -160,7 +168,7 @@ class AssociativeTeam(Policy):
 
     # ------------------------------------------------------------------ team decisions
     @staticmethod
-    def _missing(game_round: Round) -> list[tuple[int, int]]:
+    def missing_boxes(game_round: Round) -> list[tuple[int, int]]:
         """(missing white boxes, skull number) of every open skull, fewest missing first."""
         rules = game_round.rules
         return sorted(
@@ -170,28 +178,32 @@ class AssociativeTeam(Policy):
         )
 
     @classmethod
-    def _limbos_needed(cls, game_round: Round, memory: int) -> int | None:
+    def limbos_needed(cls, game_round: Round, memory: int) -> int | None:
         """Fewest Limbo Bones that, with ``memory`` Memory Bones, close every skull (None: impossible)."""
-        missing = sorted((m for m, _ in cls._missing(game_round)), reverse=True)
+        missing = sorted((m for m, _ in cls.missing_boxes(game_round)), reverse=True)
         limbo = game_round.team.limbo if game_round.rules.catrina else 0
         for used in range(min(limbo, len(missing)) + 1):
             if sum(missing[used:]) <= memory:
                 return used
         return None
 
-    def _yellow(self, game_round: Round) -> int:
+    @classmethod
+    def yellow_action(cls, game_round: Round) -> int:
+        """La Catrina's reward for a checked yellow box: a Memory Bone while the round needs one."""
         team = game_round.team
-        if self._limbos_needed(game_round, team.memory) is not None:
+        if cls.limbos_needed(game_round, team.memory) is not None:
             return LAYOUT.flower
-        if self._limbos_needed(game_round, team.memory + len(game_round.pending)) is None:
+        if cls.limbos_needed(game_round, team.memory + len(game_round.pending)) is None:
             return LAYOUT.flower  # the round is lost whatever we take: flowers are what count
         return LAYOUT.memory
 
-    def _spend(self, game_round: Round, action_mask: np.ndarray) -> int:
+    @classmethod
+    def spend_action(cls, game_round: Round, action_mask: np.ndarray) -> int:
+        """The decider's next bone (``bone S``, ``limbo S``) or ``done``."""
         team = game_round.team
-        missing = self._missing(game_round)
+        missing = cls.missing_boxes(game_round)
         if game_round.rules.catrina:
-            limbos = self._limbos_needed(game_round, team.memory)
+            limbos = cls.limbos_needed(game_round, team.memory)
             if limbos is None:
                 return LAYOUT.done  # the round is lost: keep nothing, spend nothing
             if limbos > 0:

@@ -12,7 +12,7 @@ import abc
 import functools
 import math
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -28,6 +28,9 @@ from fiesta_envs.muertos.lexicon import LEXICON_VERSION, load_lexicon
 from fiesta_envs.muertos.observation import MuertosObserver
 from fiesta_envs.muertos.round import Round
 from fiesta_envs.muertos.state import MuertosState, RoundRules, Team
+
+if TYPE_CHECKING:
+    from fiesta_envs.core.shortlist import Shortlist
 
 LEXICON = check_first_words(load_lexicon())
 LAYOUT = ActionLayout(LEXICON)
@@ -94,6 +97,12 @@ class MuertosGame(Game):
     def observer(self) -> MuertosObserver:
         """Writes what a seat knows (``observation.py``); shared by every game, it keeps nothing between calls."""
         return OBSERVER
+
+    def shortlist(self) -> Shortlist:
+        """The candidates the trained agents choose among (``fiesta_envs/muertos/shortlist.py``)."""
+        from fiesta_envs.muertos.shortlist import SHORTLIST  # it reads the baselines, which import this module
+
+        return SHORTLIST
 
     @functools.cached_property
     def memory_cap(self) -> int:
