@@ -216,3 +216,33 @@ def test_the_teachers_games_are_collected_as_candidates():
     assert data.observations.shape[1] == SHORTLIST.size and data.masks.shape[1] == CHOICES
     assert data.masks[np.arange(len(data)), data.actions].all()  # every label is a present candidate
     assert (data.actions == 0).mean() > 0.6  # candidate 0 is associative's choice (up to its random tie-breaks)
+
+
+def test_a_shortlist_run_trains_exports_and_plays_the_same_moves_from_checkpoint_and_package(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    from pathlib import Path
+
+    from fiesta_envs.cli import main
+    from fiesta_envs.evaluation.checkpoints import CheckpointPolicy
+    from fiesta_envs.training.export import export_checkpoint
+
+    config = Path(__file__).resolve().parent.parent / "configs" / "fiesta_de_los_muertos" / "ppo.yaml"
+    run = tmp_path / "run"
+    settings = ["pretrain.games=4", "total_timesteps=512", "n_envs=2", "ppo.batch_size=256", "eval.every=0"]
+    settings += ["final_eval.games=0", "ppo.net_arch=[16]"]
+    assert (
+        main(
+            ["train", "--no-progress", "--config", str(config), "--run-dir", str(run)]
+            + [arg for setting in settings for arg in ("--set", setting)]
+        )
+        == 0
+    )
+    _, json_path = export_checkpoint(run, out_dir=tmp_path / "weights")
+    assert json.loads(json_path.read_text())["shortlist"] == SHORTLIST.name
+    from_checkpoint, shipped = CheckpointPolicy(run), ShippedPolicy(weights_dir=tmp_path / "weights")
+    game = FiestaDeLosMuertos(num_players=4, seed=4)
+    while not game.is_over:
+        player = game.current_player
+        action = from_checkpoint.act(game.observe(player), game.legal_mask(), game, player)
+        assert action == shipped.act(game.observe(player), game.legal_mask(), game, player)
+        game.step(action)

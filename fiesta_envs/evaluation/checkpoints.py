@@ -265,7 +265,8 @@ class CheckpointPolicy(Policy):
     It acts with the checkpoint's ``policy.npz`` (numpy only; see the module docstring for why
     ``model.zip`` is not read unless ``trust_pickle=True``). ``deterministic=True`` plays the most
     probable legal action; otherwise it samples from the masked action distribution with
-    ``self.rng`` (so the policy is reproducible from its seed).
+    ``self.rng`` (so the policy is reproducible from its seed). A checkpoint trained with ``shortlist: true``
+    reads the game's shortlist instead of the observation and plays its chosen candidate's action.
     """
 
     def __init__(
@@ -285,8 +286,13 @@ class CheckpointPolicy(Policy):
         self.num_players: int = self.meta["num_players"]
         self.deterministic = deterministic
         self.actor = load_actor(self.path, trust_pickle=trust_pickle)
+        self.shortlisted = bool((self.meta.get("config") or {}).get("shortlist", False))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
+        if self.shortlisted:
+            candidates = game.shortlist().build(game, player)
+            logits = self.actor.logits(candidates.vector)
+            return candidates.action(masked_choice(logits, candidates.mask, None if self.deterministic else self.rng))
         logits = self.actor.logits(np.asarray(observation, dtype=np.float32))
         return masked_choice(logits, np.asarray(action_mask).astype(bool), None if self.deterministic else self.rng)
 
