@@ -182,8 +182,10 @@ class TrainConfig(_Strict):
         except InvalidOptionError as exc:
             raise _FieldError("options", str(exc)) from exc
         if self.shortlist:
+            from fiesta_envs.core.shortlist import shortlist_of
+
             try:
-                game_class(num_players=self.num_players, **self.options).shortlist()
+                shortlist_of(game_class)
             except NotImplementedError as exc:
                 raise _FieldError("shortlist", f"{self.game} has no shortlist; set `shortlist: false`") from exc
         known = ["random", *sorted(spec.baseline_classes())]
@@ -255,9 +257,10 @@ class TrainConfig(_Strict):
         """The game's ``Shortlist`` when ``shortlist`` is set, else None."""
         if not self.shortlist:
             return None
+        from fiesta_envs.core.shortlist import shortlist_of
         from fiesta_envs.registry import game_spec
 
-        return game_spec(self.game).game_class()(num_players=self.num_players, **self.options).shortlist()
+        return shortlist_of(game_spec(self.game).game_class())
 
     def cooperative(self) -> bool:
         from fiesta_envs.registry import game_spec

@@ -35,6 +35,7 @@ from typing import Any
 from fiesta_envs.agents.shipped import PACKAGE_WEIGHTS_DIR, SHIPPED_NAMES, agent_stem, write_shipped_agent
 from fiesta_envs.core.errors import FiestaError
 from fiesta_envs.core.mlp import ActorSnapshot
+from fiesta_envs.core.shortlist import shortlist_of
 from fiesta_envs.evaluation.agents import add_trust_argument
 from fiesta_envs.registry import game_spec
 
@@ -119,7 +120,7 @@ def _check_sizes(actor: ActorSnapshot, game_class: Any, meta: Mapping[str, Any],
     ``shortlist: true``: take the shortlist's vector and give one logit per candidate)."""
     game = game_class(num_players=meta["num_players"], seed=0, **dict(meta.get("options") or {}))
     if shortlist:
-        expected = (game.shortlist().size, game.shortlist().choices)
+        expected = (shortlist_of(game).size, shortlist_of(game).choices)
         if (actor.input_size, actor.output_size) != expected:
             raise ExportError(
                 f"cannot export {meta['path']}: its network maps {actor.input_size} inputs to {actor.output_size} "

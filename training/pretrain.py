@@ -288,6 +288,7 @@ def clone(model: Any, data: Decisions, settings: Any, *, seed: int, action_names
 
 def pretrain(model: Any, config: Any, run_dir: Path, *, env_factory: Any, seed: int, note: Any) -> dict[str, Any]:
     """Collect (or reuse) the teacher's decisions and clone them into ``model``; returns the metrics."""
+    from fiesta_envs.core.shortlist import shortlist_of
     from fiesta_envs.registry import game_spec
 
     settings = config.pretrain
@@ -314,7 +315,7 @@ def pretrain(model: Any, config: Any, run_dir: Path, *, env_factory: Any, seed: 
         note(f"pretrain: reusing {len(data):,} decisions from {directory / DATASET}")
     collected = time.perf_counter() - started
     game = game_spec(config.game).game_class()(num_players=config.num_players, **config.options)
-    names = game.shortlist().action_names() if config.shortlist else game.action_names()
+    names = shortlist_of(game).action_names() if config.shortlist else game.action_names()
     metrics = clone(model, data, settings, seed=seed, action_names=names)
     metrics["collect_seconds"] = round(collected, 1)
     metrics["clone_seconds"] = round(time.perf_counter() - started - collected, 1)

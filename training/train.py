@@ -223,7 +223,7 @@ def _build_env(
         sys.modules["torch"].set_num_threads(1)
     from stable_baselines3.common.monitor import Monitor
 
-    from fiesta_envs.core.shortlist import ShortlistEnv
+    from fiesta_envs.core.shortlist import ShortlistEnv, shortlist_of
     from fiesta_envs.registry import game_spec, make_gym_env, make_policy
 
     if cooperative and team_play == "shared":  # one policy plays every seat: every decision trains it
@@ -231,7 +231,7 @@ def _build_env(
 
         env: Any = TeamEnv(game_spec(game).game_class(), num_players=num_players, **options)
         if shortlist:
-            env = ShortlistEnv(env, env.game.shortlist())
+            env = ShortlistEnv(env, shortlist_of(env.game))
         if reward_shaping > 0:
             from fiesta_envs.training.shaping import ScoreShaping
 
@@ -249,7 +249,7 @@ def _build_env(
     env = LeagueEnv(make_gym_env(game, num_players=num_players, opponents=opponents, seat=None, **options))
     env.set_league(members)
     if shortlist:
-        env = ShortlistEnv(env, env.unwrapped.game.shortlist())
+        env = ShortlistEnv(env, shortlist_of(env.unwrapped.game))
     if reward_shaping > 0:
         from fiesta_envs.training.shaping import ScoreShaping
 

@@ -44,7 +44,7 @@ never matters; ``action_features`` neither: a network trained with action featur
 computed from the engine (``game.action_features(player)`` appended to the plain observation)
 when the environment was made without the option, and a network trained without them reads
 only the plain part of an observation that has them. A shortlist agent builds its input from the
-engine (``game.shortlist().build(game, player)``) and plays its chosen candidate's action; it reads no
+engine (``shortlist_of(game).build(game, player)``) and plays its chosen candidate's action; it reads no
 observation, so it is refused only when the game's shortlist has another name. The weights are loaded
 once per process.
 
@@ -89,6 +89,7 @@ from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
 from fiesta_envs.core.options import validate_options
 from fiesta_envs.core.policy import Policy
+from fiesta_envs.core.shortlist import shortlist_of
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
@@ -330,14 +331,14 @@ class _Binding:
     def choose(self, observation: np.ndarray | None, game: Game, player: int, rng: Any) -> int:
         """The game action the network picks for ``player`` (argmax over the legal ones, or sampled by ``rng``)."""
         if self.mode == "shortlist":
-            candidates = game.shortlist().build(game, player)
+            candidates = shortlist_of(game).build(game, player)
             return candidates.action(masked_choice(self.actor.logits(candidates.vector), candidates.mask, rng))
         logits = self.actor.logits(self.network_input(observation, game, player))
         return masked_choice(logits, game.legal_mask(), rng)
 
     def network_input(self, observation: np.ndarray | None, game: Game, player: int) -> np.ndarray:
         if self.mode == "shortlist":
-            return game.shortlist().build(game, player).vector
+            return shortlist_of(game).build(game, player).vector
         if observation is None:
             observation = game.observe(player)
         if self.mode == "direct":
@@ -395,7 +396,7 @@ def _bind(agent: ShippedAgent, actor: ActorSnapshot, game: Game) -> _Binding:
 def _bind_shortlist(agent: ShippedAgent, actor: ActorSnapshot, game: Game, where: str) -> _Binding:
     """A network trained on the game's shortlist: the shortlist must be the same (its name) and fit the network."""
     try:
-        shortlist = game.shortlist()
+        shortlist = shortlist_of(game)
     except NotImplementedError as exc:
         raise ShippedAgentError(f"{where}: trained on a shortlist, which this {game.name} engine lacks") from exc
     if shortlist.name != agent.info["shortlist"]:
@@ -539,7 +540,7 @@ def write_shipped_agent(
     shortlist_name = None
     if shortlist:
         try:
-            game_shortlist = probe.shortlist()
+            game_shortlist = shortlist_of(probe)
         except NotImplementedError as exc:
             raise ShippedAgentError(f"{game_class.name} has no shortlist") from exc
         if (actor.input_size, actor.output_size) != (game_shortlist.size, game_shortlist.choices):

@@ -26,7 +26,7 @@ from __future__ import annotations
 import abc
 import difflib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -34,9 +34,6 @@ from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, Inva
 from fiesta_envs.core.options import Option, validate_options, validate_player_count
 from fiesta_envs.core.rewards import margin_returns, ranking_returns
 from fiesta_envs.core.rng import generator_from_state, generator_state
-
-if TYPE_CHECKING:
-    from fiesta_envs.core.shortlist import Shortlist
 
 #: The reward option every competitive game accepts.
 REWARD_OPTION = Option(
@@ -67,6 +64,8 @@ class Game(abc.ABC):
       cooperative: True when every player always gets the same reward.
       score_scale: a typical winning score; the ``margin`` reward divides by it.
       version: bumped whenever the rules or the encodings change behaviour.
+      shortlist_target: ``"module:OBJECT"`` of the game's ``fiesta_envs.core.shortlist.Shortlist``, for games
+        whose agents train on one (None: it has none); loaded by ``core.shortlist.shortlist_of``.
     """
 
     name: ClassVar[str] = "game"
@@ -76,6 +75,7 @@ class Game(abc.ABC):
     cooperative: ClassVar[bool] = False
     score_scale: ClassVar[float] = 100.0
     version: ClassVar[int] = 0
+    shortlist_target: ClassVar[str | None] = None
 
     def __init__(self, num_players: int | None = None, seed: int | None = None, **options: Any) -> None:
         if num_players is None:
@@ -184,11 +184,6 @@ class Game(abc.ABC):
         always ``observe(player)[: observation_size - action_features_size]``.
         """
         raise NotImplementedError(f"{self.name} has no action features")
-
-    def shortlist(self) -> Shortlist:
-        """The game's ``fiesta_envs.core.shortlist.Shortlist`` (candidates to choose among, with their features),
-        for games whose agents are trained on one (``shortlist: true`` in a training config)."""
-        raise NotImplementedError(f"{self.name} has no shortlist")
 
     def explain_illegal(self, action: int) -> str:
         """Why ``action`` is not legal now; games override this with the rule that forbids it."""

@@ -7,7 +7,7 @@ it once, in code, from what the seat knows: it ranks the legal actions, keeps th
 them, and describes each with a few numbers. The learner then picks a candidate (``Discrete(choices)``)
 and reads, as its whole input, a vector of the decision's context and every candidate's features.
 
-    shortlist = game.shortlist()             # a ``Shortlist`` (games that have one)
+    shortlist = shortlist_of(game)           # a ``Shortlist`` (games that have one: ``Game.shortlist_target``)
     candidates = shortlist.build(game, seat)  # for the seat to act now
     candidates.vector                        # float32 (shortlist.size,), entries in [0, 1]
     candidates.actions                       # int64 (shortlist.choices,): the game action of each
@@ -30,6 +30,7 @@ change when only hidden information changes).
 from __future__ import annotations
 
 import abc
+import importlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -96,6 +97,16 @@ class Shortlist(abc.ABC):
     def action_names(self) -> list[str]:
         """Names of the learner's actions: ``candidate 0`` .. ``candidate K-1``."""
         return [f"candidate {k}" for k in range(self.choices)]
+
+
+def shortlist_of(game: Game | type[Game]) -> Shortlist:
+    """The shortlist of a game (or game class), loaded from its ``shortlist_target``; ``NotImplementedError``
+    for a game without one."""
+    target = game.shortlist_target
+    if target is None:
+        raise NotImplementedError(f"{game.name} has no shortlist")
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)
 
 
 class ShortlistEnv(gymnasium.Wrapper):

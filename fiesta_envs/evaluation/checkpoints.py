@@ -37,6 +37,7 @@ import numpy as np
 from fiesta_envs.core.errors import FiestaError
 from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
 from fiesta_envs.core.policy import Policy
+from fiesta_envs.core.shortlist import shortlist_of
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
@@ -290,7 +291,7 @@ class CheckpointPolicy(Policy):
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
         if self.shortlisted:
-            candidates = game.shortlist().build(game, player)
+            candidates = shortlist_of(game).build(game, player)
             logits = self.actor.logits(candidates.vector)
             return candidates.action(masked_choice(logits, candidates.mask, None if self.deterministic else self.rng))
         logits = self.actor.logits(np.asarray(observation, dtype=np.float32))

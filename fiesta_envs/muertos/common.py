@@ -12,7 +12,7 @@ import abc
 import functools
 import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -28,9 +28,6 @@ from fiesta_envs.muertos.lexicon import LEXICON_VERSION, load_lexicon
 from fiesta_envs.muertos.observation import MuertosObserver
 from fiesta_envs.muertos.round import Round
 from fiesta_envs.muertos.state import MuertosState, RoundRules, Team
-
-if TYPE_CHECKING:
-    from fiesta_envs.core.shortlist import Shortlist
 
 LEXICON = check_first_words(load_lexicon())
 LAYOUT = ActionLayout(LEXICON)
@@ -52,6 +49,8 @@ class MuertosGame(Game):
     cooperative = True
     score_scale = 1.0
     version = 1  # 1: identity codes in the observation; the lexicon's LEXICON_VERSION is saved in state dicts too
+    #: The candidates the trained agents choose among (loaded by name: the shortlist reads the baselines).
+    shortlist_target = "fiesta_envs.muertos.shortlist:SHORTLIST"
     #: Rounds the game can last (1 for the base game, 4 for La Catrina).
     max_rounds: ClassVar[int] = 1
     #: La Catrina's phase 4 (yellow-box choice, Limbo Bones).
@@ -97,12 +96,6 @@ class MuertosGame(Game):
     def observer(self) -> MuertosObserver:
         """Writes what a seat knows (``observation.py``); shared by every game, it keeps nothing between calls."""
         return OBSERVER
-
-    def shortlist(self) -> Shortlist:
-        """The candidates the trained agents choose among (``fiesta_envs/muertos/shortlist.py``)."""
-        from fiesta_envs.muertos.shortlist import SHORTLIST  # it reads the baselines, which import this module
-
-        return SHORTLIST
 
     @functools.cached_property
     def memory_cap(self) -> int:
