@@ -28,12 +28,21 @@ class GameSpec:
     baselines: str  # "module:DICT" of scripted policies by name
     renderer: str | None = None  # module drawing the game (fiesta_envs.render.<...>); None: text only
     parallel: bool = False  # the public module has parallel_env() too (simultaneous rules: core.parallel)
+    search: str | None = None  # "module:Class" of the game's search agent (``core.search``), named "search"
 
     def game_class(self) -> type[Game]:
         return _load(self.engine)
 
     def baseline_classes(self) -> dict[str, type[Policy]]:
         return _load(self.baselines)
+
+    def agent_classes(self) -> dict[str, type[Policy]]:
+        """Every agent a name gives without a path: ``random``, the scripted baselines and ``search`` (where
+        the game has one). Training draws its opponents from the baselines only: a search is too slow."""
+        from fiesta_envs.core.policy import RandomPolicy
+
+        search = {"search": _load(self.search)} if self.search else {}
+        return {"random": RandomPolicy, **self.baseline_classes(), **search}
 
     def configurations(self) -> list[tuple[int, dict[str, Any]]]:
         """Every supported player count with default options, then every non-default choice of every
@@ -59,6 +68,7 @@ GAMES: dict[str, GameSpec] = {
             "fiesta_envs.fiesta_mexicana.game:FiestaMexicana",
             "fiesta_envs.fiesta_mexicana.baselines:BASELINES",
             "fiesta_envs.render.fiesta_mexicana",
+            search="fiesta_envs.fiesta_mexicana.search:FiestaMexicanaSearch",
         ),
         GameSpec(
             "tortilla_de_patatas",
@@ -67,6 +77,7 @@ GAMES: dict[str, GameSpec] = {
             "fiesta_envs.tortilla.game:TortillaDePatatas",
             "fiesta_envs.tortilla.baselines:BASELINES",
             "fiesta_envs.render.tortilla",
+            search="fiesta_envs.tortilla.search:TortillaSearch",
         ),
         GameSpec(
             "tequila",
@@ -112,14 +123,15 @@ def make_policy(game: str, policy: Any, seed: int | None = None) -> Policy:
     ``"ppo"`` is the trained agent shipped in the package (``fiesta_envs.agents``), for games that
     ship one; it picks its weights for the player count and options at its first move.
     """
-    from fiesta_envs.core.policy import CallablePolicy, Policy, RandomPolicy
+    from fiesta_envs.core.policy import CallablePolicy, Policy, make_named_policy, parse_agent_spec
 
     if isinstance(policy, Policy):
         return policy
     if isinstance(policy, str):
-        baselines = {"random": RandomPolicy, **game_spec(game).baseline_classes()}
-        if policy in baselines:
-            return baselines[policy](seed=seed)
+        baselines = game_spec(game).agent_classes()
+        name, options = parse_agent_spec(policy)
+        if name in baselines:
+            return make_named_policy(game, name, baselines[name], options, seed)
         from fiesta_envs.agents.shipped import SHIPPED_NAMES, ShippedPolicy, has_shipped
 
         name = game_spec(game).name

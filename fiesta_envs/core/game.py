@@ -275,11 +275,16 @@ class Game(abc.ABC):
         Teams are ranked as one (each member receives its team's reward); ``rank`` ranks on
         ``ranking_keys()`` and ``margin`` measures the score lead over the best other team.
         """
+        return self.returns_of(self.config.get("reward", "rank"))
+
+    def returns_of(self, reward: str) -> np.ndarray:
+        """``returns()`` as the ``reward`` option ``reward`` ("rank" or "margin") would give them, whatever
+        this game's option is (a search weighs both)."""
         if not self.is_over:
             return np.zeros(self.num_players)
         team_of = np.asarray(self.teams())
         _, first_seat, team_index = np.unique(team_of, return_index=True, return_inverse=True)
-        if self.config.get("reward", "rank") == "margin":
+        if reward == "margin":
             per_team = margin_returns(self.scores()[first_seat], self.score_scale)
         else:
             per_team = ranking_returns(self.ranking_keys()[first_seat])
@@ -384,6 +389,14 @@ class Game(abc.ABC):
     def clone(self) -> Game:
         """An independent copy (for search or look-ahead; never used on the step path)."""
         return type(self).from_state_dict(self.state_dict())
+
+    def determinize(self, seat: int, rng: np.random.Generator) -> Game:
+        """A copy for search as ``seat`` may believe the game to be: everything hidden from ``seat`` (other
+        hands, the deck order, choices not yet revealed) drawn afresh from ``rng`` consistently with what the
+        seat knows, and chance (future dice and draws) seeded from ``rng``. Unlike ``clone()``, the copy
+        cannot show the seat the true hidden state or the future. See ``core.determinization``; games
+        with hidden information override this."""
+        raise NotImplementedError(f"{self.name}: no determinisation for search yet (Game.determinize)")
 
     def __repr__(self) -> str:
         status = "over" if self.is_over else f"player {self.current_player} to act"

@@ -18,6 +18,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from fiesta_envs.core.errors import InvalidOptionError
+from fiesta_envs.core.options import Option, parse_option, validate_options
+
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
 
@@ -27,9 +30,16 @@ class Policy:
 
     ``needs_observation = False`` tells environments that ``act`` ignores its ``observation``
     argument (it is then passed ``None``), which saves encoding one for every opponent move.
+    A policy with settings lists them in ``agent_options`` (names its constructor takes as keywords),
+    so that an agent spec can set them: ``search:budget=16``.
     """
 
     needs_observation: ClassVar[bool] = True
+
+    @classmethod
+    def agent_options(cls) -> dict[str, Option]:
+        """The options an agent spec may set (none by default)."""
+        return {}
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -79,3 +89,35 @@ def legal_actions(action_mask: np.ndarray) -> np.ndarray:
 def first_legal(action_mask: np.ndarray) -> int:
     """The lowest legal action (a deterministic fallback for scripted players)."""
     return int(legal_actions(action_mask)[0])
+
+
+# ---------------------------------------------------------------------- agents named with options
+AGENT_OPTION_SEPARATOR = ":"
+
+
+def parse_agent_spec(text: str) -> tuple[str, dict[str, Any]]:
+    """``NAME`` or ``NAME:KEY=VALUE[:KEY=VALUE...]`` (``search:budget=16``): the name and its options,
+    values read as JSON where they can be (``16``, ``0.5``, ``true``)."""
+    name, *settings = str(text).strip().split(AGENT_OPTION_SEPARATOR)
+    options = {}
+    for setting in settings:
+        try:
+            key, value = parse_option(setting)
+        except InvalidOptionError:
+            raise InvalidOptionError(
+                f"agent {text!r}: options are written NAME:KEY=VALUE[:KEY=VALUE...], got {setting!r}"
+            ) from None
+        options[key] = value
+    return name.strip(), options
+
+
+def make_named_policy(
+    game: str, name: str, policy_class: type[Policy], options: dict[str, Any], seed: int | None
+) -> Policy:
+    """``policy_class`` with ``options`` checked against its ``agent_options`` (``InvalidOptionError`` naming
+    the option and the allowed values)."""
+    declared = policy_class.agent_options()
+    if options and not declared:
+        raise InvalidOptionError(f"{game}: agent {name!r} takes no options, got {sorted(options)}")
+    given = validate_options(f"{game}: agent {name!r}", declared, options) if declared else {}
+    return policy_class(seed=seed, **given)

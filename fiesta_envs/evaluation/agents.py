@@ -2,7 +2,9 @@
 
 An agent spec on the command line is one of
 
-* a baseline name: ``random`` or one of the game's scripted players (``greedy``...);
+* a baseline name: ``random`` or one of the game's scripted players (``greedy``...), or ``search``
+  (the game's Monte-Carlo search agent, ``fiesta_envs.core.search``); options follow the name as
+  ``NAME:KEY=VALUE[:KEY=VALUE...]`` (``search:budget=16``), and the whole spec is the agent's label;
 * ``ppo``: the trained agent shipped inside the package (``fiesta_envs.agents``), for games
   that ship one; no torch needed. Its weights are checked here (player count, options, engine
   version, observation size, SHA-256), so a missing or outdated agent is refused up front;
@@ -26,13 +28,13 @@ import argparse
 import copy
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.options import validate_options
-from fiesta_envs.core.policy import Policy, RandomPolicy
+from fiesta_envs.core.policy import Policy, make_named_policy, parse_agent_spec
 from fiesta_envs.registry import GameSpec
 
 
@@ -48,11 +50,13 @@ class AgentSource:
     kind: str
     target: Any  # baseline name, shipped agent name, checkpoint path (str) or a Policy object
     trusted: bool = False  # a checkpoint that may be unpickled (it has no policy.npz)
+    options: Mapping[str, Any] = field(default_factory=dict)  # a baseline's agent options (``search:budget=16``)
 
     def make(self, spec: GameSpec, num_players: int, seed: int | None = None) -> Policy:
         """A fresh policy for one seat."""
         if self.kind == "baseline":
-            return baseline_classes(spec)[self.target](seed=seed)
+            policy_class = baseline_classes(spec)[self.target]
+            return make_named_policy(spec.name, self.target, policy_class, dict(self.options), seed)
         if self.kind == "shipped":
             from fiesta_envs.agents.shipped import ShippedPolicy
 
@@ -73,8 +77,8 @@ class AgentSource:
 
 
 def baseline_classes(spec: GameSpec) -> dict[str, type[Policy]]:
-    """``random`` and the game's scripted players, by name."""
-    return {"random": RandomPolicy, **spec.baseline_classes()}
+    """``random``, the game's scripted players and its ``search`` agent, by name."""
+    return spec.agent_classes()
 
 
 def shipped_names(spec: GameSpec) -> list[str]:
@@ -128,8 +132,11 @@ def resolve_agent(
     text = str(agent).strip()
     if not text:
         raise AgentError(f"{spec.name}: empty agent name; baselines: {', '.join(agent_names(spec))}")
-    if text in baseline_classes(spec):
-        return AgentSource(text, "baseline", text)
+    name, agent_options = parse_agent_spec(text)
+    if name in baseline_classes(spec):
+        source = AgentSource(text, "baseline", name, options=agent_options)
+        source.make(spec, num_players)  # refuses unknown or bad options now, before any game
+        return source
     from fiesta_envs.agents.shipped import SHIPPED_NAMES
 
     if text in SHIPPED_NAMES and (text in shipped_names(spec) or not Path(text).exists()):

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import io
 import json
 import sys
@@ -176,6 +177,8 @@ class Evaluation:
 
 
 def _source_text(source: AgentSource) -> str:
+    if source.kind == "baseline" and source.options:
+        return ":".join([source.target, *(f"{key}={value}" for key, value in sorted(source.options.items()))])
     return source.target if isinstance(source.target, str) else repr(source.target)
 
 
@@ -450,7 +453,7 @@ def evaluate_against_baselines(
     spec, num_players, full_options = _prepare(game, num_players, options)
     source = resolve_agent(spec, num_players, agent, full_options)
     if source.label in baselines:  # e.g. random against random: keep the two apart
-        source = AgentSource(f"agent:{source.label}", source.kind, source.target)
+        source = dataclasses.replace(source, label=f"agent:{source.label}")
     opponents = [resolve_agent(spec, num_players, b, full_options) for b in dict.fromkeys(baselines)]
     sources = [source, *opponents]
     if plays_as_teams(spec, num_players):
@@ -656,7 +659,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--agents",
         required=True,
-        help="comma-separated agents: baseline names or checkpoint paths (LABEL=PATH to name one)",
+        help="comma-separated agents: baseline names (options as NAME:KEY=VALUE, e.g. search:budget=16) or "
+        "checkpoint paths (LABEL=PATH to name one)",
     )
     parser.add_argument(
         "--games",

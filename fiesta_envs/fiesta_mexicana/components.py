@@ -133,6 +133,10 @@ def _dish_card(index: int, row: tuple) -> DishCard:
 
 DISH_CARDS: tuple[DishCard, ...] = tuple(_dish_card(i, row) for i, row in enumerate(DISH_CARD_TABLE))
 NUM_DISH_CARDS = len(DISH_CARDS)
+#: The start cards of each piñata colour (the pile dealt for the space ``PINATA_SPACES[colour]``), by index.
+START_PILES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(card.index for card in DISH_CARDS if card.pinata == colour) for colour in range(len(PINATA_COLOURS))
+)
 MAX_SKULLS = 3
 
 # ------------------------------------------------------------------------------ objective cards

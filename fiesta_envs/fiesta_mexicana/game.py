@@ -22,7 +22,7 @@ import numpy as np
 
 from fiesta_envs.core.game import ACTION_FEATURES_OPTION, REWARD_OPTION, Game
 from fiesta_envs.core.options import Option
-from fiesta_envs.fiesta_mexicana import actions
+from fiesta_envs.fiesta_mexicana import actions, determinization
 from fiesta_envs.fiesta_mexicana.board import FIXED_OF, ROTATED_EDGES, space_of_number
 from fiesta_envs.fiesta_mexicana.components import (
     DIRECTIONS,
@@ -37,6 +37,7 @@ from fiesta_envs.fiesta_mexicana.components import (
     OBJECTIVES_KEPT,
     PINATA_SPACES,
     SAUCES,
+    START_PILES,
     VARIANT_PENALTIES,
 )
 from fiesta_envs.fiesta_mexicana.features import FEATURES_SIZE, action_features
@@ -52,10 +53,7 @@ _FIXED_OF_ARRAY = np.array(FIXED_OF, dtype=np.intp)
 _ABOVE = np.array([[n > h for n in range(1, NUM_SPACES + 1)] for h in range(NUM_SPACES + 1)], dtype=bool)
 
 #: Dish cards by role, for dealing: the start-card pile of each piñata space, then the ordinary dishes.
-_START_PILES = tuple(
-    np.array([c.index for c in DISH_CARDS if c.pinata == colour], dtype=np.int64)
-    for colour in range(len(PINATA_SPACES))
-)
+_START_PILES = tuple(np.array(pile, dtype=np.int64) for pile in START_PILES)
 _ORDINARY_DISHES = np.array([c.index for c in DISH_CARDS if c.pinata < 0], dtype=np.int64)
 _OBJECTIVE_DECK = np.array(OBJECTIVE_DECK, dtype=np.int64)
 _DISH_OF = tuple(c.dish for c in DISH_CARDS)
@@ -510,6 +508,12 @@ class FiestaMexicana(Game):
         return list(actions.ACTION_NAMES)
 
     # ------------------------------------------------------------------ state dicts
+    def determinize(self, seat: int, rng: np.random.Generator) -> FiestaMexicana:
+        """A copy for search: the deck order, the others' objectives, their start cards while orienting and
+        their table turns not applied yet drawn afresh from ``rng``, chance seeded from it
+        (``fiesta_mexicana.determinization``)."""
+        return determinization.determinize(self, seat, rng)  # type: ignore[return-value]
+
     def saved_state(self) -> FiestaMexicanaState:
         """The position as a ``FiestaMexicanaState`` (shares the engine's lists: read, do not change)."""
         fields = dataclasses.fields(FiestaMexicanaState)

@@ -38,7 +38,7 @@ import numpy as np
 
 from fiesta_envs.core.game import ACTION_FEATURES_OPTION, REWARD_OPTION, Game
 from fiesta_envs.core.options import Option
-from fiesta_envs.tortilla import features
+from fiesta_envs.tortilla import determinization, features
 from fiesta_envs.tortilla.actions import (
     ACTION_NAMES,
     DECODED,
@@ -732,6 +732,11 @@ class TortillaDePatatas(Game):
         self._load(TortillaState.from_dict(data, num_players=self.num_players, menu=self.menu, game=self.name))
 
     # ------------------------------------------------------------------ text
+    def determinize(self, seat: int, rng: np.random.Generator) -> TortillaDePatatas:
+        """A copy for search: the fridge order and the others' unknown hand cards dealt afresh from ``rng``,
+        chance seeded from it (``tortilla.determinization``)."""
+        return determinization.determinize(self, seat, rng)  # type: ignore[return-value]
+
     def render_rgb(self) -> np.ndarray:
         """A picture of the table as a spectator sees it (needs Pillow: ``pip install fiesta_envs[render]``)."""
         from fiesta_envs.render.tortilla import draw

@@ -1,0 +1,140 @@
+"""A search agent for any game that can be determinised: flat Monte-Carlo over determinisations.
+
+At each decision with more than one legal action the agent
+
+1. lists its **candidates** (all legal actions, or a game's shortlist: ``candidates``), the game's
+   heuristic choice first;
+2. draws ``budget`` **determinisations** of the game from its seat's point of view
+   (``Game.determinize``: the hidden cards dealt afresh, chance re-seeded: it never sees the true
+   hidden state or the true future draws);
+3. in every determinisation plays every candidate and then **rolls the game out** to its end with the
+   game's cheap heuristic in every seat (the same copy and the same rollout seed for every candidate:
+   common random numbers, so the candidates are compared on the same futures);
+4. plays the candidate with the best mean **value** (the seat's rank reward: win +1, loss -1, tie 0,
+   linear in rank with more players; plus ``margin_weight`` times its normalised score margin, which
+   separates candidates that all win or all lose), but leaves the heuristic's choice only for a
+   candidate that beats it clearly: by more than ``MIN_ADVANTAGE_Z`` standard errors of their paired
+   differences (the best of many noisy means is biased upwards: without this rule a small budget
+   trades good heuristic moves for lucky ones).
+
+This is perfect-information Monte-Carlo (PIMC) sampling with heuristic rollouts: each rollout plays a
+world in which the hidden cards are known to everyone, a known bias of the method (it cannot value
+keeping information hidden); the rollouts by the heuristic make it an improvement of that heuristic,
+one decision deep. The cost of a decision is about ``budget x candidates`` rollouts.
+
+A game's agent subclasses ``MonteCarloSearch``, names its ``rollout_policy`` and may narrow
+``candidates`` or decide that a decision is left to the heuristic (``searched``). Options (``budget``,
+``margin_weight``) are agent options: ``search:budget=16`` on the command line.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from fiesta_envs.core.options import Option
+from fiesta_envs.core.policy import Policy, legal_actions
+
+if TYPE_CHECKING:
+    from fiesta_envs.core.game import Game
+
+
+def _positive_int(value: Any) -> str | None:
+    return None if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else "must be an integer >= 1"
+
+
+def _non_negative(value: Any) -> str | None:
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
+    return None if ok else "must be a number >= 0"
+
+
+class MonteCarloSearch(Policy):
+    """Flat Monte-Carlo search over determinisations with heuristic rollouts (see the module docstring)."""
+
+    needs_observation = False  # reads the engine (through determinisations only)
+    #: The game's cheap heuristic: it plays every seat in the rollouts and proposes the first candidate.
+    rollout_policy: ClassVar[type[Policy]]
+    #: Determinisations per decision when no ``budget`` is given (games set what fits their speed).
+    default_budget: ClassVar[int] = 8
+    #: Weight of the normalised score margin next to the rank reward in a rollout's value.
+    default_margin_weight: ClassVar[float] = 0.25
+    #: How many standard errors (of the paired differences) a candidate must beat the heuristic's choice by.
+    MIN_ADVANTAGE_Z: ClassVar[float] = 1.0
+
+    @classmethod
+    def agent_options(cls) -> dict[str, Option]:
+        """The options an agent spec may set (``search:budget=16``)."""
+        return {
+            "budget": Option(cls.default_budget, check=_positive_int, doc="determinisations per decision"),
+            "margin_weight": Option(
+                cls.default_margin_weight, check=_non_negative, doc="weight of the score margin in a rollout's value"
+            ),
+        }
+
+    def __init__(self, seed: int | None = None, budget: int | None = None, margin_weight: float | None = None) -> None:
+        super().__init__(seed)
+        self.budget = self.default_budget if budget is None else int(budget)
+        self.margin_weight = self.default_margin_weight if margin_weight is None else float(margin_weight)
+        self.heuristic = self.rollout_policy(seed=seed)
+
+    # ------------------------------------------------------------------ what a game may change
+    def searched(self, game: Game, player: int, legal: np.ndarray) -> bool:
+        """Whether this decision is searched (else the heuristic decides); by default every one with a choice."""
+        return len(legal) > 1
+
+    def candidates(self, game: Game, player: int, legal: np.ndarray, proposal: int) -> list[int]:
+        """The actions compared, ``proposal`` (the heuristic's choice) first; by default every legal action."""
+        return [proposal, *(int(a) for a in legal if a != proposal)]
+
+    # ------------------------------------------------------------------ deciding
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
+        legal = legal_actions(action_mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        proposal = self._heuristic_action(game, player)
+        if not self.searched(game, player, legal):
+            return proposal
+        candidates = self.candidates(game, player, legal, proposal)
+        if len(candidates) == 1:
+            return candidates[0]
+        return candidates[self.choose(self.values(game, player, candidates))]
+
+    def values(self, game: Game, player: int, candidates: list[int]) -> np.ndarray:
+        """The rollout values, one row per determinisation (``budget``), one column per candidate."""
+        values = np.zeros((self.budget, len(candidates)))
+        for k in range(self.budget):
+            world = game.determinize(player, self.rng)
+            rollout_seed = int(self.rng.integers(1 << 63))
+            for i, action in enumerate(candidates):
+                copy = world.clone()
+                copy.step(action)
+                values[k, i] = self._rollout(copy, player, rollout_seed)
+        return values
+
+    def choose(self, values: np.ndarray) -> int:
+        """The column of the best mean if it beats column 0 (the heuristic's choice) clearly, else 0."""
+        best = int(np.argmax(values.mean(axis=0)))
+        if best == 0:
+            return 0
+        differences = values[:, best] - values[:, 0]
+        spread = differences.std(ddof=1) / np.sqrt(len(differences)) if len(differences) > 1 else 0.0
+        return best if differences.mean() > self.MIN_ADVANTAGE_Z * spread else 0
+
+    def _heuristic_action(self, game: Game, player: int) -> int:
+        """The heuristic's choice here (it reads only what its seat may know)."""
+        self.heuristic.rng = self.rng
+        return int(self.heuristic.act(None, game.legal_mask(), game, player))
+
+    def _rollout(self, game: Game, player: int, seed: int) -> float:
+        """Play ``game`` to its end with the heuristic in every seat; the value of the end for ``player``."""
+        policy = self.heuristic
+        saved_rng = policy.rng
+        policy.rng = np.random.default_rng(seed)
+        try:
+            while not game.is_over:
+                seat = game.current_player
+                game.step(policy.act(None, game.legal_mask(), game, seat))
+        finally:
+            policy.rng = saved_rng
+        return float(game.returns_of("rank")[player] + self.margin_weight * game.returns_of("margin")[player])

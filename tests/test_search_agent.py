@@ -1,0 +1,91 @@
+"""The ``search`` agent (``fiesta_envs.core.search``): named with options, registered, blind to what its seat
+cannot know, and better than its heuristic where that heuristic blunders."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+from test_determinization import MEMORY_CASES, PROVIDERS
+
+from fiesta_envs.core.errors import InvalidOptionError
+from fiesta_envs.core.policy import parse_agent_spec
+from fiesta_envs.evaluation.agents import agent_names, resolve_agent
+from fiesta_envs.registry import GAMES, game_spec, make_policy
+from fiesta_envs.tortilla.game import TortillaDePatatas
+
+SEARCHING = ["fiesta_mexicana", "tortilla_de_patatas"]
+
+
+@pytest.mark.parametrize("game_name", SEARCHING)
+def test_search_is_an_agent_of_the_game_by_name(game_name):
+    spec = game_spec(game_name)
+    assert "search" in agent_names(spec)
+    source = resolve_agent(spec, 2, "search:budget=3")
+    assert (source.label, source.target, dict(source.options)) == ("search:budget=3", "search", {"budget": 3})
+    assert source.make(spec, 2, seed=0).budget == 3
+    assert make_policy(game_name, "search:budget=2", seed=0).budget == 2  # Gymnasium opponents too
+    assert "search" not in spec.baseline_classes()  # training never draws it as an opponent
+
+
+def test_agent_specs_and_their_options_are_checked():
+    assert parse_agent_spec("search") == ("search", {})
+    assert parse_agent_spec("search:budget=16:margin_weight=0.5") == ("search", {"budget": 16, "margin_weight": 0.5})
+    spec = game_spec("tortilla_de_patatas")
+    with pytest.raises(InvalidOptionError, match="unknown option 'budgte' \\(did you mean 'budget'\\?\\)"):
+        resolve_agent(spec, 2, "search:budgte=4")
+    with pytest.raises(InvalidOptionError, match="budget=0: must be an integer >= 1"):
+        resolve_agent(spec, 2, "search:budget=0")
+    with pytest.raises(InvalidOptionError, match="agent 'careful' takes no options"):
+        resolve_agent(spec, 2, "careful:budget=4")
+    with pytest.raises(InvalidOptionError, match="NAME:KEY=VALUE"):
+        resolve_agent(spec, 2, "search:16")
+
+
+def _hidden_cases_to_act():
+    cases = []
+    for name in SEARCHING:
+        for case in importlib.import_module(PROVIDERS[name]).hidden_cases():
+            state = case.first["state"]
+            if case.name not in MEMORY_CASES and state.get("current", state.get("turn")) == case.seat:
+                cases.append(case)
+    return cases
+
+
+@pytest.mark.parametrize("case", _hidden_cases_to_act(), ids=lambda c: f"{c.game}: {c.name}")
+def test_the_search_decides_the_same_when_only_what_its_seat_cannot_know_differs(case):
+    game_class = GAMES[case.game].game_class()
+    games = [game_class.from_state_dict(case.first), game_class.from_state_dict(case.second)]
+    searches = [make_policy(case.game, "search:budget=2", seed=7) for _ in games]
+    legal = np.flatnonzero(games[0].legal_mask())
+    candidates = [int(a) for a in legal[:4]]
+    values = [search.values(game, case.seat, candidates) for search, game in zip(searches, games, strict=True)]
+    assert np.array_equal(values[0], values[1])
+    actions = [
+        make_policy(case.game, "search:budget=2", seed=7).act(None, game.legal_mask(), game, case.seat)
+        for game in games
+    ]
+    assert actions[0] == actions[1]
+
+
+def _careful_declines_to_end_a_won_game() -> TortillaDePatatas:
+    """Seed 1 of ``careful`` against itself, turn 42: team A leads 7-5 with one diner card left, and
+    ``careful`` plays a card instead of serving (serving pan 1 as an M ends the game at once and wins it)."""
+    game = TortillaDePatatas(2, seed=1)
+    careful = make_policy("tortilla_de_patatas", "careful", seed=1)
+    while not (sum(game.diners_left) == 1 and game.phase == "play" and game.current_player == 0):
+        game.step(careful.act(None, game.legal_mask(), game, game.current_player))
+    assert (game.turn, game.team_scores()) == (42, [7, 5])
+    return TortillaDePatatas.from_state_dict(game.state_dict())
+
+
+def test_tortilla_search_takes_the_last_diner_card_to_win_where_careful_plays_on():
+    game = _careful_declines_to_end_a_won_game()
+    careful = make_policy("tortilla_de_patatas", "careful", seed=0)
+    assert game.action_to_string(careful.act(None, game.legal_mask(), game, 0)).startswith("play potato")
+    search = make_policy("tortilla_de_patatas", "search", seed=0)
+    action = search.act(None, game.legal_mask(), game, 0)
+    assert game.action_to_string(action).startswith("serve")
+    game.step(action)
+    assert game.is_over and game.winners() == [0]
