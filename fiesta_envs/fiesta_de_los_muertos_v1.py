@@ -174,6 +174,16 @@ players  associative: skulls appeased      random
 8        66.3% (5.31 of 8, CI 5.07-5.54)   0%
 =======  ================================  ======
 
+Trained agent
+-------------
+``ppo`` (4 players, shipped): one policy on every seat, choosing among the 10 candidates of the shortlist
+(``fiesta_envs/muertos/shortlist.py``: the best legal actions by the associative scoring, each described by what
+the seat knows; candidate 0 is ``associative``'s own choice). Over 400 shared deals it appeases 3.81 skulls of 4
+(CI 3.77-3.86) where the ``associative`` team appeases 2.71, and wins 238, ties 141, loses 21 deals: 0.771
+[0.728, 0.810] (``fiesta evaluate --game fiesta_de_los_muertos --players 4 --agents ppo,associative,random
+--games 400 --seed 1``). It writes the precise word where ``associative`` writes the word with more meanings,
+which keeps the chain from drifting. Trained by ``fiesta train --config configs/fiesta_de_los_muertos/ppo.yaml``.
+
 Version history
 ---------------
 - version 1 (``fiesta_de_los_muertos_v1``, ``fiesta_envs/FiestaDeLosMuertos-v1``): words and characters get

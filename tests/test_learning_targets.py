@@ -2,7 +2,7 @@
 
 An hour or so each on 2 cores, so they are marked ``target`` and run on their own:
 
-    .venv/bin/python -m pytest -m target tests/test_learning_targets.py          # all three, ~2.5 hours
+    .venv/bin/python -m pytest -m target tests/test_learning_targets.py          # all of them, ~4 hours
     .venv/bin/python -m pytest -m target tests/test_learning_targets.py -k kids  # one
 
 Each trains the config into a temporary run directory, then plays 1,000 seat-rotated games against the
@@ -28,12 +28,15 @@ TARGETS = [
     ("configs/fiesta_mexicana/ppo.yaml", "greedy"),
     ("configs/tortilla_de_patatas/ppo.yaml", "careful"),
     ("configs/tortilla_de_patatas/ppo_kids.yaml", "careful"),
+    ("configs/fiesta_de_los_muertos/ppo.yaml", "associative"),  # teams compared deal by deal
 ]
 
 
 @pytest.mark.target
 @pytest.mark.timeout(3 * 3600)
-@pytest.mark.parametrize(("config_path", "baseline"), TARGETS, ids=["fiesta_mexicana", "tortilla_day", "tortilla_kids"])
+@pytest.mark.parametrize(
+    ("config_path", "baseline"), TARGETS, ids=["fiesta_mexicana", "tortilla_day", "tortilla_kids", "muertos"]
+)
 def test_the_shipped_config_beats_the_baseline(config_path, baseline, tmp_path):
     config = load_config(ROOT / config_path)
     run = tmp_path / "run"
