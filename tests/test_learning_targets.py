@@ -29,13 +29,14 @@ TARGETS = [
     ("configs/tortilla_de_patatas/ppo.yaml", "careful"),
     ("configs/tortilla_de_patatas/ppo_kids.yaml", "careful"),
     ("configs/fiesta_de_los_muertos/ppo.yaml", "associative"),  # teams compared deal by deal
+    ("configs/la_catrina/ppo.yaml", "associative"),
 ]
 
 
 @pytest.mark.target
 @pytest.mark.timeout(3 * 3600)
 @pytest.mark.parametrize(
-    ("config_path", "baseline"), TARGETS, ids=["fiesta_mexicana", "tortilla_day", "tortilla_kids", "muertos"]
+    ("config_path", "baseline"), TARGETS, ids=["fiesta_mexicana", "tortilla_day", "tortilla_kids", "muertos", "catrina"]
 )
 def test_the_shipped_config_beats_the_baseline(config_path, baseline, tmp_path):
     config = load_config(ROOT / config_path)
