@@ -4,6 +4,12 @@ Each case plays a seeded game to a position with the engine's own rules, takes i
 one fact. The printed game is simultaneous in the draw choice, in each writing step and in the matching, so
 what another seat did during the current step stays hidden until the step is over (the words of step k are
 handed over when step k + 1 begins); words and characters are known by identity, not only by their tags.
+
+The first cases below are worked out at 4 players; ``_configuration_cases`` runs the core of them at every
+configuration of both games (``core.configurations``: 4-8 players, the draw choice, the double challenge, the
+cortège, the constraint cards) with the facts each option adds to the observation: the characters dealt to me,
+the word on my second skull, the cortège's themes, the constraint cards in play, the campaign's flowers and
+bones.
 """
 
 from __future__ import annotations
@@ -12,12 +18,15 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from information_support import InformationCase
+from information_support import NOT_SHOWN, InformationCase, changed, labelled
 
+from fiesta_envs.core.configurations import configurations
 from fiesta_envs.muertos.catrina import LaCatrina
 from fiesta_envs.muertos.common import LEXICON, MuertosGame
 from fiesta_envs.muertos.components import STEPS, Phase
+from fiesta_envs.muertos.constraints import CONSTRAINTS, INCOMPATIBLE
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
+from fiesta_envs.muertos.lexicon import THEMES
 
 
 def _position(
@@ -97,7 +106,7 @@ def _skull_held(seat: int, step: int, n: int = 4) -> int:
 
 
 def hidden_cases() -> list[InformationCase]:
-    cases = []
+    cases = [case for kind, case in _configuration_cases() if kind == "hidden"]
 
     # Writing step 1, seat 2 to write: seats 0 and 1 have already written this step.
     game = _writing(step=1, seat=2)
@@ -156,7 +165,7 @@ def hidden_cases() -> list[InformationCase]:
 
 
 def known_cases() -> list[InformationCase]:
-    cases = []
+    cases = [case for kind, case in _configuration_cases() if kind == "known"]
 
     # Writing step 1: seat 1 reads the word seat 0 wrote at step 0 on seat 0's skull.
     cases.append(_word_case("the word I read, against another with the same tags", _writing(step=1, seat=1), 1, 0, 0))
@@ -212,3 +221,145 @@ def known_cases() -> list[InformationCase]:
         _word_case("La Catrina: the word I read, against another with the same tags", game, 1, _skull_held(1, 2), 1)
     )
     return cases
+
+
+# ---------------------------------------------------------------- every configuration of both games
+
+
+def _snapshots(game_class: type[MuertosGame], num_players: int, options: dict[str, Any]) -> dict[str, MuertosGame]:
+    """One game (seed 3, first legal actions) stopped at each named moment (``None`` if it never comes)."""
+
+    def writing(step: int, seat: int, hand: int = 0) -> Callable[[MuertosGame], bool]:
+        return lambda g: (
+            g.round.phase == Phase.WRITE and (g.round.step, g.round.seat, g.round.hand) == (step, seat, hand)
+        )
+
+    def deducing(seat: int) -> Callable[[MuertosGame], bool]:
+        return lambda g: g.round.phase == Phase.DEDUCE and g.round.seat == seat
+
+    moments: dict[str, Callable[[MuertosGame], bool]] = {
+        "draw, seat 1": lambda g: g.round.phase == Phase.DRAW and g.round.seat == 1,
+        "write 0, seat 0": writing(0, 0),
+        "write 1, seat 1": writing(1, 1),
+        "write 1, seat 1, hand 1": writing(1, 1, 1),
+        "write 1, seat 2": writing(1, 2),
+        "deduce, seat 1": deducing(1),
+        "deduce, seat 2": deducing(2),
+    }
+    game = game_class(num_players=num_players, seed=3, **options)
+    found: dict[str, MuertosGame] = {}
+    while not game.is_over and game.round.phase <= Phase.DEDUCE:
+        for name, there in moments.items():
+            if name not in found and there(game):
+                found[name] = game_class.from_state_dict(game.state_dict())
+        game.step(game.legal_actions()[0])
+    return found
+
+
+def _configuration_cases() -> list[tuple[str, InformationCase]]:
+    """("hidden" | "known", case) at every configuration of Fiesta de los Muertos and La Catrina."""
+    cases = []
+    for game_class in (FiestaDeLosMuertos, LaCatrina):
+        for num_players, options in configurations(game_class, skip=NOT_SHOWN):
+            at = _snapshots(game_class, num_players, options)
+            for kind, case in _cases_at(at, options):
+                case.name = labelled(case.name, game_class, case.first)
+                cases.append((kind, case))
+    return cases
+
+
+def _cases_at(at: dict[str, MuertosGame], options: dict[str, Any]) -> list[tuple[str, InformationCase]]:
+    cases = []
+
+    def holds(seat: int, step: int, hand: int = 0) -> int:
+        return at["write 1, seat 2"].round.holder_skull(seat, step, hand)
+
+    # Hidden: what another seat wrote, kept or matched in the current step; another seat's character.
+    cases.append(
+        ("hidden", _word_case("a word another seat wrote in this step", at["write 1, seat 2"], 2, holds(0, 1), 1))
+    )
+
+    def other_character(state_round: dict[str, Any]) -> None:
+        state_round["characters"][1] = _off_table_character(state_round)
+
+    cases.append(("hidden", _case("another seat's character", at["write 0, seat 0"], 0, other_character)))
+
+    def earlier_guess(state_round: dict[str, Any]) -> None:
+        guesses = state_round["guesses"][state_round["numbers"][0]]
+        guesses[0] = (guesses[0] + 1) % 8
+
+    cases.append(("hidden", _case("another seat's guess before the reveal", at["deduce, seat 2"], 2, earlier_guess)))
+
+    # Known: the word I read, the table and the final words in the deduction.
+    cases.append(("known", _word_case("the word I read", at["write 1, seat 1"], 1, holds(0, 0), 0)))
+
+    def table_order(state_round: dict[str, Any]) -> None:
+        state_round["table_order"] = state_round["table_order"][::-1]
+
+    deducing = at["deduce, seat 1"]
+    cases.append(("known", _case("the table in the deduction", deducing, 1, table_order)))
+    last = deducing.round.numbers[0]
+    cases.append(("known", _word_case("a final word", deducing, 1, last, STEPS - 1)))
+
+    if options.get("draw_choice"):
+        cases.extend(_draw_choice_cases(at["draw, seat 1"]))
+    if options.get("double_challenge"):
+        second = at["write 1, seat 1, hand 1"]
+        cases.append(
+            ("hidden", _word_case("a word another seat wrote on its second skull", second, 1, holds(0, 1, 1), 1))
+        )
+        cases.append(("known", _word_case("the word I read on my second skull", second, 1, holds(0, 0, 1), 0)))
+    if options.get("cortege"):
+        cases.append(("known", _case("the cortège's themes", at["write 0, seat 0"], 0, _other_themes)))
+    if options.get("constraints"):
+        cases.append(("known", _case("a constraint card in play", at["write 0, seat 0"], 0, _other_constraint)))
+    if isinstance(deducing, LaCatrina):
+        cases.extend(_campaign_cases(deducing))
+    return cases
+
+
+def _draw_choice_cases(game: MuertosGame) -> list[tuple[str, InformationCase]]:
+    """Seat 0 has kept a character, seat 1 is choosing between its two."""
+
+    def other_keeps_the_other_card(state_round: dict[str, Any]) -> None:
+        offer = state_round["offers"][0]
+        state_round["characters"][0] = offer[1] if state_round["characters"][0] == offer[0] else offer[0]
+
+    def another_card_dealt_to_me(state_round: dict[str, Any]) -> None:
+        state_round["offers"][1][1] = _off_table_character(state_round)
+
+    return [
+        ("hidden", _case("the character another seat kept in the draw", game, 1, other_keeps_the_other_card)),
+        ("known", _case("the characters dealt to me", game, 1, another_card_dealt_to_me)),
+    ]
+
+
+def _other_themes(state_round: dict[str, Any]) -> None:
+    """The cortège with its second theme replaced by one not drawn."""
+    state_round["themes"][1] = next(t for t in range(len(THEMES)) if t not in state_round["themes"])
+
+
+def _other_constraint(state_round: dict[str, Any]) -> None:
+    """The first constraint card in play replaced by one compatible with the others."""
+    in_play = state_round["constraints"]
+    state_round["constraints"][0] = next(
+        card
+        for card in range(len(CONSTRAINTS))
+        if card not in in_play and not any(frozenset((card, other)) in INCOMPATIBLE for other in in_play[1:])
+    )
+
+
+def _campaign_cases(game: MuertosGame) -> list[tuple[str, InformationCase]]:
+    """La Catrina: the team's flowers and Memory Bones are public."""
+
+    def team_changed(field: str) -> Callable[[dict[str, Any]], None]:
+        def change(state: dict[str, Any]) -> None:
+            state["team"][field] += 1
+
+        return change
+
+    first = game.state_dict()
+    return [
+        ("known", InformationCase(f"the team's {field}", game.name, 1, first, changed(first, team_changed(field))))
+        for field in ("flowers", "memory")
+    ]

@@ -1,50 +1,41 @@
-"""Tequila's information cases (``tests/test_information.py``).
+"""Tequila's information cases (``tests/test_information.py``), for every configuration.
 
 The rounds are simultaneous ("Simultaneously, all players use the dice"): what another player did in
 the current round is hidden until it ends, and so is a "first to" bonus first taken in it. Every sheet
-as it stood at the start of the round is public (farm, fences, tracks, gears), and so is everything
-that happened up to then. Each case starts from a seeded random game of 2, 3 and 4 players in round 3 where seat 0 has
-already played its round and seat 1 is in its main phase, then changes one fact.
+as it stood at the start of the round is public (farm, fences, tracks, gears, jimador), and so is
+everything that happened up to then. Each case starts from a seeded random game in round 3 where seat 0
+has already played its round and seat 1 is in its main phase (solo: seat 0 in its main phase), then
+changes one fact. The cases run at every configuration (``core.configurations``: 1-8 players, the side B
+and dealt jimadores, cask tile B); with 4 or more players a seat further round the table is checked too,
+and with side B jimadores the others' jimadores. Solo, nothing is hidden but the dice still to come.
 """
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-import numpy as np
-from information_support import InformationCase
+from information_support import NOT_SHOWN, InformationCase, changed, labelled, other_chance, play_until
 
+from fiesta_envs.core.configurations import configurations
 from fiesta_envs.tequila import farm
+from fiesta_envs.tequila.components import JIMADORES
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.state import Phase
 
 GAME = "tequila"
 OTHER, OBSERVER = 0, 1
+FAR = 3  # with 4 or more players: a seat two or more places from the observer
 TEQUILA_BONUS_RED = 7 + 3  # "first to" bonus of the red tequila (after the 7 sections)
 
 
-#: The player counts the cases are built for (the 5-8 player variant changes the components, not the round).
-PLAYER_COUNTS = (2, 3, 4)
+def _mid_round_state(num_players: int, options: dict[str, Any]) -> dict[str, Any]:
+    """A game in round 3: seat 0 has played its round, seat 1 is in its main phase (solo: seat 0 is)."""
+    observer = min(OBSERVER, num_players - 1)
 
+    def there(game: Tequila) -> bool:
+        return game.round == 3 and game.current_player == observer and game.decision == Phase.MAIN
 
-def _mid_round_state(num_players: int) -> dict[str, Any]:
-    """A game in round 3: seat 0 has played its round, seat 1 is in its main phase."""
-    for seed in range(100):
-        game = Tequila(num_players, seed=seed)
-        moves = np.random.default_rng(seed)
-        while not game.is_over:
-            if game.round == 3 and game.current_player == OBSERVER and game.decision == Phase.MAIN:
-                return game.state_dict()
-            legal = game.legal_actions()
-            game.step(legal[int(moves.integers(len(legal)))])
-    raise AssertionError("no seeded game reached round 3 with seat 1 in its main phase")
-
-
-def _changed(base: dict[str, Any], change) -> dict[str, Any]:
-    data = copy.deepcopy(base)
-    change(data["state"])
-    return data
+    return play_until(Tequila, there, num_players=num_players, seeds=range(100), **options)
 
 
 def _free_road_placement(sheet: dict[str, Any]) -> list[int]:
@@ -56,17 +47,34 @@ def _free_road_placement(sheet: dict[str, Any]) -> list[int]:
     return [0, next(roads)]
 
 
-def _case(name: str, base: dict[str, Any], change) -> InformationCase:
-    name = f"{name} ({base['num_players']} players)"
-    return InformationCase(name=name, game=GAME, seat=OBSERVER, first=base, second=_changed(base, change))
+def _case(name: str, base: dict[str, Any], change, seat: int = OBSERVER) -> InformationCase:
+    return InformationCase(
+        name=labelled(name, Tequila, base), game=GAME, seat=seat, first=base, second=changed(base, change)
+    )
+
+
+def _bases() -> list[dict[str, Any]]:
+    return [_mid_round_state(n, options) for n, options in configurations(Tequila, skip=NOT_SHOWN)]
 
 
 def hidden_cases() -> list[InformationCase]:
-    return [case for n in PLAYER_COUNTS for case in _hidden_cases(_mid_round_state(n))]
+    cases = []
+    for base in _bases():
+        cases.append(
+            InformationCase(labelled("the dice still to come", Tequila, base), GAME, 0, base, other_chance(base))
+        )
+        if base["num_players"] > 1:
+            cases.extend(_hidden_cases(base))
+    return cases
 
 
 def known_cases() -> list[InformationCase]:
-    return [case for n in PLAYER_COUNTS for case in _known_cases(_mid_round_state(n))]
+    cases = []
+    for base in _bases():
+        cases.extend(_known_cases(base) if base["num_players"] > 1 else _solo_known_cases(base))
+        if base["state"]["jimadores"][0] is not None:
+            cases.extend(_jimador_cases(base))
+    return cases
 
 
 def _hidden_cases(base: dict[str, Any]) -> list[InformationCase]:
@@ -106,9 +114,9 @@ def _hidden_cases(base: dict[str, Any]) -> list[InformationCase]:
 
 def _known_cases(base: dict[str, Any]) -> list[InformationCase]:
 
-    def shown(field: str, value) -> Any:
+    def shown(field: str, value, seat: int = OTHER) -> Any:
         def change(state: dict[str, Any]) -> None:
-            state["shown_sheets"][OTHER][field] = value(state["shown_sheets"][OTHER][field])
+            state["shown_sheets"][seat][field] = value(state["shown_sheets"][seat][field])
 
         return change
 
@@ -122,7 +130,7 @@ def _known_cases(base: dict[str, Any]) -> list[InformationCase]:
     def my_own_coins(state: dict[str, Any]) -> None:
         state["sheets"][OBSERVER]["coins"] = (state["sheets"][OBSERVER]["coins"] + 1) % 15
 
-    return [
+    cases = [
         _case("another player's buildings at the start of the round", base, a_road_before_this_round),
         _case("another player's fences at the start of the round", base, shown("fences", lambda f: f ^ 1)),
         _case("another player's coins at the start of the round", base, shown("coins", lambda c: (c + 1) % 15)),
@@ -132,3 +140,40 @@ def _known_cases(base: dict[str, Any]) -> list[InformationCase]:
         _case("a first-to bonus taken in an earlier round", base, a_bonus_taken_last_round),
         _case("my own sheet now", base, my_own_coins),
     ]
+    if base["num_players"] >= 4:
+        cases.append(
+            _case("a far seat's fences at the start of the round", base, shown("fences", lambda f: f ^ 1, FAR))
+        )
+    return cases
+
+
+def _solo_known_cases(base: dict[str, Any]) -> list[InformationCase]:
+    def my_own_coins(state: dict[str, Any]) -> None:
+        state["sheets"][0]["coins"] = (state["sheets"][0]["coins"] + 1) % 15
+
+    def a_bonus_taken_last_round(state: dict[str, Any]) -> None:
+        state["bonus_round"][TEQUILA_BONUS_RED] = state["round"] - 1
+
+    def other_dice(state: dict[str, Any]) -> None:
+        state["dice"] = [value % 6 + 1 for value in state["dice"]]
+
+    return [
+        _case("my own sheet now", base, my_own_coins, seat=0),
+        _case("a first-to bonus taken in an earlier round", base, a_bonus_taken_last_round, seat=0),
+        _case("the dice of this round", base, other_dice, seat=0),
+    ]
+
+
+def _jimador_cases(base: dict[str, Any]) -> list[InformationCase]:
+    """Side B jimadores are public boards: another seat's (or, solo, my own) is shown."""
+    seat = OTHER if base["num_players"] > 1 else 0
+
+    def another_jimador(state: dict[str, Any]) -> None:
+        jimadores = state["jimadores"]
+        free = [j for j in JIMADORES if j not in jimadores]
+        if free:
+            jimadores[seat] = free[0]
+        else:  # every board in play (4 players): seat 0 and seat 2 exchange theirs
+            jimadores[seat], jimadores[2] = jimadores[2], jimadores[seat]
+
+    return [_case("a jimador board", base, another_jimador, seat=min(OBSERVER, base["num_players"] - 1))]
