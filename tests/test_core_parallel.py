@@ -88,6 +88,27 @@ def test_a_parallel_game_is_the_aec_game_of_the_same_decisions_seen_the_same_way
         assert parallel_steps < aec_steps  # the seats' decisions were made at the same time
 
 
+def test_the_end_infos_are_those_of_the_aec_environment_and_final_info_has_the_breakdown():
+    env = tequila_v1.parallel_env(num_players=2)
+    observations, _ = env.reset(seed=5)
+    with pytest.raises(RuntimeError, match="once the game is over"):
+        env.final_info()
+    moves = np.random.default_rng(5)
+    while env.agents:
+        actions = {}
+        for agent in env.agents:
+            legal = np.flatnonzero(observations[agent]["action_mask"])
+            actions[agent] = int(moves.choice(legal)) if len(legal) else None
+        observations, _, _, _, infos = env.step(actions)
+    game = env.game
+    for agent in env.possible_agents:
+        info = infos[agent]
+        assert sorted(info) == ["acting", "action_mask", "scores", "winners"] and not info["acting"]
+        assert info["scores"].dtype == np.float64 and info["scores"].tolist() == game.scores().tolist()
+        assert info["winners"].dtype == np.int8 and np.flatnonzero(info["winners"]).tolist() == game.winners()
+    assert env.final_info() == game.final_info()
+
+
 def test_a_seat_done_with_its_round_waits_with_nothing_to_decide():
     env = tequila_v1.parallel_env(num_players=2)
     observations, infos = env.reset(seed=3)

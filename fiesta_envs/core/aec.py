@@ -94,7 +94,7 @@ def render_game(game: Game, render_mode: str) -> str | np.ndarray | None:
 
 
 class PlaysAGame:
-    """What the AEC and the Parallel environments share: drawing the table and naming actions."""
+    """What the AEC and the Parallel environments share: drawing the table, naming actions, the final breakdown."""
 
     game: Game
     render_mode: str | None
@@ -118,6 +118,12 @@ class PlaysAGame:
 
     def string_to_action(self, text: str) -> int:
         return self.game.string_to_action(text)
+
+    def final_info(self) -> dict[str, Any]:
+        """The game's breakdown of the final scores (``Game.final_info()``; its shape is the game's own)."""
+        if not self.game.is_over:
+            raise RuntimeError(f"{self.game.name}: final_info() is only defined once the game is over")
+        return self.game.final_info()
 
 
 class FiestaAECEnv(PicklesGameAsStateDict, PlaysAGame, AECEnv):
@@ -270,12 +276,6 @@ class FiestaAECEnv(PicklesGameAsStateDict, PlaysAGame, AECEnv):
                 self.infos[agent] = illegal_action_info(self.game, self._illegal_action["message"])
             else:
                 self.infos[agent] = end_of_game_info(self.game)
-
-    def final_info(self) -> dict[str, Any]:
-        """The game's breakdown of the final scores (``Game.final_info()``; its shape is the game's own)."""
-        if not self.game.is_over:
-            raise RuntimeError(f"{self.game.name}: final_info() is only defined once the game is over")
-        return self.game.final_info()
 
     # -- rendering, state -----------------------------------------------------------
 

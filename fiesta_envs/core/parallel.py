@@ -21,7 +21,8 @@ Agents with nothing to decide in a step (done with their part, or not the one to
 ``action_mask`` and ``infos[agent]["acting"] = False``; their action is ignored (``None`` is fine), as in
 PettingZoo's turn-based conversion, where every live agent hands in an action and only the acting one's
 counts. Every agent stays until the game ends; then all terminate, with ``Game.returns()`` as rewards and
-the final ``scores``, ``winners`` and ``final_info()`` in ``infos``. Observations, spaces, rewards, the
+the end-of-game ``infos`` of the AEC environment (``core/infos.py``: fixed-shape ``scores`` and ``winners``;
+``acting`` False); ``final_info()`` gives the game's breakdown. Observations, spaces, rewards, the
 ``illegal_action`` option (an illegal action ends the game: -1 for the offender, 0 for the others, or
 ``"raise"``) and ``render_mode`` are those of the AEC environment (``fiesta_envs.core.aec``).
 """
@@ -46,6 +47,7 @@ from fiesta_envs.core.aec import (
 )
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.core.game import Game
+from fiesta_envs.core.infos import end_of_game_info
 
 
 @runtime_checkable
@@ -184,15 +186,10 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
 
     def _end_game(self, observations: dict) -> tuple[dict, dict, dict, dict, dict]:
         returns = self.game.returns()
-        final = {
-            "scores": self.game.scores().tolist(),
-            "winners": [self.possible_agents[i] for i in self.game.winners()],
-            "final": self.game.final_info(),
-        }
         agents = self.agents
         self.agents = []
         rewards = {agent: float(returns[seat]) for seat, agent in enumerate(agents)}
-        infos = {agent: {"action_mask": self._no_actions.copy(), "acting": False, **final} for agent in agents}
+        infos = {agent: {**end_of_game_info(self.game), "acting": False} for agent in agents}
         return observations, rewards, dict.fromkeys(agents, True), dict.fromkeys(agents, False), infos
 
     def _end_for_illegal_action(self, offender: str, error: IllegalActionError) -> tuple[dict, dict, dict, dict, dict]:
