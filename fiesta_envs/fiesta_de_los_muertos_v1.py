@@ -121,11 +121,12 @@ seat's observation unchanged.)
 Rewards
 -------
 Cooperative: zero until the end, then every agent gets appeased skulls / skulls. ``scores()``
-gives every seat the number of appeased skulls. ``infos`` at the end carry ``final_info()``:
-``appeased``, ``skulls``, ``result_band`` and ``result_text`` (perfect 100%, great >= 75%, fair
->= 50%, restless below), ``memory_bones`` left, the constraint cards and one report per skull
-(owner, character, answer slot, the four words, every player's guess, correct guesses, white
-boxes, yellow box, bones spent, closed).
+gives every seat the number of appeased skulls: at the end every agent's ``infos`` hold ``scores``
+(float64, one per seat) and ``winners`` (int8, every seat: the team wins or loses together); the
+breakdown is ``env.unwrapped.final_info()``: ``appeased``, ``skulls``, ``result_band`` and
+``result_text`` (perfect 100%, great >= 75%, fair >= 50%, restless below), ``memory_bones`` left, the
+constraint cards and one report per skull (owner, character, answer slot, the four words, every
+player's guess, correct guesses, white boxes, yellow box, bones spent, closed).
 
 Options
 -------

@@ -77,8 +77,8 @@ The blocks, in order (names as in ``game.observer.decode(observation)``; n = num
 
 With ``action_features=True``, ``action_features`` [92] follows (below).
 
-Other players' objectives (and which one a reserve gave up) are hidden; they are revealed in ``infos``
-at the end.
+Other players' objectives (and which one a reserve gave up) are hidden; they are revealed at the end by
+``final_info()``.
 
 Simultaneous steps. The printed game orients start cards and turns tables at the same time; here the
 players decide in seat order, and the observation shows each step as printed: (1) while start cards
@@ -108,9 +108,10 @@ Rewards
 Zero until the end. Option ``reward="rank"`` (default): 2 players win +1 / loss -1 / tie 0; 3-4
 players linear in rank from +1 to -1, ties averaged. ``reward="margin"``: lead over the best other
 player / 50, clipped to [-1, 1]. Final score = dish points + objective points (- uncovered penalties
-in the variant), never below 0. At the end every agent's ``infos`` hold ``scores``, ``winners`` and
-``final``: ``final_scores``, ``placement_points``, ``objective_points``, ``penalties``, the revealed
-``objectives`` (labels) and ``objective_slot_points``.
+in the variant), never below 0. At the end every agent's ``infos`` hold ``scores`` (float64, one per
+seat) and ``winners`` (int8, 1 for every seat sharing the win), the same fixed-shape arrays in every game;
+the breakdown is ``env.unwrapped.final_info()``: ``final_scores``, ``placement_points``,
+``objective_points``, ``penalties``, the revealed ``objectives`` (labels) and ``objective_slot_points``.
 
 Options
 -------

@@ -48,7 +48,8 @@ writing steps are simultaneous as printed (see the base game's page).
 Rewards
 -------
 Cooperative: zero until the end, then every agent gets flowers / 13. ``scores()`` gives every
-seat the number of flowers. ``infos`` at the end carry ``final_info()``: ``flowers``,
+seat the number of flowers: at the end every agent's ``infos`` hold ``scores`` (float64, one per seat)
+and ``winners`` (int8, every seat); the breakdown is ``env.unwrapped.final_info()``: ``flowers``,
 ``mood_band`` and ``mood_text`` (0-3 put out, 4-6 slight smile, 7-9 proud, 10-12 radiant,
 13 won over), ``end_reason`` ("failed round", "after round 4", "13 flowers"), one record per
 round played (constraint cards, appeased skulls, success, yellow and bonus flowers), bones left

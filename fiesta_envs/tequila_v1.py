@@ -24,8 +24,8 @@ Players and variants
 1-8 players (``player_0`` ... in seat order; seat 0 is the first starting player, the coaster
 passes left each round). 1 player is the solo mode (always the starting player; every "first to"
 bonus is gained; a tequila majority needs 6 of that type, the market one 12 spaces; the reward is
-the score / 330 clipped to [0, 1]; ``infos`` report the rank: Clear < 120, Young < 180, Rested <
-230, Aged < 330, else Golden tequilero). 5-8 players is the 5-or-more variant, switched on by the
+the score / 330 clipped to [0, 1]; ``final_info()`` reports the rank: Clear < 120, Young < 180, Rested
+< 230, Aged < 330, else Golden tequilero). 5-8 players is the 5-or-more variant, switched on by the
 player count: no re-roll, side A only, majorities contested only with the two neighbours (right
 value only).
 
@@ -138,11 +138,12 @@ Rewards
 Zero until the end. ``reward="rank"`` (default): ranking on (score, tie-break): 2 players win +1,
 loss -1, shared win 0; 3+ players linear from +1 (first) to -1 (last), tied players averaging.
 ``reward="margin"``: lead over the best other player / 200, clipped to [-1, 1]. Solo: score /
-330 clipped to [0, 1]. ``infos`` at the end carry ``final_info()``: ``scores``,
-``score_breakdown`` (unused gears, coin track, production tracks, collections, sections first,
-first-to bonuses, market spaces, tequila majorities, market majority), ``tie_break`` (resources
-shown on fenced-off fields), ``winners``, ``achievements`` (the rulebook's list, per player),
-``jimadores`` and, solo, ``solo_rank``.
+330 clipped to [0, 1]. At the end every agent's ``infos`` hold ``scores`` (float64, one per seat)
+and ``winners`` (int8, 1 for every seat sharing the win), in the AEC and the Parallel environment alike;
+the breakdown is ``env.unwrapped.final_info()``: ``scores``, ``score_breakdown`` (unused gears, coin
+track, production tracks, collections, sections first, first-to bonuses, market spaces, tequila
+majorities, market majority), ``tie_break`` (resources shown on fenced-off fields), ``winners`` (seat
+numbers), ``achievements`` (the rulebook's list, per player), ``jimadores`` and, solo, ``solo_rank``.
 
 Options
 -------

@@ -44,6 +44,10 @@ TYPE is one of ``potato, egg, onion, potato+egg, potato+onion, egg+onion, potato
 decision asked): the deal, a steal with a single candidate, and in the Kids' menu the draw when
 no serve is legal.
 
+Nothing is simultaneous in the printed game: turns alternate between the teams, and the setup's
+starting cards are placed one chef after the other, in full view (our ruling, below), so every seat
+is shown each step as it happens (in ``observation`` mode, through the events since its last decision).
+
 Observations (option ``observation``)
 -------------------------------------
 A float32 vector in [0, 1], pans listed from the observer's side (own team first), other seats
@@ -143,9 +147,10 @@ Rewards
 -------
 Zero until the end. Then, option ``reward="rank"`` (default): the winning team's players +1,
 the losing team's -1, 0 each on a tie; ``"margin"``: the team's lead over the other team / 10,
-clipped to [-1, 1]. ``infos`` at the end carry the per-player ``scores`` (each player its team's
-score) and ``final_info()``: ``team_scores``, ``unserved_pans`` and every served omelette with
-its cards, size, diners, verdict and points.
+clipped to [-1, 1]. At the end every agent's ``infos`` hold ``scores`` (float64, one per seat: each
+player its team's score) and ``winners`` (int8, 1 for every seat of the winning team; both teams on a
+tie); the breakdown is ``env.unwrapped.final_info()``: ``team_scores``, ``unserved_pans`` and every
+served omelette with its cards, size, diners, verdict and points.
 
 Rulings we added (where the rulebook is silent)
 -----------------------------------------------

@@ -45,6 +45,25 @@ def test_the_documented_blocks_are_the_code_blocks(mode, num_players):
     assert str(game.observation_size) in page.__doc__
 
 
+def blocks_on_the_page(mode: str, num_players: int) -> list[tuple[str, int]]:
+    """(name, size) of the blocks the game's page lists for ``mode``: the shared header, then the mode's own."""
+    text = page.__doc__
+    section = text[text.index("Observations (option") : text.index("Action features (option")]
+    header, _, rest = section.partition('- ``"information_state"``')
+    own = rest if mode == "information_state" else rest[rest.index('- ``"observation"``') :]
+    own = own[: own.index("\n\n")] if mode == "observation" else own[: own.index('- ``"observation"``')]
+    pattern = r"``(\w+)``\s+\[([^\]]+)\]"
+    found = re.findall(pattern, header) + re.findall(pattern, own)
+    return [(name, eval(size.replace(" n", " * n").replace("x", "*"), {"n": num_players})) for name, size in found]
+
+
+@pytest.mark.parametrize("mode", ["information_state", "observation"])
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_the_page_lists_the_code_blocks_in_order(mode, num_players):
+    game = TortillaDePatatas(num_players, observation=mode)
+    assert blocks_on_the_page(mode, num_players) == [(name, size) for name, _, size in game.observer.layout.describe()]
+
+
 def test_the_old_names_fail_naming_v1():
     assert fiesta_envs  # registers the ids
     retired = importlib.import_module("fiesta_envs.tortilla_de_patatas_v0")
