@@ -246,6 +246,49 @@ def test_render_text_shows_every_table_within_100_columns():
     assert text.count("player ") >= 4
 
 
+def test_render_text_shows_who_bid_what_in_this_auction_until_the_next_one():
+    game = position(3, offer=card_with("tacos"), turn=0)
+    game.play("bid 3", "bid 5", "pass", "bid 9")
+    assert "bids this auction: player 0 3, 9; player 1 5; player 2 -" in game.render_text()
+    game.play("pass", "pass", "place 0")
+    assert "bids this auction: player 0 3, 9; player 1 5; player 2 -" in game.render_text()  # while tables turn
+    game.play("rotate left", "rotate none")  # the next auction starts
+    assert "bids this auction" not in game.render_text()
+
+
+def test_render_text_shows_who_chose_a_table_turn_and_only_its_owner_sees_which():
+    from fiesta_envs.render import private_lines
+
+    game = position(3, offer=card_with("tacos"), turn=0)
+    game.play("bid 7", "pass", "pass", "place 0")
+    assert "table turns chosen: nobody yet; still to choose: player 1, player 2" in game.render_text()
+    other = FiestaMexicana.from_state_dict(game.state_dict())
+    game.play("rotate left")
+    other.play("rotate right")
+    assert "table turns chosen: player 1; still to choose: player 2" in game.render_text()
+    assert game.render_text() == other.render_text()  # which turn is not told
+    assert "your table turn, applied when everybody has chosen: left" in private_lines(game, 1)
+    assert not any("table turn" in line for line in private_lines(game, 2))
+    game.play("rotate right")
+    assert "table turns chosen" not in game.render_text()
+
+
+def test_render_text_hides_start_cards_and_points_until_everybody_has_oriented():
+    from fiesta_envs.render import private_lines
+
+    game = FiestaMexicana(num_players=2, seed=2)
+    game.play("orient 0 1", "orient 1 2")  # seat 0 is done, seat 1 orients now
+    text = game.render_text()
+    assert "? points" in text and "0 points" not in text and text.count("?????????") == 2  # seat 0's two cards
+    dish = DISH_CARDS[game.cards[0][5]].dish_name
+    assert dish not in text
+    own = private_lines(game, 0)[0]
+    assert own.startswith("your start cards: space 6: " + dish) and "turned 1x clockwise" in own
+    assert "to orient" in private_lines(game, 1)[0]
+    game.play("orient 0 0", "orient 1 0")
+    assert "?" not in game.render_text()
+
+
 def test_engine_runs_thousands_of_random_steps_per_second():
     import time
 

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from fiesta_envs.core.policy import RandomPolicy
-from fiesta_envs.fiesta_mexicana.game import FiestaMexicana, describe_card
+from fiesta_envs.fiesta_mexicana.components import describe_card
+from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 from fiesta_envs.muertos.catrina import LaCatrina
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tools.action_groups import group_actions

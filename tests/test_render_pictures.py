@@ -187,11 +187,15 @@ def test_private_lines_show_a_seat_its_own_secrets_only() -> None:
     assert render.private_lines(game_class("tequila")(num_players=2, seed=1), 0) == []
 
 
-def test_muertos_opponents_words_stay_secret_in_play_messages() -> None:
+def test_opponents_secret_moves_stay_secret_in_play_messages() -> None:
     assert render.public_action("fiesta_de_los_muertos", "write guitar") == "writes a word"
     assert render.public_action("la_catrina", "match 3 to 5") == "matches a skull"
     assert render.public_action("la_catrina", "bone 2") == "bone 2"
     assert render.public_action("fiesta_mexicana", "bid 9") == "bid 9"
+    assert render.public_action("fiesta_mexicana", "rotate left") == "chooses a table turn"
+    assert render.public_action("fiesta_mexicana", "orient 1 3") == "orients a start card"
+    assert render.public_action("fiesta_mexicana", "keep 0 2 4") == "keeps three objectives"
+    assert render.public_action("fiesta_mexicana", "reserve 9 drop 2") == "reserve 9 (gives up an objective)"
 
 
 def test_importing_the_drawing_modules_does_not_import_pillow() -> None:

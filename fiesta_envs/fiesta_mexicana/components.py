@@ -132,6 +132,15 @@ def _dish_card(index: int, row: tuple) -> DishCard:
 
 
 DISH_CARDS: tuple[DishCard, ...] = tuple(_dish_card(i, row) for i, row in enumerate(DISH_CARD_TABLE))
+
+
+def describe_card(card: int) -> str:
+    """``"tacos, 2 skulls, halves N:green E:- S:red W:-"``: a dish card in words, as printed."""
+    c = DISH_CARDS[card]
+    halves = " ".join(f"{d}:{SAUCES[e] if e >= 0 else '-'}" for d, e in zip(DIRECTIONS, c.edges, strict=True))
+    return f"{DISHES[c.dish]}, {c.skulls} skull{'s' if c.skulls > 1 else ''}, halves {halves}"
+
+
 NUM_DISH_CARDS = len(DISH_CARDS)
 #: The start cards of each piñata colour (the pile dealt for the space ``PINATA_SPACES[colour]``), by index.
 START_PILES: tuple[tuple[int, ...], ...] = tuple(

@@ -15,6 +15,7 @@ Tables are kept in their fixed frame with an orientation (quarter turns left); s
 from __future__ import annotations
 
 import dataclasses
+import textwrap
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -25,7 +26,6 @@ from fiesta_envs.core.options import Option
 from fiesta_envs.fiesta_mexicana import actions, determinization
 from fiesta_envs.fiesta_mexicana.board import FIXED_OF, ROTATED_EDGES, space_of_number
 from fiesta_envs.fiesta_mexicana.components import (
-    DIRECTIONS,
     DISH_CARDS,
     DISHES,
     NUM_DISH_CARDS,
@@ -39,11 +39,15 @@ from fiesta_envs.fiesta_mexicana.components import (
     SAUCES,
     START_PILES,
     VARIANT_PENALTIES,
+    describe_card,
 )
 from fiesta_envs.fiesta_mexicana.features import FEATURES_SIZE, action_features
 from fiesta_envs.fiesta_mexicana.observation import FiestaMexicanaObserver
 from fiesta_envs.fiesta_mexicana.scoring import objective_points, placement_points
 from fiesta_envs.fiesta_mexicana.state import PHASE_LABELS, FiestaMexicanaState, Phase
+
+#: Columns of ``render_text`` (the terminal game's width).
+TEXT_WIDTH = 100
 
 STANDARD, CONFIRMED_WAITERS = "standard", "confirmed_waiters"
 NO_EDGES: tuple[int, int, int, int] = (-1, -1, -1, -1)
@@ -533,6 +537,8 @@ class FiestaMexicana(Game):
         return draw(self)
 
     def render_text(self) -> str:
+        """The public table: what every player sees (no objective, no start card while they are oriented, no
+        table turn chosen before the tables turn; ``render.private_lines`` has what one seat alone knows)."""
         lines = [
             f"Fiesta Mexicana ({self.config['variant']}), phase: {PHASE_LABELS[self.phase]}, deck: {len(self.deck)}"
         ]
@@ -541,12 +547,28 @@ class FiestaMexicana(Game):
         if self.phase == Phase.AUCTION:
             bidder = f"player {self.high_bidder}" if self.high_bidder >= 0 else "nobody"
             lines.append(f"high bid: {self.high_bid or '-'} by {bidder}; passed: {self.passed}")
+        if any(self.bids):  # kept while the dish is placed and the tables are turned
+            bids = "; ".join(
+                f"player {player} {', '.join(map(str, bids)) or '-'}" for player, bids in enumerate(self.bids)
+            )
+            lines += textwrap.wrap(f"bids this auction: {bids}", TEXT_WIDTH, subsequent_indent="    ")
+        if self.phase == Phase.ROTATE:
+            chosen = [f"player {seat}" for seat, choice in enumerate(self.turns_chosen) if choice >= 0]
+            waiting = [f"player {seat}" for seat in self.rotation_queue]
+            text = (
+                f"table turns chosen: {', '.join(chosen) or 'nobody yet'}; still to choose: {', '.join(waiting)} "
+                "(secret until the tables turn together)"
+            )
+            lines += textwrap.wrap(text, TEXT_WIDTH, subsequent_indent="    ")
+        orienting = self.phase == Phase.ORIENT
+        if orienting:
+            lines.append("start cards are oriented at the same time: tables and points are shown when all are done")
         for player in range(self.num_players):
             held = sum(code >= 0 for code in self.objectives[player])
             marker = " <- to act" if player == self.current_player else ""
+            points = "?" if orienting else self.points[player]
             lines.append(
-                f"player {player}: {self.points[player]} points, {held} objectives, "
-                f"turned left {self.orientation[player]}x{marker}"
+                f"player {player}: {points} points, {held} objectives, turned left {self.orientation[player]}x{marker}"
             )
             for row in range(4):
                 cells = []
@@ -563,6 +585,8 @@ class FiestaMexicana(Game):
         card = self.cards[player][space]
         if card < 0:
             return "-" * 9
+        if self.phase == Phase.ORIENT:  # only start cards are on the tables, each seen by its owner only
+            return "?" * 9
         orientation = self.orientation[player]
         # the edges as the owner sees them: view direction d shows fixed direction (d + orientation)
         edges = self.edges[player][space]
@@ -570,10 +594,3 @@ class FiestaMexicana(Game):
             SAUCES[edges[(d + orientation) % 4]][0] if edges[(d + orientation) % 4] >= 0 else "." for d in range(4)
         )
         return f"{DISHES[DISH_CARDS[card].dish][:3]}{DISH_CARDS[card].skulls} {halves}"
-
-
-def describe_card(card: int) -> str:
-    """``"tacos, 2 skulls, halves N:green E:- S:red W:-"``."""
-    c = DISH_CARDS[card]
-    halves = " ".join(f"{d}:{SAUCES[e] if e >= 0 else '-'}" for d, e in zip(DIRECTIONS, c.edges, strict=True))
-    return f"{DISHES[c.dish]}, {c.skulls} skull{'s' if c.skulls > 1 else ''}, halves {halves}"

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from fiesta_envs.fiesta_mexicana.actions import ROTATIONS
 from fiesta_envs.fiesta_mexicana.board import FIXED_OF, ROTATED_EDGES
 from fiesta_envs.fiesta_mexicana.components import (
     DISH_CARDS,
@@ -24,6 +25,7 @@ from fiesta_envs.fiesta_mexicana.components import (
     SAUCES,
     TABLE_SIDE,
     VARIANT_PENALTIES,
+    describe_card,
 )
 from fiesta_envs.render.canvas import COLOURS, RGB, Canvas, line_height, seat_colour, status_line
 
@@ -181,10 +183,15 @@ def _dish(canvas: Canvas, origin: tuple[float, float], card: int, edges: tuple[i
 
 
 def private_lines(game: Any, seat: int) -> list[str]:
-    """What ``seat`` alone knows: its objectives (with the points they would score now) or the hand
-    of five it keeps three from."""
+    """What ``seat`` alone knows: its start cards while they are oriented, the table turn it chose (until the
+    tables turn together), its objectives (with the points they would score now) or the hand of five it keeps
+    three from."""
     state = game.state_dict()["state"]
     lines = []
+    if state["phase"] == "orient":
+        lines.append("your start cards: " + "; ".join(_start_card_lines(state, seat)))
+    if state["phase"] == "rotate" and state["turns_chosen"][seat] >= 0:
+        lines.append(f"your table turn, applied when everybody has chosen: {ROTATIONS[state['turns_chosen'][seat]]}")
     hand = state["hands"][seat]
     if hand:
         lines.append(
@@ -208,4 +215,38 @@ def private_lines(game: Any, seat: int) -> list[str]:
     return lines
 
 
-__all__ = ["draw", "private_lines"]
+def _start_card_lines(state: dict[str, Any], seat: int) -> list[str]:
+    """Each start card of ``seat``: on its space, turned as oriented, or still in hand."""
+    lines = []
+    for index, space in enumerate(PINATA_SPACES):
+        card = state["cards"][seat][space]
+        if card >= 0:
+            lines.append(
+                f"space {space + 1}: {describe_card(card)} (printed), "
+                f"turned {state['rotations'][seat][space]}x clockwise"
+            )
+        elif index < len(state["start_cards"][seat]):
+            lines.append(f"space {space + 1}: {describe_card(state['start_cards'][seat][index])}, to orient")
+    return lines
+
+
+#: Actions whose content only their player knows (until the step is over, or until the end): what the other
+#: players are told instead.
+HIDDEN_ACTIONS = {
+    "orient": "orients a start card",
+    "keep": "keeps three objectives",
+    "rotate": "chooses a table turn",
+}
+
+
+def public_action(name: str) -> str:
+    """How an action looks to the other players: a start card's orientation, the objectives kept and a table
+    turn stay secret (the tables show them once everybody has decided); a reserve shows its bid, not which
+    objective it gave up."""
+    kind = name.split(" ", 1)[0]
+    if kind == "reserve":  # reserve N drop K
+        return f"reserve {name.split()[1]} (gives up an objective)"
+    return HIDDEN_ACTIONS.get(kind, name)
+
+
+__all__ = ["draw", "private_lines", "public_action"]

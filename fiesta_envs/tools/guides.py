@@ -38,7 +38,7 @@ def _fiesta_mexicana_legend() -> str:
 
 
 def _fiesta_mexicana_hint(game: Any, seat: int) -> str | None:
-    from fiesta_envs.fiesta_mexicana.game import describe_card
+    from fiesta_envs.fiesta_mexicana.components import describe_card
 
     state = game.state_dict()["state"]
     phase = state["phase"]
