@@ -18,7 +18,7 @@ from tortilla_positions import position
 import fiesta_envs
 import fiesta_envs.tortilla.observation as module
 import fiesta_envs.tortilla_de_patatas_v1 as page
-from fiesta_envs.tortilla.components import CARD_TYPE_INDEX
+from fiesta_envs.tortilla.components import CARD_COUNTS, CARD_TYPE_INDEX, CARD_TYPES
 from fiesta_envs.tortilla.game import TortillaDePatatas
 from fiesta_envs.tortilla.observation import EVENT_SIZE
 from fiesta_envs.tortilla.state import EventKind
@@ -62,6 +62,79 @@ def blocks_on_the_page(mode: str, num_players: int) -> list[tuple[str, int]]:
 def test_the_page_lists_the_code_blocks_in_order(mode, num_players):
     game = TortillaDePatatas(num_players, observation=mode)
     assert blocks_on_the_page(mode, num_players) == [(name, size) for name, _, size in game.observer.layout.describe()]
+
+
+def one_hot(card: str | None) -> list[float]:
+    return [float(card == name) for name in CARD_TYPES]
+
+
+def counts(cards: list[str], scale: list[float] | float) -> list[float]:
+    scales = scale if isinstance(scale, list) else [scale] * len(CARD_TYPES)
+    return [cards.count(name) / scales[i] for i, name in enumerate(CARD_TYPES)]
+
+
+TOTALS = [float(count) for count in CARD_COUNTS]
+#: Seat 1 (chef B, team B) looks at a 4-player Day's-menu table while seat 3 (relative seat 2) is to play.
+HANDS = [["potato", "egg", "onion"], ["potato", "potato", "egg+onion"], ["egg", "onion", "onion"], ["potato"] * 3]
+PANS = [[["potato", "egg"], [], ["onion"]], [["egg"], ["potato", "egg+onion", "onion", "egg"], []]]
+SERVED = [{"seat": 0, "size": "XL", "diners": 3, "cards": ["potato", "egg", "potato"]}]
+
+
+def decoded_table(mode: str) -> tuple[TortillaDePatatas, dict[str, np.ndarray]]:
+    game = position(
+        "day", 4, hands=HANDS, pans=PANS, door="potato", diners_left=(2, 2, 1), served=SERVED,
+        known=[[], [], ["onion"], []], current=3, observation=mode,
+    )  # fmt: skip
+    return game, game.observer.decode(game.observe(1))
+
+
+@pytest.mark.parametrize("mode", ["information_state", "observation"])
+def test_every_header_block_decodes_to_the_table(mode):
+    game, seen = decoded_table(mode)
+    assert seen["phase"].tolist() == [0, 1, 0, 0]
+    assert seen["menu"].tolist() == [0, 1, 0]
+    assert seen["four_players"].tolist() == [1] and seen["chef"].tolist() == [1]
+    assert seen["to_act"].tolist() == [0, 0, 1, 0]  # seat 3 is two seats after seat 1
+    assert seen["served_this_turn"].tolist() == [0]
+    assert seen["hand"].tolist() == pytest.approx(counts(HANDS[1], 5))
+    assert seen["door"].tolist() == one_hot("potato")
+    assert seen["fridge"].tolist() == pytest.approx([len(game.state_dict()["state"]["deck"]) / 62])
+    assert seen["diners_left"].tolist() == pytest.approx([1, 1, 0.5])
+    assert not seen["steal_choices"].any()
+
+
+def test_every_block_of_the_observation_mode_decodes_to_the_table():
+    _, seen = decoded_table("observation")
+    pans = seen["pans"].reshape(6, 8)
+    own_first = [*PANS[1], *PANS[0]]
+    for row, pile in zip(pans, own_first, strict=True):  # height / 12, then the top card only
+        assert row.tolist() == pytest.approx([len(pile) / 12, *one_hot(pile[-1] if pile else None)])
+    served = seen["served"].reshape(6, 4)
+    assert served[0].tolist() == pytest.approx([1, 0, 1, 1])  # present, not my team's, XL, 3 diners
+    assert not served[1:].any()
+    assert not seen["events"].any()  # nothing happened since the position was set
+
+
+def test_every_block_of_the_information_state_mode_decodes_to_the_table():
+    _, seen = decoded_table("information_state")
+    pans = seen["pans"].reshape(6, 29)
+    for row, pile in zip(pans, [*PANS[1], *PANS[0]], strict=True):  # height, top three cards top first, counts
+        tops = [entry for k in range(3) for entry in one_hot(pile[-1 - k] if k < len(pile) else None)]
+        assert row.tolist() == pytest.approx([len(pile) / 12, *tops, *counts(pile, TOTALS)])
+    served = seen["served"].reshape(6, 11)
+    assert served[0].tolist() == pytest.approx([1, 0, 1, 1, *counts(SERVED[0]["cards"], TOTALS)])
+    assert not served[1:].any()
+    known = seen["known_in_hands"].reshape(3, 7)  # seats 2, 3, 0 after seat 1
+    assert known.ravel().tolist() == pytest.approx([*counts(["onion"], 3), *[0] * 14])
+    seen_by_1 = [
+        *HANDS[1],
+        *(c for team in PANS for pile in team for c in pile),
+        *SERVED[0]["cards"],
+        "potato",
+        "onion",
+    ]
+    unseen = [(total - seen_by_1.count(name)) / total for name, total in zip(CARD_TYPES, CARD_COUNTS, strict=True)]
+    assert seen["unseen"].tolist() == pytest.approx(unseen)
 
 
 def test_the_old_names_fail_naming_v1():
