@@ -33,6 +33,18 @@ def test_every_game_of_the_registry_has_a_page_from_its_module_docstring():
         assert f"`{spec.aec_module}`" in markdown and f"`{spec.gym_id}`" in markdown
 
 
+@pytest.mark.parametrize("spec", GAMES.values(), ids=lambda spec: spec.name)
+def test_every_game_page_has_its_version_history_the_end_infos_and_what_is_simultaneous(spec):
+    page = importlib.import_module(spec.aec_module).__doc__
+    version = spec.aec_module.rsplit("_v", 1)[1]
+    history = page[page.index("Version history\n") :]
+    page = " ".join(page.split())  # words wrap anywhere
+    assert f"- v{version}" in history or f"- version {version}" in history
+    # the infos as core/infos.py makes them, the breakdown from final_info()
+    assert "``scores`` (float64" in page and "``winners`` (int8" in page and "final_info()" in page
+    assert "simultaneous" in page.lower()  # how the printed game's simultaneous steps are kept (or that none is)
+
+
 def test_docstring_layout_becomes_markdown():
     docstring = """Toy game, as an environment.
 
