@@ -129,6 +129,20 @@ def test_fiesta_mexicana_picture_hides_objectives_and_deck() -> None:
     assert not same_picture_after(game, lambda state: state["points"].__setitem__(0, state["points"][0] + 5))
 
 
+def test_fiesta_mexicana_picture_hides_start_cards_until_everybody_has_oriented() -> None:
+    game = game_class("fiesta_mexicana")(num_players=2, seed=2)
+    game.play("orient 0 1", "orient 1 2")  # seat 0 is done, seat 1 orients now
+
+    def other_start_cards(state: dict) -> None:
+        state["rotations"][0][5] = (state["rotations"][0][5] + 1) % 4
+        state["cards"][0][10], state["deck"][-1] = state["deck"][-1], state["cards"][0][10]
+        state["start_cards"][1].reverse()
+
+    assert same_picture_after(game, other_start_cards)
+    game.play("orient 0 0", "orient 1 0")  # everybody has oriented: the tables show
+    assert not same_picture_after(game, lambda state: state["rotations"][0].__setitem__(5, 0))
+
+
 def test_tortilla_picture_hides_hands_and_fridge_order() -> None:
     game = game_class("tortilla_de_patatas")(num_players=2, seed=5, menu="kids")
     play_random(game, np.random.default_rng(0), 3)

@@ -1,10 +1,11 @@
 """The picture of a Fiesta Mexicana table, drawn from the public state.
 
-Top: the dish on offer (or the start card being oriented), the auction (high bid, bidder, who
+Top: the dish on offer, the auction (high bid, bidder, who
 passed) and the deck. Below, one panel per player: the 4x4 table as its owner sees it now
 (small numbers are the numbers each space reads), each dish card in its dish's colour with its
 skulls and its half sauce bowls on the edges, the points, how many objectives are held (their
-faces stay hidden until the end, when they are shown with the points they scored).
+faces stay hidden until the end, when they are shown with the points they scored). While start cards
+are oriented (at the same time in the printed game) they are drawn face down and points are not shown.
 """
 
 from __future__ import annotations
@@ -88,15 +89,13 @@ def _header(canvas: Canvas, game: Any, state: dict[str, Any]) -> None:
         canvas.text((x, 86), f"passed: {', '.join(passed) or 'nobody'}", 14)
     elif state["phase"] in ("place", "rotate"):
         canvas.text((x, 64), f"dish won with bid {state['high_bid']}", 15)
+    elif state["phase"] == "orient":
+        canvas.text((x, 64), "start cards are oriented at the same time:", 15)
+        canvas.text((x, 86), "tables and points are shown when all are done", 14)
 
 
 def _card_shown(state: dict[str, Any]) -> tuple[int, str]:
-    if state["phase"] == "orient":
-        cards = state["start_cards"][state["turn"]]
-        if state["orient_step"] < len(cards):
-            return cards[
-                state["orient_step"]
-            ], f"start card to orient (space {PINATA_SPACES[state['orient_step']] + 1})"
+    """The dish on offer (start cards are each player's own while they are oriented: ``private_lines``)."""
     if state["offer"] >= 0:
         return state["offer"], "dish on offer"
     return -1, ""
@@ -115,7 +114,9 @@ def _player_panel(
     left = box[0] + 10
     orientation = state["orientation"][player]
     held = sum(code >= 0 for code in state["objectives"][player])
-    canvas.text((left, y), f"{state['points'][player]} points   turned left {orientation}x", 14)
+    orienting = state["phase"] == "orient"  # only start cards are on the tables, each seen by its owner only
+    points = "?" if orienting else state["points"][player]
+    canvas.text((left, y), f"{points} points   turned left {orientation}x", 14)
     y += line_height(14)
     canvas.text((left, y), f"objectives held: {held}   reserves used: {state['reserves'][player]}", 13)
     y += line_height(13) + 6
@@ -125,7 +126,10 @@ def _player_panel(
         space = FIXED_OF[orientation][view]
         x0, y0 = grid_left + col * CELL, y + row * CELL
         card = state["cards"][player][space]
-        if card >= 0:
+        if card >= 0 and orienting:
+            canvas.box((x0, y0, x0 + CELL - 2, y0 + CELL - 2), fill=COLOURS["faint"], outline=COLOURS["ink"])
+            canvas.text((x0 + CELL / 2, y0 + CELL / 2), "?", 16, COLOURS["ink"], anchor="mm")
+        elif card >= 0:
             fixed = ROTATED_EDGES[card][state["rotations"][player][space]]
             seen = tuple(fixed[(d + orientation) % 4] for d in range(4))
             _dish(canvas, (x0, y0), card, seen, CELL - 2)
