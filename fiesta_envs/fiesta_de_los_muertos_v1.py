@@ -201,5 +201,8 @@ Version history
 
 from fiesta_envs.core.aec import aec_env_classes
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
+from fiesta_envs.registry import game_spec
 
-raw_env, env = aec_env_classes(FiestaDeLosMuertos, "fiesta_de_los_muertos_v1")
+raw_env, env = aec_env_classes(
+    FiestaDeLosMuertos, "fiesta_de_los_muertos_v1", picture=game_spec("fiesta_de_los_muertos").picture()
+)

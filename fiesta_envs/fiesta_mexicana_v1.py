@@ -162,5 +162,6 @@ Version history
 
 from fiesta_envs.core.aec import aec_env_classes
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
+from fiesta_envs.registry import game_spec
 
-raw_env, env = aec_env_classes(FiestaMexicana, "fiesta_mexicana_v1")
+raw_env, env = aec_env_classes(FiestaMexicana, "fiesta_mexicana_v1", picture=game_spec("fiesta_mexicana").picture())

@@ -103,5 +103,6 @@ Version history
 
 from fiesta_envs.core.aec import aec_env_classes
 from fiesta_envs.muertos.catrina import LaCatrina
+from fiesta_envs.registry import game_spec
 
-raw_env, env = aec_env_classes(LaCatrina, "la_catrina_v1")
+raw_env, env = aec_env_classes(LaCatrina, "la_catrina_v1", picture=game_spec("la_catrina").picture())

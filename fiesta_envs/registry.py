@@ -15,6 +15,9 @@ from typing import TYPE_CHECKING, Any
 from fiesta_envs.core.errors import InvalidOptionError
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from fiesta_envs.core.aec import Picture
     from fiesta_envs.core.game import Game
     from fiesta_envs.core.policy import Policy
 
@@ -44,6 +47,18 @@ class GameSpec:
         search = {"search": _load(self.search)} if self.search else {}
         return {"random": RandomPolicy, **self.baseline_classes(), **search}
 
+    def drawing_module(self) -> Any:
+        """The module that draws this game (``renderer``): the one place a game's picture comes from."""
+        if self.renderer is None:
+            drawn = ", ".join(name for name, other in GAMES.items() if other.renderer)
+            raise NotImplementedError(f"{self.name} has no picture rendering; games with one: {drawn}")
+        return importlib.import_module(self.renderer)
+
+    def picture(self) -> Picture | None:
+        """How the environments draw this game (``render_mode="rgb_array"``): its drawing module's ``draw``,
+        loaded when first used (Pillow may be missing); None for a game drawn as text only."""
+        return None if self.renderer is None else functools.partial(_draw, self.name)
+
     def configurations(self) -> list[tuple[int, dict[str, Any]]]:
         """Every supported player count with default options, then every non-default choice of every
         option but ``reward`` once (at the default player count, or the first count that accepts it).
@@ -51,6 +66,11 @@ class GameSpec:
         from fiesta_envs.core.configurations import configurations
 
         return configurations(self.game_class(), every_count=False, skip=("reward",))
+
+
+def _draw(name: str, game: Game) -> np.ndarray:
+    """The picture of ``game`` (a game of the registry's ``name``)."""
+    return game_spec(name).drawing_module().draw(game)
 
 
 def _load(target: str) -> Any:
@@ -157,7 +177,7 @@ def make_gym_env(game: str, **kwargs: Any) -> Any:
 
     spec = game_spec(game)
     policy_factory = functools.partial(make_policy, spec.name)  # (policy, seed) -> Policy; picklable
-    return SingleSeatEnv(spec.game_class(), policy_factory, **kwargs)
+    return SingleSeatEnv(spec.game_class(), policy_factory, picture=spec.picture(), **kwargs)
 
 
 def make_aec_env(game: str, **kwargs: Any) -> Any:

@@ -204,7 +204,8 @@ Version history
 
 from fiesta_envs.core.aec import aec_env_classes
 from fiesta_envs.core.parallel import parallel_env_classes
+from fiesta_envs.registry import game_spec
 from fiesta_envs.tequila.game import Tequila
 
-raw_env, env = aec_env_classes(Tequila, "tequila_v1")
-parallel_raw_env, parallel_env = parallel_env_classes(Tequila, "tequila_v1")
+raw_env, env = aec_env_classes(Tequila, "tequila_v1", picture=game_spec("tequila").picture())
+parallel_raw_env, parallel_env = parallel_env_classes(Tequila, "tequila_v1", picture=game_spec("tequila").picture())

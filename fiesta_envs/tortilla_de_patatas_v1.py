@@ -183,6 +183,9 @@ Version history
 """
 
 from fiesta_envs.core.aec import aec_env_classes
+from fiesta_envs.registry import game_spec
 from fiesta_envs.tortilla.game import TortillaDePatatas
 
-raw_env, env = aec_env_classes(TortillaDePatatas, "tortilla_de_patatas_v1")
+raw_env, env = aec_env_classes(
+    TortillaDePatatas, "tortilla_de_patatas_v1", picture=game_spec("tortilla_de_patatas").picture()
+)

@@ -10,7 +10,6 @@ from pettingzoo.test import render_test
 
 from fiesta_envs import render
 from fiesta_envs.core.aec import aec_env_classes
-from fiesta_envs.core.game import Game
 from fiesta_envs.registry import GAMES, GameSpec
 
 ENGINES = {
@@ -28,17 +27,9 @@ def game_class(name: str):
     return getattr(importlib.import_module(module), cls)
 
 
-def with_pictures(name: str):
-    """The game with ``render_rgb`` drawn by ``fiesta_envs.render`` (what the game modules will do)."""
-    base = game_class(name)
-    if base.render_rgb is not Game.render_rgb:
-        return base  # the game already draws its picture
-    return type(base.__name__, (base,), {"render_rgb": lambda self: render.draw(self)})
-
-
 @pytest.mark.parametrize("name", list(ENGINES))
 def test_pettingzoo_render_test(name: str, capsys: pytest.CaptureFixture) -> None:
-    _, env = aec_env_classes(with_pictures(name), f"{name}_v0")
+    _, env = aec_env_classes(game_class(name), f"{name}_v0", picture=GAMES[name].picture())
     assert "rgb_array" in env(render_mode="ansi").metadata["render_modes"]
     render_test(env)
     capsys.readouterr()  # the "human" mode printed the board
@@ -46,7 +37,7 @@ def test_pettingzoo_render_test(name: str, capsys: pytest.CaptureFixture) -> Non
 
 @pytest.mark.parametrize("name", list(ENGINES))
 def test_rgb_array_mode_returns_the_picture_of_the_game(name: str) -> None:
-    _, env_fn = aec_env_classes(with_pictures(name), f"{name}_v0")
+    _, env_fn = aec_env_classes(game_class(name), f"{name}_v0", picture=GAMES[name].picture())
     env = env_fn(render_mode="rgb_array")
     env.reset(seed=4)
     picture = env.render()
@@ -109,3 +100,20 @@ def test_without_pillow_only_text_modes_are_listed_and_the_checkers_pass() -> No
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.count("ok ") == len(GAMES), result.stdout
+
+
+@pytest.mark.parametrize("name", list(ENGINES))
+def test_every_environment_draws_through_the_registry(name: str) -> None:
+    """One path to a picture: the registry names the game's drawing module, the environments (AEC, Parallel,
+    single seat) draw with it, and the engines draw nothing."""
+    import gymnasium
+
+    assert not hasattr(game_class(name), "render_rgb")
+    spec = GAMES[name]
+    module = importlib.import_module(spec.aec_module)
+    envs = [module.env(render_mode="rgb_array"), gymnasium.make(spec.gym_id, render_mode="rgb_array").unwrapped]
+    if spec.parallel:
+        envs.append(module.parallel_env(render_mode="rgb_array"))
+    for env in envs:
+        env.reset(seed=3)
+        assert np.array_equal(env.render(), spec.drawing_module().draw(env.unwrapped.game)), type(env).__name__

@@ -15,7 +15,9 @@ module, following PettingZoo's classic games:
   convention); ``illegal_action="raise"`` raises ``IllegalActionError`` instead. Actions that
   are not actions at all (wrong type, out of range) always raise.
 * ``render_mode``: ``"ansi"`` returns the text table, ``"human"`` prints it, ``"rgb_array"``
-  returns a picture where the game can draw one (and Pillow is installed);
+  returns a picture where the game has one (and Pillow is installed): the engines draw nothing, the
+  environment is given the game's ``Picture`` (``picture=``: the registry's ``GameSpec.picture()``,
+  which draws with the game's module in ``fiesta_envs.render``);
 * ``state_dict()`` saves the game and the AEC loop's bookkeeping (``core/aec_state.py``):
   ``load_state_dict`` continues exactly, the end-of-game ``None`` steps included; plain ``pickle``
   works the same way (``core/pickling.py``).
@@ -64,17 +66,22 @@ def pictures_available() -> bool:
         return False
 
 
-def render_modes(game_class: type[Game]) -> list[str]:
+#: Draws a game's table as an RGB ``uint8`` array (height x width x 3); given to an environment by the
+#: registry (``GameSpec.picture()``), None for a game drawn as text only.
+Picture = Callable[[Game], np.ndarray]
+
+
+def render_modes(picture: Picture | None) -> list[str]:
     """The modes an environment can draw now: text always; ``rgb_array`` when the game has a picture
     and Pillow is installed (so PettingZoo's ``render_test`` and Gymnasium's ``check_env`` pass without it)."""
     modes = ["human", "ansi"]
-    if game_class.render_rgb is not Game.render_rgb and pictures_available():
+    if picture is not None and pictures_available():
         modes.append("rgb_array")
     return modes
 
 
-def check_render_mode(game_class: type[Game], mode: str | None) -> str | None:
-    allowed = render_modes(game_class)
+def check_render_mode(game_class: type[Game], mode: str | None, picture: Picture | None) -> str | None:
+    allowed = render_modes(picture)
     if mode is not None and mode not in allowed:
         raise InvalidOptionError(
             f"{game_class.name}: render_mode={mode!r} is not supported; allowed: None, {', '.join(allowed)}"
@@ -82,10 +89,10 @@ def check_render_mode(game_class: type[Game], mode: str | None) -> str | None:
     return mode
 
 
-def render_game(game: Game, render_mode: str) -> str | np.ndarray | None:
+def render_game(game: Game, render_mode: str, picture: Picture | None) -> str | np.ndarray | None:
     """``"ansi"``: the text table; ``"human"``: print it; ``"rgb_array"``: the game's picture."""
-    if render_mode == "rgb_array":
-        return game.render_rgb()
+    if render_mode == "rgb_array" and picture is not None:
+        return picture(game)
     text = game.render_text()
     if render_mode == "human":
         print(text)
@@ -99,6 +106,8 @@ class PlaysAGame:
     game: Game
     render_mode: str | None
     _has_reset: bool
+    #: The game's picture (``render_mode="rgb_array"``), None for text only: set by the class factories.
+    picture: ClassVar[Picture | None] = None
     #: The public factory named in the warning of ``render()`` without a render mode.
     factory_name: ClassVar[str] = "env()"
 
@@ -108,7 +117,7 @@ class PlaysAGame:
             return None
         if not self._has_reset:
             raise RuntimeError(f"{self.game.name}: call reset() before render()")
-        return render_game(self.game, self.render_mode)
+        return render_game(self.game, self.render_mode, self.picture)
 
     def close(self) -> None:
         pass
@@ -147,7 +156,7 @@ class FiestaAECEnv(PicklesGameAsStateDict, PlaysAGame, AECEnv):
         **options: Any,
     ) -> None:
         super().__init__()
-        self.render_mode = check_render_mode(self.game_class, render_mode)
+        self.render_mode = check_render_mode(self.game_class, render_mode, self.picture)
         self.illegal_action = check_illegal_action_mode(illegal_action)
         self.game: Game = self.game_class(num_players=num_players, **options)
         n = self.game.num_players
@@ -351,9 +360,10 @@ class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
 
 
 def aec_env_classes(
-    game_class: type[Game], env_name: str, module: str | None = None
+    game_class: type[Game], env_name: str, module: str | None = None, *, picture: Picture | None = None
 ) -> tuple[type[FiestaAECEnv], Callable[..., AECEnv]]:
-    """The public ``raw_env`` class and ``env()`` factory of a game's ``<game>_vN`` module.
+    """The public ``raw_env`` class and ``env()`` factory of a game's ``<game>_vN`` module (``picture``: how
+    to draw it, the registry's ``GameSpec.picture()``; None: text only).
 
     Both are named as attributes ``raw_env`` and ``env`` of ``module`` -- by default the module that
     calls this function, as ``collections.namedtuple`` does -- so that plain ``pickle`` finds them
@@ -366,8 +376,9 @@ def aec_env_classes(
         (FiestaAECEnv,),
         {
             "game_class": game_class,
+            "picture": picture,
             "metadata": {
-                "render_modes": render_modes(game_class),
+                "render_modes": render_modes(picture),
                 "name": env_name,
                 "is_parallelizable": False,
                 "render_fps": 1,

@@ -198,10 +198,6 @@ class Game(abc.ABC):
         """Extra facts for ``infos`` at the end (revealed objectives, achievements, ranks)."""
         return {}
 
-    def render_rgb(self) -> np.ndarray:
-        """An RGB picture of the table (height x width x 3, uint8)."""
-        raise NotImplementedError(f"{self.name} has no picture rendering yet")
-
     # ------------------------------------------------------------------ generic
     def reset(self, seed: int | None = None) -> None:
         """Start a new game; the same seed always gives the same game.

@@ -40,6 +40,7 @@ from pettingzoo import ParallelEnv
 
 from fiesta_envs.core.aec import (
     ILLEGAL_ACTION_PENALTY,
+    Picture,
     PlaysAGame,
     check_illegal_action_mode,
     check_render_mode,
@@ -73,7 +74,7 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
         illegal_action: str = "terminate",
         **options: Any,
     ) -> None:
-        self.render_mode = check_render_mode(self.game_class, render_mode)
+        self.render_mode = check_render_mode(self.game_class, render_mode, self.picture)
         self.illegal_action = check_illegal_action_mode(illegal_action)
         self.game: Game = self.game_class(num_players=num_players, **options)
         if not isinstance(self.game, SimultaneousGame):
@@ -203,10 +204,10 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
 
 
 def parallel_env_classes(
-    game_class: type[Game], env_name: str, module: str | None = None
+    game_class: type[Game], env_name: str, module: str | None = None, *, picture: Picture | None = None
 ) -> tuple[type[FiestaParallelEnv], Callable[..., FiestaParallelEnv]]:
     """The public ``parallel_raw_env`` class and ``parallel_env()`` factory of a game whose engine is a
-    ``SimultaneousGame``.
+    ``SimultaneousGame`` (``picture``: as for ``core.aec.aec_env_classes``).
 
     Both are named as attributes ``parallel_raw_env`` and ``parallel_env`` of ``module`` -- by default the module
     that calls this function, as ``core.aec.aec_env_classes`` does -- so that plain ``pickle`` finds them there:
@@ -219,8 +220,9 @@ def parallel_env_classes(
         (FiestaParallelEnv,),
         {
             "game_class": game_class,
+            "picture": picture,
             "metadata": {
-                "render_modes": render_modes(game_class),
+                "render_modes": render_modes(picture),
                 "name": env_name,
                 "is_parallelizable": True,
                 "render_fps": 1,

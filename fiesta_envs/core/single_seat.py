@@ -34,6 +34,7 @@ from gymnasium import spaces
 
 from fiesta_envs.core.aec import (
     ILLEGAL_ACTION_PENALTY,
+    Picture,
     check_illegal_action_mode,
     check_render_mode,
     render_game,
@@ -66,11 +67,14 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
         seat: int | None = None,
         illegal_action: str = "terminate",
         render_mode: str | None = None,
+        *,
+        picture: Picture | None = None,
         **options: Any,
     ) -> None:
         self.game: Game = game_class(num_players=num_players, **options)
-        self.metadata = {"render_modes": render_modes(game_class), "render_fps": 1}
-        self.render_mode = check_render_mode(game_class, render_mode)
+        self.picture = picture
+        self.metadata = {"render_modes": render_modes(picture), "render_fps": 1}
+        self.render_mode = check_render_mode(game_class, render_mode, picture)
         self.illegal_action = check_illegal_action_mode(illegal_action)
         n = self.game.num_players
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
@@ -183,7 +187,7 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to gymnasium.make")
             return None
-        return render_game(self.game, self.render_mode)
+        return render_game(self.game, self.render_mode, self.picture)
 
     def action_to_string(self, action: int) -> str:
         return self.game.action_to_string(action)

@@ -10,6 +10,7 @@ the others (whose decisions are computed and thrown away).
     obs, info = env.reset(seed=0)           # info["seat"]: the seat this observation belongs to
     obs, reward, terminated, truncated, info = env.step(action)
 
+Pictures (``render_mode="rgb_array"``) need the game's ``picture=`` (``GAMES[name].picture()``).
 The reward is 0 until the game ends, then the team's ``Game.returns()`` entry. ``seat`` is the
 seat to act (it changes from step to step), so wrappers that read ``env.unwrapped.seat`` see
 the right one. Illegal actions end the episode with reward -1 (or raise, ``illegal_action="raise"``).
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fiesta_envs.core.aec import Picture
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.single_seat import SingleSeatEnv
@@ -41,6 +43,8 @@ class TeamEnv(SingleSeatEnv):
         num_players: int | None = None,
         illegal_action: str = "terminate",
         render_mode: str | None = None,
+        *,
+        picture: Picture | None = None,
         **options: Any,
     ) -> None:
         if not game_class.cooperative:
@@ -48,7 +52,13 @@ class TeamEnv(SingleSeatEnv):
                 f"{game_class.name} is not cooperative: one agent cannot play every seat; use the single-seat env"
             )
         super().__init__(
-            game_class, _no_policy, num_players, illegal_action=illegal_action, render_mode=render_mode, **options
+            game_class,
+            _no_policy,
+            num_players,
+            illegal_action=illegal_action,
+            render_mode=render_mode,
+            picture=picture,
+            **options,
         )
 
     def set_opponents(self, opponents: Any) -> None:

@@ -530,12 +530,6 @@ class FiestaMexicana(Game):
         self._load(FiestaMexicanaState.from_dict(data, num_players=self.num_players, game=self.name))
 
     # ------------------------------------------------------------------ text
-    def render_rgb(self) -> np.ndarray:
-        """A picture of the table as a spectator sees it (needs Pillow: ``pip install fiesta_envs[render]``)."""
-        from fiesta_envs.render.fiesta_mexicana import draw
-
-        return draw(self)
-
     def render_text(self) -> str:
         """The public table: what every player sees (no objective, no start card while they are oriented, no
         table turn chosen before the tables turn; ``render.private_lines`` has what one seat alone knows)."""

@@ -173,12 +173,6 @@ class MuertosGame(Game):
     def _build_action_names(self) -> list[str]:
         return LAYOUT.names()
 
-    def render_rgb(self) -> np.ndarray:
-        """A picture of the table as a spectator sees it (needs Pillow: ``pip install fiesta_envs[render]``)."""
-        from fiesta_envs.render.muertos import draw
-
-        return draw(self)
-
     def render_text(self) -> str:
         team = self.team
         head = (

@@ -5,13 +5,13 @@ whole table as a spectator sees it: no hidden hands, objectives or deck order, e
 game reveals at its end. Each module also gives ``private_lines(game, seat)``, what one seat
 alone knows, in text (``fiesta play`` shows it to the person in that seat), and may give
 ``public_action(name)``, how an action looks to the other players (the words written in Fiesta
-de los Muertos stay secret). The functions here pick the module through the registry (``GameSpec.renderer``). Pillow is
-optional: ``pip install fiesta_envs[render]``.
+de los Muertos stay secret). The functions here pick the module through the registry
+(``GameSpec.drawing_module``), as the environments do (``GameSpec.picture``): the engines draw nothing.
+Pillow is optional: ``pip install fiesta_envs[render]``.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import numpy as np
@@ -19,13 +19,9 @@ import numpy as np
 
 def module_for(game: Any) -> Any:
     """The drawing module of ``game`` (a ``Game`` or its name), as the registry's ``GameSpec.renderer`` names it."""
-    from fiesta_envs.registry import GAMES, game_spec
+    from fiesta_envs.registry import game_spec
 
-    spec = game_spec(game if isinstance(game, str) else game.name)
-    if spec.renderer is None:
-        drawn = ", ".join(name for name, other in GAMES.items() if other.renderer)
-        raise NotImplementedError(f"{spec.name} has no picture rendering; games with one: {drawn}")
-    return importlib.import_module(spec.renderer)
+    return game_spec(game if isinstance(game, str) else game.name).drawing_module()
 
 
 def draw(game: Any) -> np.ndarray:

@@ -800,12 +800,6 @@ class Tequila(Game):
     def observe(self, player: int) -> np.ndarray:
         return self.observer.observe(self, player)
 
-    def render_rgb(self) -> np.ndarray:
-        """A picture of every farm and track (needs Pillow: ``pip install fiesta_envs[render]``)."""
-        from fiesta_envs.render.tequila import draw
-
-        return draw(self)
-
     def render_text(self) -> str:
         from fiesta_envs.tequila.render import render_text
 

@@ -737,12 +737,6 @@ class TortillaDePatatas(Game):
         chance seeded from it (``tortilla.determinization``)."""
         return determinization.determinize(self, seat, rng)  # type: ignore[return-value]
 
-    def render_rgb(self) -> np.ndarray:
-        """A picture of the table as a spectator sees it (needs Pillow: ``pip install fiesta_envs[render]``)."""
-        from fiesta_envs.render.tortilla import draw
-
-        return draw(self)
-
     def render_text(self) -> str:
         lines = [f"Tortilla de Patatas, {MENU_TITLES[self.menu.name]}, {self.num_players} players, turn {self._turn}"]
         if self._phase == Phase.OVER:

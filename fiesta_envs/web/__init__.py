@@ -7,7 +7,7 @@ A small Flask application (``pip install fiesta_envs[web]``) served on 127.0.0.1
 The start page names every game. A person can play any seat against agents (baselines, the
 shipped ``ppo``, a checkpoint directory), watch agents play each other step by step, or replay
 a game record written by ``fiesta evaluate --records`` forward and back. The table is drawn as
-the game's picture (``Game.render_rgb``); the legal actions are buttons grouped by the first
+the game's picture (``fiesta_envs.render.draw``); the legal actions are buttons grouped by the first
 word of their names; where the engine can say what a choice does without revealing hidden
 cards or dice, a preview shows the points it brings and the table after it; what one seat alone
 knows is shown only to that seat; the end of a game shows the breakdown of ``final_info``.

@@ -239,11 +239,13 @@ def _pictured_game(table: PlayTable | Timeline) -> Game:
 
 
 def picture_png(game: Game) -> bytes:
-    """The game's picture (``render_rgb``) as PNG bytes."""
+    """The game's picture (``fiesta_envs.render.draw``) as PNG bytes."""
     from PIL import Image
 
+    from fiesta_envs.render import draw
+
     buffer = io.BytesIO()
-    Image.fromarray(game.render_rgb()).save(buffer, format="PNG", compress_level=1)
+    Image.fromarray(draw(game)).save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
 
 
