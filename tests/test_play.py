@@ -138,7 +138,7 @@ def test_play_builds_the_opponents_from_baseline_names() -> None:
 
 
 def test_play_refuses_a_wrong_number_of_opponents_and_a_wrong_seat() -> None:
-    with pytest.raises(FiestaError, match="names 2 agents for 1 other seats"):
+    with pytest.raises(FiestaError, match="2 agents named for 1 seats"):
         play("fiesta_mexicana", 2, ["random", "random"], stdin=io.StringIO(""), stdout=io.StringIO())
     with pytest.raises(FiestaError, match="--seat 5 is not a seat"):
         play("fiesta_mexicana", 2, ["random"], seat=5, stdin=io.StringIO(""), stdout=io.StringIO())

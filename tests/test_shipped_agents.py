@@ -144,7 +144,7 @@ def test_export_writes_weights_and_a_description(checkpoint, tmp_path, capsys):
     assert info["training"]["summary"]["ppo"] == {"net_arch": [32]}
     assert info["training"]["checkpoint_sha256"] == read_meta(checkpoint)["sha256"]
     assert info["npz_bytes"] == npz.stat().st_size
-    from fiesta_envs.agents.shipped import sha256_of
+    from fiesta_envs.core.saved_files import sha256_of
 
     assert info["sha256"] == sha256_of(npz)
     with np.load(npz, allow_pickle=False) as data:

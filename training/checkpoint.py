@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from fiesta_envs.core.mlp import ActorSnapshot
+from fiesta_envs.core.saved_files import sha256_of
 from fiesta_envs.evaluation.checkpoints import (
     CHECKPOINTS_DIR,
     CONFIG_FILE,
@@ -34,7 +35,6 @@ from fiesta_envs.evaluation.checkpoints import (
     STEP_PREFIX,
     TEMP_PREFIX,
     CheckpointError,
-    sha256_of,
 )
 
 _LIBRARIES = ("fiesta_envs", "numpy", "torch", "stable-baselines3", "sb3-contrib", "gymnasium", "pettingzoo")

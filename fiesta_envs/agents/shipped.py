@@ -73,7 +73,6 @@ function here; worker processes inherit the variable.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -89,6 +88,7 @@ from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
 from fiesta_envs.core.options import validate_options
 from fiesta_envs.core.policy import Policy
+from fiesta_envs.core.saved_files import read_json_object, sha256_of
 from fiesta_envs.core.shortlist import shortlist_of
 
 if TYPE_CHECKING:
@@ -219,15 +219,11 @@ def shipped_agents(
 
 
 def _read_info(path: Path) -> ShippedAgent:
-    try:
-        info = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ShippedAgentError(f"corrupt shipped agent file {path}: not valid JSON ({exc})") from exc
-    if not isinstance(info, dict):
-        raise ShippedAgentError(f"corrupt shipped agent file {path}: must hold a JSON object")
-    missing = [key for key in _REQUIRED if key not in info]
-    if missing:
-        raise ShippedAgentError(f"corrupt shipped agent file {path}: lacks {', '.join(missing)}")
+    info = read_json_object(
+        path,
+        required=_REQUIRED,
+        corrupt=lambda problem: ShippedAgentError(f"corrupt shipped agent file {path} {problem}"),
+    )
     if info["format"] != FORMAT_VERSION:
         raise ShippedAgentError(
             f"shipped agent file {path} has format {info['format']!r}; this fiesta_envs reads format {FORMAT_VERSION}"
@@ -268,14 +264,6 @@ def find_shipped(
 
 # ---------------------------------------------------------------------------------- loading
 _ACTORS: dict[tuple[str, str, int, int], ActorSnapshot] = {}
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def load_actor(agent: ShippedAgent, game_class: type[Game]) -> ActorSnapshot:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import argparse
 import copy
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -220,6 +220,36 @@ def resolve_agents(
             f"(name checkpoints with LABEL=PATH)"
         )
     return sources
+
+
+def seat_agents(
+    spec: GameSpec,
+    num_players: int,
+    seats: Sequence[int],
+    names: Sequence[str],
+    *,
+    options: Mapping[str, Any],
+    seed: int | None,
+    trust_checkpoints: bool = False,
+) -> dict[int, tuple[str, Policy]]:
+    """A labelled policy for every seat in ``seats`` (``fiesta play``'s opponents, a web table's agents): one
+    agent name per seat or one for all of them (none: ``random``), each seeded from ``seed`` and its seat and
+    ready for a new game."""
+    wanted = [name.strip() for name in names if name.strip()] or ["random"]
+    if len(wanted) == 1:
+        wanted = wanted * len(seats)
+    if len(wanted) != len(seats):
+        raise InvalidOptionError(
+            f"{spec.name}: {len(wanted)} agents named for {len(seats)} seats; name one per seat or one for all"
+        )
+    agents = {}
+    for seat, name in zip(seats, wanted, strict=True):
+        source = resolve_agent(spec, num_players, name, options, trust_checkpoints=trust_checkpoints)
+        policy_seed = None if seed is None else seed * 1000 + seat
+        policy = source.make(spec, num_players, seed=policy_seed)
+        policy.start_episode(policy_seed)
+        agents[seat] = (source.label, policy)
+    return agents
 
 
 def add_trust_argument(parser: argparse.ArgumentParser) -> None:

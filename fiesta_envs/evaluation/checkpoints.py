@@ -26,8 +26,6 @@ says it is trusted (``trust_pickle=True``; ``--trust-checkpoint`` on the command
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +35,7 @@ import numpy as np
 from fiesta_envs.core.errors import FiestaError
 from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
 from fiesta_envs.core.policy import Policy
+from fiesta_envs.core.saved_files import read_json_object, sha256_of
 from fiesta_envs.core.shortlist import shortlist_of
 
 if TYPE_CHECKING:
@@ -61,14 +60,6 @@ class CheckpointError(FiestaError, ValueError):
 
 class UntrustedCheckpointError(CheckpointError):
     """A checkpoint that can only be loaded by unpickling, which the caller has not allowed."""
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 # ---------------------------------------------------------------------------------- finding
@@ -135,15 +126,11 @@ def read_meta(path: Path | str, verify: bool = True) -> dict:
     meta_path, model_path = directory / META_FILE, directory / MODEL_FILE
     if not meta_path.is_file():
         raise CheckpointError(f"incomplete checkpoint {directory}: {META_FILE} is missing")
-    try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CheckpointError(f"corrupt checkpoint {directory}: {META_FILE} is not valid JSON ({exc})") from exc
-    if not isinstance(meta, dict):
-        raise CheckpointError(f"corrupt checkpoint {directory}: {META_FILE} must hold a JSON object")
-    missing = [key for key in _REQUIRED_META if key not in meta]
-    if missing:
-        raise CheckpointError(f"corrupt checkpoint {directory}: {META_FILE} lacks {', '.join(missing)}")
+    meta = read_json_object(
+        meta_path,
+        required=_REQUIRED_META,
+        corrupt=lambda problem: CheckpointError(f"corrupt checkpoint {directory}: {META_FILE} {problem}"),
+    )
     if meta["format_version"] != FORMAT_VERSION:
         raise CheckpointError(
             f"checkpoint {directory} has format version {meta['format_version']!r}; this fiesta_envs reads "

@@ -76,6 +76,7 @@ from fiesta_envs.evaluation.tournament import (
     tournament_tables,
 )
 from fiesta_envs.registry import GameSpec, game_spec
+from fiesta_envs.tools.result_tables import console, result_table
 
 TIE_RULE = (
     "a first place shared by t players is worth 1/t of a win to each (a two-player tie is half a win) "
@@ -481,56 +482,32 @@ def _win_rate_text(m: MatchResult) -> str:
     return f"{m.win_rate:.3f} [{m.ci_low:.3f}, {m.ci_high:.3f}]"
 
 
-def _console() -> Any:
-    from rich.console import Console
-
-    return Console(width=max(100, Console().width))
-
-
 def print_results_table(results: Sequence[MatchResult], title: str) -> None:
-    """A rich table of match results: games, W/D/L, win rate with its 95% Wilson interval, means."""
-    from rich.table import Table as RichTable
-
-    table = RichTable(title=title, title_justify="left")
-    for name, justify in (
-        ("agent", "left"),
-        ("opponent", "left"),
-        ("games", "right"),
-        ("W / D / L", "right"),
-        ("win rate [95% CI]", "right"),
-        ("mean score", "right"),
-        ("mean margin", "right"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
-    for m in results:
-        outright = m.games - m.draws - m.losses
-        table.add_row(
+    """A table of match results: games, W/D/L, win rate with its 95% Wilson interval, means."""
+    columns = ("agent", "opponent", "games", "W / D / L", "win rate [95% CI]", "mean score", "mean margin")
+    rows = [
+        (
             m.agent,
             m.opponent,
             str(m.games),
-            f"{outright} / {m.draws} / {m.losses}",
+            f"{m.games - m.draws - m.losses} / {m.draws} / {m.losses}",
             _win_rate_text(m),
             f"{m.mean_score:.2f}",
             f"{m.mean_margin:+.2f}",
         )
-    _console().print(table)
+        for m in results
+    ]
+    console().print(result_table(title, columns, rows, left={"agent", "opponent"}))
 
 
 def print_ratings_table(ratings: Sequence[Rating], anchor: str, title: str) -> None:
-    from rich.table import Table as RichTable
-
+    rows = [
+        (r.agent, f"{r.rating:+.0f}", f"[{r.ci_low:+.0f}, {r.ci_high:+.0f}]", str(r.games))
+        for r in sorted(ratings, key=lambda r: -r.rating)
+    ]
     caption = f"Elo scale, {anchor} = 0; +400 = 10:1 odds"
-    table = RichTable(title=title, title_justify="left", caption=caption, min_width=len(title) + 4)
-    for name, justify in (
-        ("agent", "left"),
-        ("rating", "right"),
-        ("95% interval", "right"),
-        ("games", "right"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
-    for r in sorted(ratings, key=lambda r: -r.rating):
-        table.add_row(r.agent, f"{r.rating:+.0f}", f"[{r.ci_low:+.0f}, {r.ci_high:+.0f}]", str(r.games))
-    _console().print(table)
+    table = result_table(title, ("agent", "rating", "95% interval", "games"), rows, left={"agent"}, caption=caption)
+    console().print(table)
 
 
 #: A results column lists every distinct result up to this many; beyond, it gives the quartiles.
@@ -546,20 +523,11 @@ def _histogram_text(histogram: Mapping[str, int]) -> str:
 
 
 def print_teams_table(teams: Sequence[TeamResult], title: str) -> None:
-    from rich.table import Table as RichTable
-
-    table = RichTable(title=title, title_justify="left")
-    for name, justify in (
-        ("team", "left"),
-        ("games", "right"),
-        ("mean result [95% CI]", "right"),
-        ("mean reward", "right"),
-        ("results: games", "left"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    columns = ["team", "games", "mean result [95% CI]", "mean reward", "results: games"]
     graded = any(t.grades for t in teams)
     if graded:
-        table.add_column("grades: games", justify="left")
+        columns.append("grades: games")
+    rows = []
     for t in teams:
         row = [
             t.agent,
@@ -570,8 +538,8 @@ def print_teams_table(teams: Sequence[TeamResult], title: str) -> None:
         ]
         if graded:
             row.append("  ".join(f"{grade}:{count}" for grade, count in t.grades.items()))
-        table.add_row(*row)
-    _console().print(table)
+        rows.append(row)
+    console().print(result_table(title, columns, rows, left={"team", "results: games", "grades: games"}))
 
 
 def print_evaluation(evaluation: Evaluation) -> None:

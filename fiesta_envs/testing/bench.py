@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -43,6 +42,7 @@ import numpy as np
 
 from fiesta_envs.core.atomic import write_json_atomically
 from fiesta_envs.core.policy import legal_actions
+from fiesta_envs.tools.result_tables import result_table
 
 AEC_TARGET = 1.0
 ENV_SHARE_TARGET = 0.20
@@ -412,16 +412,10 @@ def profile_game(name: str, games: int, seed: int = 0, top: int = 25) -> str:
 
 # ---------------------------------------------------------------------------- output
 def results_table(reference: dict[str, Measurement], results: list[Measurement]) -> Any:
-    from rich.table import Table
-
-    table = Table(title="fiesta bench: random legal actions (steps = decisions; ratios of medians)")
+    title = "fiesta bench: random legal actions (steps = decisions; ratios of medians)"
     columns = ("env", "n", "api", "steps/s min", "median", "max", "games/s", "steps/game", "reset µs", "peak KiB")
-    for column in (*columns, "vs c4", "target"):
-        table.add_column(column, justify="left" if column in ("env", "api") else "right")
-    rows = [reference["wrapped"], reference["raw"], *results]
-    for m in rows:
-        target = "" if m.met is None else f"{'met' if m.met else 'MISSED'} (>={m.target:g}x)"
-        table.add_row(
+    rows = [
+        (
             m.env,
             str(m.num_players),
             m.api,
@@ -433,19 +427,16 @@ def results_table(reference: dict[str, Measurement], results: list[Measurement])
             f"{m.reset_seconds * 1e6:,.0f}",
             f"{m.peak_memory_kib:,.0f}",
             "" if m.ratio is None else f"{m.ratio:.2f}x",
-            target,
+            "" if m.met is None else f"{'met' if m.met else 'MISSED'} (>={m.target:g}x)",
         )
-    return table
+        for m in [reference["wrapped"], reference["raw"], *results]
+    ]
+    return result_table(title, (*columns, "vs c4", "target"), rows, left={"env", "api"})
 
 
 def training_table(results: list[TrainMeasurement]) -> Any:
-    from rich.table import Table
-
-    table = Table(title="MaskablePPO training (DummyVecEnv, random opponents)")
-    for column in ("env", "n_envs", "frames", "frames/s", "env share", "target"):
-        table.add_column(column, justify="left" if column == "env" else "right")
-    for m in results:
-        table.add_row(
+    rows = [
+        (
             m.env,
             str(m.n_envs),
             f"{m.timesteps:,}",
@@ -453,7 +444,11 @@ def training_table(results: list[TrainMeasurement]) -> Any:
             f"{m.env_share:.1%}",
             f"{'met' if m.met else 'MISSED'} (< {m.target:.0%})",
         )
-    return table
+        for m in results
+    ]
+    title = "MaskablePPO training (DummyVecEnv, random opponents)"
+    columns = ("env", "n_envs", "frames", "frames/s", "env share", "target")
+    return result_table(title, columns, rows, left={"env"})
 
 
 # ---------------------------------------------------------------------------- command line
@@ -473,11 +468,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from fiesta_envs.registry import GAMES, game_spec
+    from fiesta_envs.tools.result_tables import console as wide_console
 
-    console = Console(width=None if sys.stdout.isatty() else 140)
+    console = wide_console()
     names = [game_spec(name).name for name in args.game] if args.game else list(GAMES)
     reference, results = bench(
         names, games=args.games, repeats=args.repeats, seed=args.seed, min_seconds=args.min_seconds

@@ -720,33 +720,28 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_reports(reports: list[FuzzReport]) -> None:
-    from rich.console import Console
     from rich.markup import escape
-    from rich.table import Table
 
-    table = Table(title="fiesta fuzz: random legal games, every check after every step")
-    for column in ("game", "configs", "games", "steps", "checks", "failures"):
-        table.add_column(column, justify="left" if column == "game" else "right")
-    for report in reports:
-        table.add_row(
+    from fiesta_envs.tools.result_tables import console, result_table
+
+    rows = [
+        (
             report.game,
             str(len(report.configurations)),
             f"{report.games:,}",
             f"{report.steps:,}",
             f"{report.total_checks:,}",
-            str(report.total_failures) if report.total_failures else "0",
+            str(report.total_failures),
         )
-    console = Console(width=None if sys.stdout.isatty() else 140)
-    console.print(table)
+        for report in reports
+    ]
+    title = "fiesta fuzz: random legal games, every check after every step"
+    out = console()
+    out.print(result_table(title, ("game", "configs", "games", "steps", "checks", "failures"), rows, left={"game"}))
     kinds = sorted({kind for r in reports for kind in r.checks})
-    detail = Table(title="checks by kind")
-    detail.add_column("game")
-    for kind in kinds:
-        detail.add_column(kind, justify="right")
-    for report in reports:
-        detail.add_row(report.game, *(f"{report.checks[k]:,}" for k in kinds))
-    console.print(detail)
+    rows = [(report.game, *(f"{report.checks[k]:,}" for k in kinds)) for report in reports]
+    out.print(result_table("checks by kind", ("game", *kinds), rows, left={"game"}))
     for report in reports:
         for failure in report.examples:
-            console.print(f"[red]FAIL[/red] {escape(failure.describe())}", markup=True, highlight=False)
-            console.print(failure.reproducer(resolve_game(report.game)), markup=False, highlight=False)
+            out.print(f"[red]FAIL[/red] {escape(failure.describe())}", markup=True, highlight=False)
+            out.print(failure.reproducer(resolve_game(report.game)), markup=False, highlight=False)

@@ -36,8 +36,8 @@ from fiesta_envs.core.errors import FiestaError, IllegalActionError
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import add_option_argument, parse_options
 from fiesta_envs.core.policy import Policy
-from fiesta_envs.evaluation.agents import add_trust_argument
-from fiesta_envs.registry import GameSpec, game_spec
+from fiesta_envs.evaluation.agents import add_trust_argument, seat_agents
+from fiesta_envs.registry import game_spec
 from fiesta_envs.tools.action_groups import ActionGroup, group_actions
 from fiesta_envs.tools.breakdown import Breakdown, build_breakdown
 from fiesta_envs.tools.guides import decision_hint, guide_for
@@ -344,36 +344,6 @@ def _columns(items: Sequence[str], width: int) -> str:
     return "\n".join(lines)
 
 
-# ---------------------------------------------------------------------- setting up
-def make_opponents(
-    spec: GameSpec,
-    num_players: int,
-    seat: int,
-    opponents: Sequence[str],
-    *,
-    seed: int | None,
-    options: Mapping[str, Any],
-    trust_checkpoints: bool = False,
-) -> dict[int, tuple[str, Policy]]:
-    """A labelled policy for every seat but ``seat``: one agent per seat, or one agent for all."""
-    from fiesta_envs.evaluation.agents import resolve_agent
-
-    others = [s for s in range(num_players) if s != seat]
-    names = list(opponents) or ["random"]
-    if len(names) == 1:
-        names = names * len(others)
-    if len(names) != len(others):
-        raise FiestaError(
-            f"--opponents names {len(names)} agents for {len(others)} other seats; give one per seat or one for all"
-        )
-    result = {}
-    for other, name in zip(others, names, strict=True):
-        source = resolve_agent(spec, num_players, name, options, trust_checkpoints=trust_checkpoints)
-        policy = source.make(spec, num_players, seed=None if seed is None else seed * 1000 + other)
-        result[other] = (source.label, policy)
-    return result
-
-
 def play(
     game: str,
     num_players: int | None = None,
@@ -389,13 +359,14 @@ def play(
     """Play one game in a terminal (or over any text streams, as the tests do)."""
     spec = game_spec(game)
     engine = spec.game_class()(num_players=num_players, seed=seed, **dict(options or {}))
-    policies = make_opponents(
+    others = [other for other in range(engine.num_players) if other != seat]
+    policies = seat_agents(
         spec,
         engine.num_players,
-        seat,
+        others,
         opponents,
-        seed=seed,
         options=engine.config,
+        seed=seed,
         trust_checkpoints=trust_checkpoints,
     )
     session = PlaySession(engine, seat, policies, stdin=stdin or sys.stdin, stdout=stdout or sys.stdout)

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +26,13 @@ from werkzeug.wrappers import Response
 
 from fiesta_envs.core.errors import FiestaError
 from fiesta_envs.core.game import Game
+from fiesta_envs.evaluation.agents import seat_agents
 from fiesta_envs.registry import GAMES, game_spec
 from fiesta_envs.tools.action_groups import group_actions
 from fiesta_envs.tools.breakdown import build_breakdown, show
 from fiesta_envs.tools.guides import decision_hint, guide_for
 from fiesta_envs.tools.preview import has_preview, preview
-from fiesta_envs.web.agents import agent_choices, make_agents, parse_options
+from fiesta_envs.web.agents import agent_choices, parse_options
 from fiesta_envs.web.grid import actions_shown, square_grid, square_label
 from fiesta_envs.web.tables import PlayTable, TableStore, Timeline, timeline_from_record
 
@@ -52,50 +54,38 @@ def create_app(record_files: Sequence[str | Path] = ()) -> Flask:
     def index() -> str:
         return _index_page(files)
 
-    @app.post("/new/play")
-    def new_play() -> Any:
+    def open_table(make_table: Callable[[], PlayTable | Timeline]) -> Any:
+        """Set up the table the form asks for and go to its page; the start page with the error if the form is wrong."""
         try:
-            form = request.form
-            spec = game_spec(form["game"])
-            game = _new_game(spec.name, form)
-            seat = _int(form.get("seat"), "seat", 0)
-            if not 0 <= seat < game.num_players:
-                raise FiestaError(f"seat {seat} is not a seat of a {game.num_players}-player game")
-            others = [s for s in range(game.num_players) if s != seat]
-            seed = _seed(form)
-            agents = make_agents(spec, game.num_players, others, _agent_names(form), game.config, seed)
-            table_id = tables.add(PlayTable(game, seat, agents, seed))
+            table_id = tables.add(make_table())
         except (FiestaError, KeyError, ValueError) as error:
             return _index_page(files, error), 400
         return redirect(url_for("table_page", table_id=table_id))
+
+    @contextmanager
+    def locked_table(table_id: str, kind: type | tuple[type, ...] = (PlayTable, Timeline)) -> Iterator[Any]:
+        """The table ``table_id`` of that ``kind``, held by its lock (404 when there is none)."""
+        table = tables.get(table_id)
+        if not isinstance(table, kind):
+            abort(404)
+        with tables.locks[table_id]:
+            yield table
+
+    @app.post("/new/play")
+    def new_play() -> Any:
+        return open_table(lambda: _play_table(request.form))
 
     @app.post("/new/watch")
     def new_watch() -> Any:
-        try:
-            form = request.form
-            spec = game_spec(form["game"])
-            game = _new_game(spec.name, form)
-            seats = list(range(game.num_players))
-            agents = make_agents(spec, game.num_players, seats, _agent_names(form), game.config, _seed(form))
-            labels = [agents[s][0] for s in seats]
-            table_id = tables.add(Timeline(spec, game, labels, agents=agents))
-        except (FiestaError, KeyError, ValueError) as error:
-            return _index_page(files, error), 400
-        return redirect(url_for("table_page", table_id=table_id))
+        return open_table(lambda: _watch_table(request.form))
 
     @app.post("/new/replay")
     def new_replay() -> Any:
-        try:
-            record = _chosen_record(files)
-            table_id = tables.add(timeline_from_record(record))
-        except (FiestaError, KeyError, ValueError) as error:
-            return _index_page(files, error), 400
-        return redirect(url_for("table_page", table_id=table_id))
+        return open_table(lambda: timeline_from_record(_chosen_record(files)))
 
     @app.get("/table/<table_id>")
     def table_page(table_id: str) -> Any:
-        table = tables.get(table_id) or abort(404)
-        with tables.locks[table_id]:
+        with locked_table(table_id) as table:
             try:
                 if isinstance(table, PlayTable):
                     return _play_page(table_id, table)
@@ -105,10 +95,7 @@ def create_app(record_files: Sequence[str | Path] = ()) -> Flask:
 
     @app.post("/table/<table_id>/play")
     def table_play(table_id: str) -> Any:
-        table = tables.get(table_id) or abort(404)
-        if not isinstance(table, PlayTable):
-            abort(404)
-        with tables.locks[table_id]:
+        with locked_table(table_id, PlayTable) as table:
             try:
                 table.play(_int(request.form.get("action"), "action"))
             except (FiestaError, ValueError) as error:
@@ -117,8 +104,7 @@ def create_app(record_files: Sequence[str | Path] = ()) -> Flask:
 
     @app.get("/table/<table_id>/picture.png")
     def table_picture(table_id: str) -> Response:
-        table = tables.get(table_id) or abort(404)
-        with tables.locks[table_id]:
+        with locked_table(table_id) as table:
             try:
                 game = _pictured_game(table)
             except (FiestaError, ValueError):
@@ -250,6 +236,29 @@ def picture_png(game: Game) -> bytes:
 
 
 # ---------------------------------------------------------------------- reading forms
+# ---------------------------------------------------------------------- setting tables up
+def _play_table(form: Any) -> PlayTable:
+    """A person at ``seat``, agents at the other seats."""
+    spec = game_spec(form["game"])
+    game = _new_game(spec.name, form)
+    seat = _int(form.get("seat"), "seat", 0)
+    if not 0 <= seat < game.num_players:
+        raise FiestaError(f"seat {seat} is not a seat of a {game.num_players}-player game")
+    others = [s for s in range(game.num_players) if s != seat]
+    seed = _seed(form)
+    agents = seat_agents(spec, game.num_players, others, _agent_names(form), options=game.config, seed=seed)
+    return PlayTable(game, seat, agents, seed)
+
+
+def _watch_table(form: Any) -> Timeline:
+    """Agents at every seat, watched step by step."""
+    spec = game_spec(form["game"])
+    game = _new_game(spec.name, form)
+    seats = list(range(game.num_players))
+    agents = seat_agents(spec, game.num_players, seats, _agent_names(form), options=game.config, seed=_seed(form))
+    return Timeline(spec, game, [agents[s][0] for s in seats], agents=agents)
+
+
 def _new_game(name: str, form: Any) -> Game:
     game_class = game_spec(name).game_class()
     players = form.get("players") or None
