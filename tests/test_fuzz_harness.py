@@ -235,18 +235,38 @@ def test_generic_checks_name_the_problem():
     assert "dtype" in mask_problems(np.array([0, 1], np.int64), 2, False)[0]
     assert "game is over" in mask_problems(np.array([0, 1], np.int8), 2, True)[0]
     assert "shape" in mask_problems(np.array([0, 1], np.int8), 3, False)[0]
-    assert observation_problems(np.zeros(3, np.float32), 3, 0.0, 1.0, 0) == []
-    assert "bounds" in observation_problems(np.full(3, 2, np.float32), 3, 0.0, 1.0, 0)[0]
-    assert "non-finite" in observation_problems(np.array([np.nan], np.float32), 1, 0.0, 1.0, 0)[0]
-    assert returns_problems(np.array([1.0, -1.0]), np.array([3.0, 1.0]), False, "rank") == []
-    assert "tie" in returns_problems(np.array([1.0, -1.0]), np.array([3.0, 3.0]), False, "rank")[0]
-    assert "sum to zero" in returns_problems(np.array([1.0, 0.0]), np.array([3.0, 1.0]), False, "rank")[0]
-    tie_broken = returns_problems(np.array([1.0, -1.0]), np.array([3.0, 3.0]), False, "rank", [0], np.array([3.5, 3.0]))
+    assert observation_problems(np.zeros(3, np.float32), size=3, low=0.0, high=1.0, who=0) == []
+    assert "bounds" in observation_problems(np.full(3, 2, np.float32), size=3, low=0.0, high=1.0, who=0)[0]
+    assert "non-finite" in observation_problems(np.array([np.nan], np.float32), size=1, low=0.0, high=1.0, who=0)[0]
+    assert returns_problems(np.array([1.0, -1.0]), np.array([3.0, 1.0]), cooperative=False, reward="rank") == []
+    assert "tie" in returns_problems(np.array([1.0, -1.0]), np.array([3.0, 3.0]), cooperative=False, reward="rank")[0]
+    assert (
+        "sum to zero"
+        in returns_problems(np.array([1.0, 0.0]), np.array([3.0, 1.0]), cooperative=False, reward="rank")[0]
+    )
+    tie_broken = returns_problems(
+        np.array([1.0, -1.0]),
+        np.array([3.0, 3.0]),
+        cooperative=False,
+        reward="rank",
+        winners=[0],
+        keys=np.array([3.5, 3.0]),
+    )
     assert tie_broken == []
-    teams = returns_problems(np.array([1.0, -1.0, 0.0, -1.0]), np.zeros(4), False, "rank", teams=[0, 1, 0, 1])
+    teams = returns_problems(
+        np.array([1.0, -1.0, 0.0, -1.0]), np.zeros(4), cooperative=False, reward="rank", teams=[0, 1, 0, 1]
+    )
     assert any("team-mates" in p for p in teams)
-    assert "winners()" in returns_problems(np.array([1.0, -1.0]), np.array([3.0, 1.0]), False, "rank", [1])[0]
-    assert "cooperative" in returns_problems(np.array([1.0, 0.0]), np.array([3.0, 1.0]), True, "rank")[0]
+    assert (
+        "winners()"
+        in returns_problems(np.array([1.0, -1.0]), np.array([3.0, 1.0]), cooperative=False, reward="rank", winners=[1])[
+            0
+        ]
+    )
+    assert (
+        "cooperative"
+        in returns_problems(np.array([1.0, 0.0]), np.array([3.0, 1.0]), cooperative=True, reward="rank")[0]
+    )
 
 
 # ---------------------------------------------------------------------------- command line

@@ -25,7 +25,7 @@ def random_record(seed: int = 11, num_players: int = 3) -> dict:
         action = int(rng.choice(game.legal_actions()))
         names.append(game.action_to_string(action))
         game.step(action)
-    return make_record(game, seed, ["random", "greedy", "random"][:num_players], names)
+    return make_record(game, seed, agents=["random", "greedy", "random"][:num_players], actions=names)
 
 
 @pytest.fixture(scope="module")

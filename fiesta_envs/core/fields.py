@@ -171,6 +171,7 @@ class FieldReader:
     def int_matrix(
         self,
         key: str,
+        *,
         rows: int | None = None,
         cols: int | None = None,
         low: int | None = None,

@@ -149,7 +149,7 @@ def resolve_agent(
     if not path.exists():
         raise AgentError(_unknown_agent_message(spec, text))
     checkpoint = _checkpoint_file(spec, path)
-    _check_checkpoint(spec, num_players, checkpoint, options or {}, trust_checkpoints)
+    _check_checkpoint(spec, num_players, checkpoint, options=options or {}, trusted=trust_checkpoints)
     return AgentSource(label, "checkpoint", str(checkpoint), trusted=trust_checkpoints)
 
 
@@ -163,7 +163,9 @@ def _checkpoint_file(spec: GameSpec, path: Path) -> Path:
         raise AgentError(f"{spec.name}: cannot use {str(path)!r} as an agent: {error}") from error
 
 
-def _check_checkpoint(spec: GameSpec, num_players: int, path: Path, options: Mapping[str, Any], trusted: bool) -> None:
+def _check_checkpoint(
+    spec: GameSpec, num_players: int, path: Path, *, options: Mapping[str, Any], trusted: bool
+) -> None:
     """Refuse a checkpoint made for another game or player count, or one that needs unpickling
     without ``trusted``; warn about other options."""
     from fiesta_envs.evaluation.checkpoints import CheckpointError, has_policy_file, read_meta, untrusted_message

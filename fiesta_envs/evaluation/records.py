@@ -40,6 +40,7 @@ class RecordError(FiestaError, ValueError):
 def make_record(
     game: Any,
     seed: int,
+    *,
     agents: Sequence[str],
     actions: Sequence[str],
     tournament: Mapping[str, Any] | None = None,

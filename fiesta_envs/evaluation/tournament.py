@@ -230,7 +230,7 @@ class TablePlayer:
         record = None
         if self.keep_records:
             where = {"index": task.index, "table": task.table, "deal": task.deal}
-            record = make_record(game, task.game_seed, task.seats, actions, where)
+            record = make_record(game, task.game_seed, agents=task.seats, actions=actions, tournament=where)
         return GameResult(
             index=task.index,
             table=task.table,
@@ -284,6 +284,7 @@ def play_games(
     spec: GameSpec,
     num_players: int,
     options: Mapping[str, Any],
+    *,
     sources: Sequence[AgentSource],
     tasks: Sequence[GameTask],
     workers: int | None = 1,
@@ -314,7 +315,9 @@ def play_games(
     )
     results: list[GameResult] = []
     try:
-        for result in _results(spec, num_players, options, sources, tasks, workers, keep_records):
+        for result in _results(
+            spec, num_players, options, sources=sources, tasks=tasks, workers=workers, keep_records=keep_records
+        ):
             results.append(result)
             if on_result is not None:
                 on_result(result)
@@ -328,6 +331,7 @@ def _results(
     spec: GameSpec,
     num_players: int,
     options: Mapping[str, Any],
+    *,
     sources: Sequence[AgentSource],
     tasks: Sequence[GameTask],
     workers: int,

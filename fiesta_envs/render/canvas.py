@@ -140,7 +140,13 @@ class Canvas:
         return bar_bottom + 6
 
     def circle(
-        self, centre: tuple[float, float], radius: float, fill: RGB | None, outline: RGB | None = None, width: int = 1
+        self,
+        centre: tuple[float, float],
+        radius: float,
+        fill: RGB | None,
+        *,
+        outline: RGB | None = None,
+        width: int = 1,
     ) -> None:
         x, y = centre
         self.draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=fill, outline=outline, width=width)

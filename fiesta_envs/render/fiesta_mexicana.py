@@ -63,7 +63,14 @@ def draw(game: Any) -> np.ndarray:
     final = game.final_info() if game.is_over else {}
     for player in range(n):
         left = MARGIN + player * (PANEL_WIDTH + MARGIN)
-        _player_panel(canvas, game, state, player, (left, HEADER, left + PANEL_WIDTH, HEADER + PANEL_HEIGHT), final)
+        _player_panel(
+            canvas,
+            game,
+            state,
+            player=player,
+            box=(left, HEADER, left + PANEL_WIDTH, HEADER + PANEL_HEIGHT),
+            final=final,
+        )
     canvas.text((MARGIN, HEADER + PANEL_HEIGHT + 10), status_line(game), 16)
     return canvas.to_array()
 
@@ -76,7 +83,7 @@ def _header(canvas: Canvas, game: Any, state: dict[str, Any]) -> None:
     x = MARGIN
     if card >= 0:
         canvas.text((x, 60), label, 13, COLOURS["faint"])
-        _dish(canvas, (x, 78), card, DISH_CARDS[card].edges, size=46)
+        _dish(canvas, (x, 78), card, edges=DISH_CARDS[card].edges, size=46)
         info = DISH_CARDS[card]
         canvas.text((x + 56, 82), f"{info.dish_name}, {info.skulls} skull{'s' if info.skulls > 1 else ''}", 14)
         halves = " ".join(f"{d}:{SAUCES[e] if e >= 0 else '-'}" for d, e in zip("NESW", info.edges, strict=True))
@@ -105,6 +112,7 @@ def _player_panel(
     canvas: Canvas,
     game: Any,
     state: dict[str, Any],
+    *,
     player: int,
     box: tuple[float, float, float, float],
     final: dict[str, Any],
@@ -132,7 +140,7 @@ def _player_panel(
         elif card >= 0:
             fixed = ROTATED_EDGES[card][state["rotations"][player][space]]
             seen = tuple(fixed[(d + orientation) % 4] for d in range(4))
-            _dish(canvas, (x0, y0), card, seen, CELL - 2)
+            _dish(canvas, (x0, y0), card, edges=seen, size=CELL - 2)
         else:
             canvas.box((x0, y0, x0 + CELL - 2, y0 + CELL - 2), fill=COLOURS["empty"], outline=COLOURS["faint"])
             if game.config["variant"] != "standard" and space in VARIANT_PENALTIES:
@@ -142,10 +150,13 @@ def _player_panel(
         canvas.text((x0 + 3, y0 + 2), str(view + 1), 11, COLOURS["ink"] if card < 0 else COLOURS["black"])
     y += TABLE_SIDE * CELL + 8
     if final:
-        _final_lines(canvas, final, player, left, y, box[2] - box[0] - 20)
+        _final_lines(canvas, final, player=player, origin=(left, y), room=box[2] - box[0] - 20)
 
 
-def _final_lines(canvas: Canvas, final: dict[str, Any], player: int, left: float, y: float, room: float) -> None:
+def _final_lines(
+    canvas: Canvas, final: dict[str, Any], *, player: int, origin: tuple[float, float], room: float
+) -> None:
+    left, y = origin
     canvas.text((left, y), f"final score {final['final_scores'][player]}", 15, COLOURS["highlight"])
     y += line_height(15)
     extra = f"dishes {final['placement_points'][player]}, objectives {final['objective_points'][player]}"
@@ -158,7 +169,7 @@ def _final_lines(canvas: Canvas, final: dict[str, Any], player: int, left: float
         y += line_height(12)
 
 
-def _dish(canvas: Canvas, origin: tuple[float, float], card: int, edges: tuple[int, ...], size: float) -> None:
+def _dish(canvas: Canvas, origin: tuple[float, float], card: int, *, edges: tuple[int, ...], size: float) -> None:
     """A dish card: its dish's colour and name, skulls, and half bowls on ``edges`` (N, E, S, W as seen)."""
     x0, y0 = origin
     info = DISH_CARDS[card]
@@ -168,7 +179,10 @@ def _dish(canvas: Canvas, origin: tuple[float, float], card: int, edges: tuple[i
     )
     for k in range(info.skulls):  # skulls: small white tokens under the name
         canvas.circle(
-            (x0 + size / 2 + (k - (info.skulls - 1) / 2) * 9, y0 + size / 2 + 11), 3.5, COLOURS["white"], COLOURS["ink"]
+            (x0 + size / 2 + (k - (info.skulls - 1) / 2) * 9, y0 + size / 2 + 11),
+            3.5,
+            COLOURS["white"],
+            outline=COLOURS["ink"],
         )
     radius = size / 7
     centres = ((x0 + size / 2, y0), (x0 + size, y0 + size / 2), (x0 + size / 2, y0 + size), (x0, y0 + size / 2))

@@ -65,7 +65,10 @@ def _header(canvas: Canvas, game: Any, data: dict[str, Any]) -> float:
         x += canvas.text((x, 60), f"flowers {team['flowers']}/{MAX_FLOWERS}:", 15) + 12
         for k in range(MAX_FLOWERS):
             canvas.circle(
-                (x + 9 + k * 20, 69), 8, FLOWER if k < team["flowers"] else COLOURS["empty"], COLOURS["panel_edge"]
+                (x + 9 + k * 20, 69),
+                8,
+                FLOWER if k < team["flowers"] else COLOURS["empty"],
+                outline=COLOURS["panel_edge"],
             )
     y = 86.0
     if table["themes"]:
@@ -124,7 +127,7 @@ def _skulls(canvas: Canvas, game: Any, table: dict[str, Any], top: float) -> flo
 def _skull_face(canvas: Canvas, centre: tuple[float, float], words: list[int]) -> None:
     """A sugar skull whose four teeth are filled once written (black) or left blank (crossed)."""
     x, y = centre
-    canvas.circle((x, y), 26, BONE, COLOURS["ink"], 2)
+    canvas.circle((x, y), 26, BONE, outline=COLOURS["ink"], width=2)
     canvas.circle((x - 10, y - 6), 6, COLOURS["ink"])
     canvas.circle((x + 10, y - 6), 6, COLOURS["ink"])
     for k, word in enumerate(words):

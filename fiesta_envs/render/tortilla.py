@@ -43,7 +43,9 @@ def draw(game: Any) -> np.ndarray:
     scores = game.team_scores()
     for team in range(2):
         left = MARGIN + team * (panel_width + MARGIN)
-        _team_panel(canvas, game, state, team, (left, HEADER, left + panel_width, HEIGHT - 40), scores[team])
+        _team_panel(
+            canvas, game, state, team=team, box=(left, HEADER, left + panel_width, HEIGHT - 40), score=scores[team]
+        )
     canvas.text((MARGIN, HEIGHT - 30), status_line(game), 16)
     return canvas.to_array()
 
@@ -69,7 +71,7 @@ def _header(canvas: Canvas, game: Any, state: dict[str, Any]) -> None:
 
 
 def _team_panel(
-    canvas: Canvas, game: Any, state: dict[str, Any], team: int, box: tuple[float, float, float, float], score: int
+    canvas: Canvas, game: Any, state: dict[str, Any], *, team: int, box: tuple[float, float, float, float], score: int
 ) -> None:
     members = [seat for seat in range(game.num_players) if seat % 2 == team]
     active = game.current_player in members

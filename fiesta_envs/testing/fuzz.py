@@ -245,7 +245,7 @@ class _Fuzzer:
         problems: list[str] = []
         for seat in range(self.num_players):
             obs = game.observe(seat)
-            problems += observation_problems(obs, game.observation_size, self.low, self.high, seat)
+            problems += observation_problems(obs, size=game.observation_size, low=self.low, high=self.high, who=seat)
         self.check("observation", problems)
 
     def check(self, kind: str, problems: Sequence[str]) -> None:
@@ -288,7 +288,7 @@ class _Fuzzer:
         return seats
 
     def choose(
-        self, game: Game, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator, seats: list[Policy | None]
+        self, game: Game, obs: np.ndarray, mask: np.ndarray, *, rng: np.random.Generator, seats: list[Policy | None]
     ) -> int:
         player = game.current_player
         policy = seats[player]
@@ -330,7 +330,7 @@ class _Fuzzer:
             before = self.check_sampled(game, mask, rng) if sampled else None
             if self.on("continuation") and rng.random() * (len(actions) + 1) < 1.0:
                 snapshot = (len(actions), json.dumps(game.state_dict()))  # reservoir: uniform over steps
-            action = self.choose(game, obs, mask, rng, seats)
+            action = self.choose(game, obs, mask, rng=rng, seats=seats)
             game.step(action)
             actions.append(action)
             self.report.steps += 1
@@ -352,7 +352,10 @@ class _Fuzzer:
         self.check("mask", problems)
         obs = game.observe(player)
         if self.on("observation"):
-            self.check("observation", observation_problems(obs, game.observation_size, self.low, self.high, player))
+            observation = observation_problems(
+                obs, size=game.observation_size, low=self.low, high=self.high, who=player
+            )
+            self.check("observation", observation)
         return obs
 
     def check_sampled(self, game: Game, mask: np.ndarray, rng: np.random.Generator) -> dict[str, Any]:
@@ -421,7 +424,13 @@ class _Fuzzer:
             keys = game.ranking_keys() if hasattr(game, "ranking_keys") else None
             teams = game.teams() if hasattr(game, "teams") else None
             problems += returns_problems(
-                game.returns(), scores, game.cooperative, self.reward, game.winners(), keys, teams
+                game.returns(),
+                scores,
+                cooperative=game.cooperative,
+                reward=self.reward,
+                winners=game.winners(),
+                keys=keys,
+                teams=teams,
             )
         self.check("end", problems)
         if self.on("observation"):
@@ -436,14 +445,14 @@ class _Fuzzer:
     def check_continuation(self, snapshot: tuple[int, str], actions: list[int], trace: list[Fingerprint]) -> None:
         start, text = snapshot
         game = self.load(json.loads(text), "continuation")
-        problems = _replay_problems(self, game, actions, trace, start)
+        problems = _replay_problems(self, game, actions=actions, trace=trace, start=start)
         if not problems and game.state_dict() != self.game.state_dict():
             problems.append("the final states differ")
         self.check("continuation", [f"continuing from a state saved at step {start}: {p}" for p in problems])
 
     def check_determinism(self, seed: int, actions: list[int], trace: list[Fingerprint], final: dict[str, Any]) -> None:
         game = self.game_class(num_players=self.num_players, seed=seed, **self.options)
-        problems = _replay_problems(self, game, actions, trace, 0)
+        problems = _replay_problems(self, game, actions=actions, trace=trace, start=0)
         if not problems and game.state_dict() != final:
             problems.append(f"the final states differ: {_first_difference(final, game.state_dict())}")
         self.check("determinism", [f"replaying seed {seed} in a fresh engine: {p}" for p in problems])
@@ -459,7 +468,7 @@ def _make_policy(game_class: type[Game], name: str) -> Policy | None:
 
 
 def _replay_problems(
-    fuzzer: _Fuzzer, game: Game, actions: list[int], trace: list[Fingerprint], start: int
+    fuzzer: _Fuzzer, game: Game, *, actions: list[int], trace: list[Fingerprint], start: int
 ) -> list[str]:
     for step in range(start, len(actions)):
         if fuzzer.fingerprint(game, step) != trace[step]:

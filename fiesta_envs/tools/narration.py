@@ -1,6 +1,6 @@
 """Other players' moves told from the viewer's side of the table, in words.
 
-``narrate(before, game, player, name, viewer)`` describes the action ``name`` that ``player`` just
+``narrate(before, game, player, name, viewer=viewer)`` describes the action ``name`` that ``player`` just
 played, ``before`` being the position before it (``Before.of(game)``) and ``game`` the position
 after. Most games show the action as the other players see it (``render.public_action``: the
 words written in Fiesta de los Muertos stay secret). Tortilla de Patatas names pans from the
@@ -30,18 +30,18 @@ class Before:
         return cls(game.state_dict()["state"], [float(s) for s in game.scores()])
 
 
-def narrate(before: Before, game: Game, player: int, name: str, viewer: int | None) -> str:
+def narrate(before: Before, game: Game, player: int, name: str, *, viewer: int | None) -> str:
     """How ``viewer`` (None: a spectator) is told that ``player`` played ``name``."""
     narrator = NARRATORS.get(game.name)
     if narrator is not None:
-        return narrator(before, game, player, name, viewer)
+        return narrator(before, game, player, name, viewer=viewer)
     from fiesta_envs.render import public_action
 
     return public_action(game, name)
 
 
 # ---------------------------------------------------------------------- Tortilla de Patatas
-def _tortilla(before: Before, game: Game, player: int, name: str, viewer: int | None) -> str:
+def _tortilla(before: Before, game: Game, player: int, name: str, *, viewer: int | None) -> str:
     teams = game.teams()
     actor_team = teams[player]
     viewer_team = teams[viewer] if viewer is not None else None

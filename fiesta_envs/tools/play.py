@@ -118,7 +118,7 @@ class PlaySession:
         name = game.action_to_string(action)
         before = Before.of(game)
         game.step(action)
-        told = narrate(before, game, player, name, self.seat)
+        told = narrate(before, game, player, name, viewer=self.seat)
         if self.pending and self.pending[-1][0] == player:
             self.pending[-1][1].append(told)
         else:

@@ -88,7 +88,9 @@ class PlayTable:
         name = game.action_to_string(action)
         before = Before.of(game)
         game.step(action)
-        self.moves.append(Move(len(self.moves) + 1, player, name, narrate(before, game, player, name, self.seat)))
+        self.moves.append(
+            Move(len(self.moves) + 1, player, name, narrate(before, game, player, name, viewer=self.seat))
+        )
 
 
 class Timeline:
@@ -170,7 +172,7 @@ class Timeline:
             name = game.action_to_string(action)
             game.step(action)
         self._states.append(game.state_dict())
-        self.moves.append(Move(len(self.moves) + 1, player, name, narrate(before, game, player, name, None)))
+        self.moves.append(Move(len(self.moves) + 1, player, name, narrate(before, game, player, name, viewer=None)))
         return True
 
 

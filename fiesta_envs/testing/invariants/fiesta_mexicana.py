@@ -97,7 +97,7 @@ LINES = {3: lines(3), 4: lines(4)}
 
 
 # ---------------------------------------------------------------------------- scoring, again
-def placement_gain(cards: Sequence[int], rotations: Sequence[int], space: int, card: int, rotation: int) -> int:
+def placement_gain(cards: Sequence[int], rotations: Sequence[int], *, space: int, card: int, rotation: int) -> int:
     """Skulls plus the bowls the new card makes with its occupied neighbours."""
     gain = DISH_CARDS[card].skulls
     mine = edges_of(card, rotation)
@@ -243,7 +243,11 @@ def check_transition(before: dict[str, Any], after: dict[str, Any]) -> list[str]
             problems.append(f"player {p} placed card {card}, not the card on offer {b['offer']} by the winner")
         if space != fixed_space(b["orientation"][p], b["high_bid"]):
             problems.append(f"the dish went to fixed space {space}, not the space reading {b['high_bid']}")
-        expected = max(0, b["points"][p] + placement_gain(b["cards"][p], b["rotations"][p], space, card, rotation))
+        expected = max(
+            0,
+            b["points"][p]
+            + placement_gain(b["cards"][p], b["rotations"][p], space=space, card=card, rotation=rotation),
+        )
         if a["points"][p] != expected:
             problems.append(f"placement scored {a['points'][p] - b['points'][p]}, expected {expected - b['points'][p]}")
     round_ends = b["phase"] == "rotate" and a["phase"] != "rotate"  # the tables chosen to turn turn together
