@@ -31,7 +31,8 @@ def result_table(
 
 
 def console() -> Any:
-    """A ``rich`` console as wide as the terminal (at least 100 columns), or 140 columns into a file or a pipe."""
+    """A ``rich`` console as wide as the terminal (at least 100 columns), or 200 columns into a file or a pipe (a
+    table is only as wide as it needs: long titles, such as a checkpoint's path, stay on one line)."""
     from rich.console import Console
 
-    return Console(width=max(100, Console().width) if sys.stdout.isatty() else 140)
+    return Console(width=max(100, Console().width) if sys.stdout.isatty() else 200)
