@@ -152,8 +152,8 @@ def test_an_opponents_whole_turn_is_one_line() -> None:
     game = Tequila(num_players=2, seed=2)
     run, out = session(game, "1\n" * 400)
     run.run()
-    lines = [line for line in out.getvalue().splitlines() if line.startswith("player_1 (random): ")]
-    assert lines and any("; " in line for line in lines)
+    lines = [line for line in out.getvalue().splitlines() if line.startswith("player_1 (random), ")]
+    assert lines and all(" moves: " in line for line in lines) and any("; " in line for line in lines)
     assert all(len(line) <= WIDTH for line in out.getvalue().splitlines() if line.startswith("player_"))
 
 
@@ -183,7 +183,7 @@ def test_the_guide_and_legend_open_the_game(game_class) -> None:
     if game_class is FiestaMexicana:
         assert "Table cells read 'tos1 g.b.'" in flat(text) and "tos = tostada" in flat(text)
     elif game_class is Tequila:
-        assert "'as 0..3' is the orientation" in flat(text)
+        assert "'as O' its orientation" in flat(text) and "y donkey" in flat(text)
     else:
         assert "Recipes: M = 3 or 4 potatoes, exactly 2 eggs and 1 onion" in flat(text)
 

@@ -361,7 +361,7 @@ def test_explanations_name_the_sub_step_asked():
     with pytest.raises(IllegalActionError, match="you hold no water"):
         game.play("pay water")
     game = position(phase="reroll")
-    with pytest.raises(IllegalActionError, match="starting player chooses"):
+    with pytest.raises(IllegalActionError, match="now you must choose which dice to re-roll"):
         game.play("virtual build")
 
 

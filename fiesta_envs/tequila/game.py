@@ -423,7 +423,7 @@ class Tequila(Game):
         asked = {
             Phase.PAY: "choose a resource to pay (pay RES)",
             Phase.GAIN: "choose a resource to gain (gain RES)",
-            Phase.REROLL: "the starting player chooses which dice to re-roll",
+            Phase.REROLL: "choose which dice to re-roll (reroll none|first|second|both)",
             Phase.VIRTUAL: "assign your virtual die (virtual fence|build)",
             Phase.CASK: "answer cask yes|no",
             Phase.SHOP: "answer shop yes|no",

@@ -86,11 +86,49 @@ TORTILLA_RECIPES = (
 
 
 # ---------------------------------------------------------------------- Tequila
-TEQUILA_LEGEND = (
-    "Farm squares are named by row and column from the top left, 0-based: 'build road at 2 3 as 1' builds on "
-    "row 2, column 3. 'as 0..3' is the orientation: the building turned 0-3 quarter turns clockwise from its "
-    "printed position. Fences are numbered 0-39 along the field borders."
-)
+def _tequila_legend() -> str:
+    from fiesta_envs.tequila.render import LEGEND
+
+    return (
+        LEGEND + " 'build road at 2 3 as 0' builds on row 2, column 3; a larger building's 'at R C' is the top "
+        "left square of its box and 'as O' its orientation (pictures are shown when you may build)."
+    )
+
+
+def _tequila_hint(game: Any, seat: int) -> str | None:
+    from fiesta_envs.tequila import components
+    from fiesta_envs.tequila.render import orientation_lines
+    from fiesta_envs.tequila.state import Phase
+
+    decision = game.decision
+    if decision == Phase.REROLL:
+        low = ", ".join(map(str, sorted(components.FENCE_DIE_VALUES)))
+        return (
+            f"you start the round: re-roll none, one or both dice (now {game.dice[0]} {game.dice[1]}); each die "
+            f"gives every player its cask-tile resource, dice showing {low} go to fencing, the others to building"
+        )
+    if decision == Phase.VIRTUAL:
+        return "your virtual die (no resource) joins the fencing dice or the building dice this round"
+    if decision == Phase.PAY:
+        purpose = game.pay_purpose or "this"
+        return f"pay one resource of your choice for the {purpose} ({game.pay_left} left to pay)"
+    if decision == Phase.GAIN:
+        return f"gain one resource of your choice ({game.gain_left} left to gain)"
+    if decision == Phase.CASK:
+        return "end of your round: fill your casks (1 agave, barrels for each cask connected to a distiller)?"
+    if decision == Phase.SHOP:
+        return "then: sell in your shops (1 resource of your choice)?"
+    if decision != Phase.MAIN:
+        return None
+    names = [game.action_to_string(a) for a in game.legal_actions()]
+    kinds = sorted({components.BUILDINGS.index(name.split()[1]) for name in names if name.startswith("build ")})
+    if not kinds:
+        return "your main phase: fence, use free actions, or 'end'"
+    pictures = orientation_lines(kinds)
+    text = "your main phase: 'build KIND at R C as O' builds with its box's top left square on row R, column C"
+    if pictures:
+        text += "; the orientations O:\n" + "\n".join(pictures)
+    return text
 
 
 GUIDES: dict[str, GameGuide] = {
@@ -116,7 +154,8 @@ GUIDES: dict[str, GameGuide] = {
         "Use your dice to build on your farm (roads, fields, distillers, casks...), fence fields and sell "
         "tequila ('as 0..3' turns a building 0-3 quarter turns). Preview a building or a fence to see the farm "
         "after it.",
-        legend=TEQUILA_LEGEND,
+        legend="",  # built on first use: see guide_for
+        hint=_tequila_hint,
     ),
     "fiesta_de_los_muertos": GameGuide(
         "Fiesta de los Muertos",
@@ -131,7 +170,7 @@ GUIDES: dict[str, GameGuide] = {
     ),
 }
 
-_LEGENDS: dict[str, Callable[[], str]] = {"fiesta_mexicana": _fiesta_mexicana_legend}
+_LEGENDS: dict[str, Callable[[], str]] = {"fiesta_mexicana": _fiesta_mexicana_legend, "tequila": _tequila_legend}
 
 
 def guide_for(game_name: str) -> GameGuide:

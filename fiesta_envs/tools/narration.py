@@ -7,11 +7,15 @@ words written in Fiesta de los Muertos stay secret). Tortilla de Patatas names p
 actor's side ("steal from theirs 2" is the viewer's pan 2) and steals without a word when only
 one pan can be stolen from; its narrator names every pan from the viewer's side and tells each
 card stolen.
+
+``summarise(moves)`` tells a whole turn in one line: consecutive moves starting with the same word
+share it, repeats are counted (``pay agave x2, water; fence 3, 4; end``), so that a Tequila round
+of twenty steps reads as a few phrases.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +42,26 @@ def narrate(before: Before, game: Game, player: int, name: str, *, viewer: int |
     from fiesta_envs.render import public_action
 
     return public_action(game, name)
+
+
+def summarise(moves: Sequence[str]) -> str:
+    """Moves told in order, those starting with the same word after each other sharing it, repeats counted:
+    ``["pay agave", "pay agave", "pay water", "end"]`` -> ``"pay agave x2, water; end"``."""
+    phrases: list[tuple[str, list[list[Any]]]] = []  # (first word, [[rest, count], ...])
+    for move in moves:
+        first, _, rest = move.partition(" ")
+        if not phrases or phrases[-1][0] != first:
+            phrases.append((first, []))
+        parts = phrases[-1][1]
+        if parts and parts[-1][0] == rest:
+            parts[-1][1] += 1
+        else:
+            parts.append([rest, 1])
+    told = []
+    for first, parts in phrases:
+        rests = ", ".join(f"{rest} x{count}".strip() if count > 1 else rest for rest, count in parts)
+        told.append(f"{first} {rests}".strip())
+    return "; ".join(told)
 
 
 # ---------------------------------------------------------------------- Tortilla de Patatas

@@ -30,6 +30,7 @@ import argparse
 import sys
 import textwrap
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from fiesta_envs.core.errors import FiestaError, IllegalActionError
@@ -41,7 +42,7 @@ from fiesta_envs.registry import game_spec
 from fiesta_envs.tools.action_groups import ActionGroup, group_actions
 from fiesta_envs.tools.breakdown import Breakdown, build_breakdown
 from fiesta_envs.tools.guides import decision_hint, guide_for
-from fiesta_envs.tools.narration import Before, narrate
+from fiesta_envs.tools.narration import Before, narrate, summarise
 from fiesta_envs.tools.preview import preview
 
 #: Legal actions listed with numbers when there are at most this many (else: grouped by first word).
@@ -58,6 +59,15 @@ A beginning that several legal actions share (e.g. 'bid' or 'reserve 13') lists 
 can tell without revealing hidden cards or dice.
 Commands: 'legal' (list every legal action), 'board' (show the table again), 'help', 'quit'."""
 PREVIEW_WORDS = ("preview", "?")
+
+
+@dataclass
+class TurnTold:
+    """One other player's turn as it is told: their moves in words and their score before it."""
+
+    player: int
+    moves: list[str]
+    score_before: float
 
 
 class Quit(Exception):
@@ -83,7 +93,7 @@ class PlaySession:
         self.opponents = dict(opponents)
         self.stdin = stdin
         self.stdout = stdout
-        self.pending: list[tuple[int, list[str]]] = []  # other players' moves not yet told
+        self.pending: list[TurnTold] = []  # other players' turns not yet told
 
     # ------------------------------------------------------------------ the game
     def run(self) -> int:
@@ -119,15 +129,19 @@ class PlaySession:
         before = Before.of(game)
         game.step(action)
         told = narrate(before, game, player, name, viewer=self.seat)
-        if self.pending and self.pending[-1][0] == player:
-            self.pending[-1][1].append(told)
-        else:
-            self.pending.append((player, [told]))
+        if not self.pending or self.pending[-1].player != player:
+            self.pending.append(TurnTold(player, [], before.scores[player]))
+        self.pending[-1].moves.append(told)
 
     def flush_moves(self) -> None:
-        """Tell the other players' moves since the person's last turn: one line per player's turn."""
-        for player, moves in self.pending:
-            line = f"player_{player} ({self.opponents[player][0]}): " + "; ".join(moves)
+        """Tell the other players' moves since the person's last turn: one summary per player's turn."""
+        for turn in self.pending:
+            line = f"player_{turn.player} ({self.opponents[turn.player][0]}): " + summarise(turn.moves)
+            if len(turn.moves) > 1:
+                line = line.replace(": ", f", {len(turn.moves)} moves: ", 1)
+            score = float(self.game.scores()[turn.player])
+            if not self.game.cooperative and score != turn.score_before:
+                line += f" (score {turn.score_before:g} -> {score:g})"
             self.say(textwrap.fill(line, WIDTH, subsequent_indent="    "))
         self.pending = []
 
@@ -135,8 +149,11 @@ class PlaySession:
         self.flush_moves()
         self.show_board()
         hint = decision_hint(self.game, self.seat)
-        if hint:
-            self.say(textwrap.fill(f"now: {hint}", WIDTH, subsequent_indent="     "))
+        if hint:  # a paragraph, then perhaps lines drawn as they are (Tequila's building orientations)
+            first, *drawn = hint.split("\n")
+            self.say(textwrap.fill(f"now: {first}", WIDTH, subsequent_indent="     "))
+            for line in drawn:
+                self.say("     " + line)
         legal = self.game.legal_actions()
         if len(legal) <= MENU_LIMIT:
             self.show_legal(legal)
