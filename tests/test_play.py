@@ -108,7 +108,7 @@ def test_opponents_words_are_not_shown_in_fiesta_de_los_muertos() -> None:
     assert "player_0 (random): writes a word" in text
     assert "player_0 (random): write " not in text
     assert "(only you see) your character(s):" in text
-    assert "the team's result is" in text
+    assert "skulls appeased" in text
 
 
 @pytest.mark.parametrize(

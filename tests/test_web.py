@@ -5,6 +5,7 @@ The same app in a real browser is ``tests/test_web_browser.py`` (marker ``browse
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import subprocess
@@ -19,6 +20,7 @@ from web_support import PREVIEW_LINK, action_values, click_through, random_recor
 
 from fiesta_envs.registry import GAMES
 from fiesta_envs.render import private_lines
+from fiesta_envs.tools.guides import outcome_text
 from fiesta_envs.web.app import create_app
 from fiesta_envs.web.tables import PlayTable, TableStore, Timeline
 
@@ -65,6 +67,7 @@ def test_a_person_plays_a_whole_game_by_pressing_buttons(client, game: str) -> N
     assert Image.open(io.BytesIO(picture.data)).size[0] > 100
     if table.game.cooperative:
         assert "The team's result" in page
+        assert outcome_text(table.game) in html.unescape(page)  # why it ended, the mood (issue 22)
     else:
         assert "Winner" in page
 

@@ -182,7 +182,11 @@ class MuertosGame(Game):
         if self.catrina:
             head += f", Limbo Bones {team.limbo}, flowers {team.flowers}/13"
         status = "game over" if self.over else f"seat {self.current_player} to act"
-        return f"{head}; {status}\n{self.round.render_text()}"
+        text = f"{head}; {status}\n{self.round.render_text()}"
+        if self.over:  # every chain is revealed at the end
+            text += "\nthe chains of words (skull by number card: whose, its character, the words as written):\n"
+            text += "\n".join(self.round.chain_lines())
+        return text
 
     # ------------------------------------------------------------------ rewards
     @abc.abstractmethod

@@ -450,6 +450,19 @@ class Round(RoundState):
             )
         return reports
 
+    def chain_lines(self) -> list[str]:
+        """Every skull's chain of words, by number card: whose skull, its character, the words in the order
+        written (shown at the end of the game)."""
+        lines = []
+        for report in self.skull_reports():
+            hand = f" #{report['hand'] + 1}" if self.rules.hands > 1 else ""
+            words = " > ".join(word or "..." for word in report["words"])
+            lines.append(
+                f"  skull {report['number']} (player_{report['owner']}'s{hand}): {report['character']} "
+                f"(character {report['slot']}): {words}"
+            )
+        return lines
+
     def render_text(self) -> str:
         lexicon = self.lexicon
         lines = [f"phase {self.phase.name.lower()}, decider seat {self.decider}"]

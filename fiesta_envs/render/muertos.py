@@ -210,7 +210,8 @@ def _word(word: int) -> str:
 
 def private_lines(game: Any, seat: int) -> list[str]:
     """What ``seat`` alone knows: its character(s) or the two it chooses from, the word handed to
-    it now, the words it wrote, and its guesses before the reveal."""
+    it now, the words it received earlier in the round, the words it wrote, and its guesses before
+    the reveal."""
     table = game.state_dict()["state"]["round"]
     n = game.num_players
     hands = len(table["characters"]) // n
@@ -232,6 +233,9 @@ def private_lines(game: Any, seat: int) -> list[str]:
                 task = f"write a word after {_word(table['words'][skull][step - 1])!r}"
             label = f"skull of player_{skull % n}" + (f" #{hand + 1}" if hands > 1 else "")
             lines.append(f"{label}: {task}")
+    received = _received(table, seat, n, hands)
+    if received:
+        lines.append("words you received: " + "; ".join(received))
     written = [
         f"step {k + 1}: {_word(table['words'][hand * n + (seat - k) % n][k])}"
         for hand in range(hands)
@@ -249,6 +253,22 @@ def private_lines(game: Any, seat: int) -> list[str]:
         if guesses:
             lines.append("your guesses: " + ", ".join(guesses))
     return lines
+
+
+def _received(table: dict[str, Any], seat: int, n: int, hands: int) -> list[str]:
+    """The words ``seat`` read earlier in the round: at writing step k (k >= 1) it held the skull of
+    player (seat - k) mod N and read the word written on it at step k - 1. The word read at the step
+    being written now is told by the task line instead."""
+    steps_read = table["step"] if table["phase"] == Phase.WRITE else STEPS if table["phase"] > Phase.WRITE else 0
+    received = []
+    for hand in range(hands):
+        for k in range(1, steps_read):
+            skull = hand * n + (seat - k) % n
+            word = table["words"][skull][k - 1]
+            if word != NOT_WRITTEN:
+                label = f"player_{skull % n}'s skull" + (f" #{hand + 1}" if hands > 1 else "")
+                received.append(f"step {k + 1}: {_word(word)!r} ({label})")
+    return received
 
 
 #: Actions whose content only their player knows: what the other players are told instead.

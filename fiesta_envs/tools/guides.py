@@ -9,6 +9,7 @@ that the board does not spell out (which start card is being turned, which dish 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,8 @@ class GameGuide:
     guide: str  # one or two sentences for the person playing
     legend: str = ""  # the text board's abbreviations
     hint: Callable[[Any, int], str | None] = field(default=lambda game, seat: None)
+    #: A cooperative game's result in words (its end reason and mood), from ``final_info``; None: the scores say it.
+    outcome: Callable[[dict[str, Any]], str] | None = None
 
 
 # ---------------------------------------------------------------------- Fiesta Mexicana
@@ -131,6 +134,34 @@ def _tequila_hint(game: Any, seat: int) -> str | None:
     return text
 
 
+# ---------------------------------------------------------------------- Fiesta de los Muertos, La Catrina
+def _muertos_hint(game: Any, seat: int) -> str | None:
+    """Names the skull whose yellow-box reward is chosen now (La Catrina)."""
+    from fiesta_envs.muertos.components import Phase
+
+    table = game.state_dict()["state"]["round"]
+    if table["phase"] != Phase.YELLOW or not table["pending"]:
+        return None
+    report = game.round.skull_reports()[table["pending"][0]]
+    return (
+        f"skull {report['number']} (player_{report['owner']}'s, {report['character']}) checked its yellow box: "
+        "take a flower for La Catrina's hat ('flower') or a Memory Bone ('memory')"
+    )
+
+
+def _muertos_outcome(info: dict[str, Any]) -> str:
+    return f"{info['appeased']} of {info['skulls']} skulls appeased ({info['result_band']}): {info['result_text']}"
+
+
+def _catrina_outcome(info: dict[str, Any]) -> str:
+    reasons = {"failed round": "a round failed", "after round 4": "after round 4", "13 flowers": "13 flowers reached"}
+    ended = reasons.get(info["end_reason"], info["end_reason"])
+    return (
+        f"the campaign ended ({ended}) after {info['rounds_played']} round(s) with {info['flowers']} flowers; "
+        f"La Catrina's mood: {info['mood_band']}. {info['mood_text']}"
+    )
+
+
 GUIDES: dict[str, GameGuide] = {
     "fiesta_mexicana": GameGuide(
         "Fiesta Mexicana",
@@ -162,11 +193,15 @@ GUIDES: dict[str, GameGuide] = {
         frozenset(),
         "Cooperative: write a word that links the word you received to the character on your skull; at the end, "
         "match every chain of words to its character.",
+        hint=_muertos_hint,
+        outcome=_muertos_outcome,
     ),
     "la_catrina": GameGuide(
         "La Catrina (campaign)",
         frozenset(),
         "Four rounds of Fiesta de los Muertos with La Catrina's constraints; keep her mood up.",
+        hint=_muertos_hint,
+        outcome=_catrina_outcome,
     ),
 }
 
@@ -179,9 +214,7 @@ def guide_for(game_name: str) -> GameGuide:
     if guide is None:
         return GameGuide(game_name.replace("_", " ").title(), frozenset(), "")
     if not guide.legend and game_name in _LEGENDS:
-        guide = GUIDES[game_name] = GameGuide(
-            guide.title, guide.preview_groups, guide.guide, _LEGENDS[game_name](), guide.hint
-        )
+        guide = GUIDES[game_name] = dataclasses.replace(guide, legend=_LEGENDS[game_name]())
     return guide
 
 
@@ -190,3 +223,10 @@ def decision_hint(game: Any, seat: int) -> str | None:
     if game.is_over or game.current_player != seat:
         return None
     return guide_for(game.name).hint(game, seat)
+
+
+def outcome_text(game: Any) -> str:
+    """A finished cooperative game's result in words: its guide's ``outcome`` (why it ended, the mood) where
+    it has one, else the team's score."""
+    outcome = guide_for(game.name).outcome
+    return outcome(game.final_info()) if outcome else f"the team's result is {float(game.scores()[0]):g}"

@@ -41,7 +41,7 @@ from fiesta_envs.evaluation.agents import add_trust_argument, seat_agents
 from fiesta_envs.registry import game_spec
 from fiesta_envs.tools.action_groups import ActionGroup, group_actions
 from fiesta_envs.tools.breakdown import Breakdown, build_breakdown
-from fiesta_envs.tools.guides import decision_hint, guide_for
+from fiesta_envs.tools.guides import decision_hint, guide_for, outcome_text
 from fiesta_envs.tools.narration import Before, narrate, summarise
 from fiesta_envs.tools.preview import preview
 
@@ -290,7 +290,8 @@ class PlaySession:
         scores = game.scores()
         labels = [f"player_{s} ({'you' if s == self.seat else self.opponents[s][0]})" for s in range(game.num_players)]
         if game.cooperative:
-            self.say(f"game over: the team's result is {scores[0]:g} (reward {game.returns()[0]:.2f})")
+            line = f"game over: {outcome_text(game)} (reward {game.returns()[0]:.2f})"
+            self.say(textwrap.fill(line, WIDTH, subsequent_indent="    "))
         else:
             for player in range(game.num_players):
                 self.say(f"{labels[player]}: {scores[player]:g}")

@@ -30,7 +30,7 @@ from fiesta_envs.evaluation.agents import seat_agents
 from fiesta_envs.registry import GAMES, game_spec
 from fiesta_envs.tools.action_groups import group_actions
 from fiesta_envs.tools.breakdown import build_breakdown, show
-from fiesta_envs.tools.guides import decision_hint, guide_for
+from fiesta_envs.tools.guides import decision_hint, guide_for, outcome_text
 from fiesta_envs.tools.preview import has_preview, preview
 from fiesta_envs.web.agents import agent_choices, parse_options
 from fiesta_envs.web.grid import actions_shown, square_grid, square_label
@@ -205,6 +205,7 @@ def _end_of_game(game: Game, labels: Sequence[str]) -> dict[str, Any]:
         "winners": [_seat_labels(labels)[w] for w in winners],
         "cooperative": game.cooperative,
         "result": show(float(game.scores()[0])),
+        "outcome": outcome_text(game) if game.cooperative else "",
     }
 
 
