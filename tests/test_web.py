@@ -18,6 +18,7 @@ pytest.importorskip("flask")
 from PIL import Image
 from web_support import PREVIEW_LINK, action_values, click_through, random_record, start_table
 
+from fiesta_envs.evaluation.agents import agent_names
 from fiesta_envs.registry import GAMES
 from fiesta_envs.render import private_lines
 from fiesta_envs.tools.guides import outcome_text
@@ -53,6 +54,17 @@ def test_start_page_names_every_game_with_its_forms(client) -> None:
     assert page.count('class="start-play"') == len(GAMES)
     assert page.count('class="start-watch"') == len(GAMES)
     assert 'name="records"' in page  # the replay upload
+
+
+def test_the_agent_menus_list_every_registered_agent(client) -> None:
+    """Menus are built from the agent registry: a new agent (``search``) appears without touching the app."""
+    page = client.get("/").get_data(as_text=True)
+    for name, spec in GAMES.items():
+        form = page[page.index(f'id="game-{name}"') :]
+        form = form[: form.index("</article>")]
+        for agent in agent_names(spec):
+            assert f'<option value="{agent}">{agent}</option>' in form, (name, agent)
+    assert "search" in agent_names(GAMES["fiesta_mexicana"]) and "search" in agent_names(GAMES["tortilla_de_patatas"])
 
 
 @pytest.mark.parametrize("game", list(GAMES))
