@@ -149,3 +149,9 @@ def test_an_opponents_round_is_summarised_in_one_paragraph() -> None:
     told = " ".join(out.getvalue().split("-" * WIDTH)[0].split())
     assert told.count("player_0 (random), ") == 1
     assert "moves: reroll " in told
+
+
+def test_a_payment_of_choice_says_what_it_pays_for() -> None:
+    game = Tequila(num_players=2, seed=1)
+    game.play("reroll none", "virtual build", "build road at 0 0 as 0")
+    assert decision_hint(game, 0) == "pay one resource of your choice for the road (2 left to pay)"

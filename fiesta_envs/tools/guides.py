@@ -113,7 +113,7 @@ def _tequila_hint(game: Any, seat: int) -> str | None:
     if decision == Phase.VIRTUAL:
         return "your virtual die (no resource) joins the fencing dice or the building dice this round"
     if decision == Phase.PAY:
-        purpose = game.pay_purpose or "this"
+        purpose = {"road": "road", "extra": "extra free action", "shop": "shop sale"}.get(game.pay_purpose, "payment")
         return f"pay one resource of your choice for the {purpose} ({game.pay_left} left to pay)"
     if decision == Phase.GAIN:
         return f"gain one resource of your choice ({game.gain_left} left to gain)"
