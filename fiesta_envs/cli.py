@@ -45,6 +45,7 @@ EXTRA_OF_MODULE: dict[str, str] = {
     "flask": "web",
     "werkzeug": "web",
     "pygame": "bench",
+    "ray": "rllib",
 }
 
 

@@ -5,7 +5,8 @@ it to disk, renames it into place and only then points ``latest`` at it (also by
 so a run killed at any moment leaves the last good checkpoint intact. ``meta.json`` records
 the game, player count and options, the step, the seed, the whole config, the versions of
 fiesta_envs and the learning libraries, and the SHA-256 of ``model.zip`` and of ``policy.npz`` (the
-actor network as plain arrays, so that evaluating a checkpoint never unpickles anything). The layout
+actor network as plain arrays, so that evaluating a checkpoint never unpickles anything);
+``save_policy_checkpoint`` writes the RLlib backend's checkpoints, which have no ``model.zip``. The layout
 and the functions that find, check and load checkpoints live in ``fiesta_envs.evaluation.checkpoints``.
 """
 
@@ -16,6 +17,7 @@ import os
 import platform
 import shutil
 import time
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -37,7 +39,7 @@ from fiesta_envs.evaluation.checkpoints import (
     CheckpointError,
 )
 
-_LIBRARIES = ("fiesta_envs", "numpy", "torch", "stable-baselines3", "sb3-contrib", "gymnasium", "pettingzoo")
+_LIBRARIES = ("fiesta_envs", "numpy", "torch", "stable-baselines3", "sb3-contrib", "ray", "gymnasium", "pettingzoo")
 
 
 def checkpoint_name(step: int) -> str:
@@ -102,6 +104,42 @@ def save_checkpoint(model: Any, run_dir: Path, step: int, meta: dict) -> Path:
     ``meta`` should hold ``game``, ``num_players``, ``options``, ``seed`` and ``config`` (the
     whole config as a plain dict); anything else in it is kept as given. Returns the directory.
     """
+
+    def write(temp: Path) -> dict[str, Any]:
+        model_path = temp / MODEL_FILE
+        model.save(model_path)
+        _fsync_file(model_path)
+        policy_hash = _save_policy(model, temp / POLICY_FILE)
+        return {"sha256": sha256_of(model_path), **({"policy_sha256": policy_hash} if policy_hash else {})}
+
+    return _write_checkpoint(run_dir, step, meta, write)
+
+
+def save_policy_checkpoint(
+    actor: ActorSnapshot,
+    run_dir: Path,
+    step: int,
+    meta: dict,
+    training_state: Callable[[Path], None] | None = None,
+) -> Path:
+    """A *policy-only* checkpoint (no ``model.zip``): ``policy.npz`` of ``actor`` and ``meta.json`` with
+    ``"sha256": null``, written atomically like ``save_checkpoint``; what evaluation and play read. The RLlib
+    backend writes these; ``training_state(directory)`` adds its own resumable state inside the checkpoint."""
+
+    def write(temp: Path) -> dict[str, Any]:
+        policy_path = temp / POLICY_FILE
+        with open(policy_path, "wb") as handle:
+            actor.write(handle)
+        _fsync_file(policy_path)
+        if training_state is not None:
+            training_state(temp)
+        return {"sha256": None, "policy_sha256": sha256_of(policy_path)}
+
+    return _write_checkpoint(run_dir, step, meta, write)
+
+
+def _write_checkpoint(run_dir: Path, step: int, meta: dict, write: Callable[[Path], dict[str, Any]]) -> Path:
+    """Fill a temporary directory (``write`` returns the hashes for meta.json), then rename it into place."""
     for key in ("game", "num_players"):
         if key not in meta:
             raise CheckpointError(f"save_checkpoint: meta must contain {key!r}; got keys {sorted(meta)}")
@@ -113,10 +151,7 @@ def save_checkpoint(model: Any, run_dir: Path, step: int, meta: dict) -> Path:
     temp = checkpoints / f"{TEMP_PREFIX}{name}-{os.getpid()}"
     temp.mkdir()
 
-    model_path = temp / MODEL_FILE
-    model.save(model_path)
-    _fsync_file(model_path)
-    policy_hash = _save_policy(model, temp / POLICY_FILE)
+    hashes = write(temp)
     full_meta = {
         **meta,
         "format_version": FORMAT_VERSION,
@@ -126,8 +161,7 @@ def save_checkpoint(model: Any, run_dir: Path, step: int, meta: dict) -> Path:
         "versions": library_versions(),
         "fiesta_envs_version": library_versions()["fiesta_envs"],
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "sha256": sha256_of(model_path),
-        **({"policy_sha256": policy_hash} if policy_hash else {}),
+        **hashes,
     }
     meta_path = temp / META_FILE
     meta_path.write_text(json.dumps(full_meta, indent=2, sort_keys=True, default=_json_default), encoding="utf-8")

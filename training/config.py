@@ -19,6 +19,8 @@ A config names the game and everything the run needs (see ``configs/fiesta_mexic
     shortlist: false               # true: choose among the game's shortlist (fiesta_envs/core/shortlist.py)
     eval: {every: 102400, games: 40, baselines: [random, greedy]}
     final_eval: {games: 200, baselines: [random, greedy], workers: 2}
+    backend: sb3                   # or rllib: RLlib's PPO on Ray (configs/fiesta_mexicana/ppo_rllib.yaml)
+    rllib: {num_env_runners: 2, address: null}   # only read by backend: rllib
 
 Every schedule (``snapshot_every``, ``checkpoint_every``, ``eval.every``, ``total_timesteps``) is
 rounded up to a whole number of rollouts (``ppo.n_steps x n_envs``).
@@ -123,6 +125,31 @@ class PretrainConfig(_Strict):
     workers: Annotated[int, Field(ge=1, le=64)] = 1
 
 
+#: What ``rllib.address`` accepts besides ``local`` and ``auto``: a Ray head (``host:port``) or a Ray Client URL.
+RAY_ADDRESS_PATTERN = re.compile(r"^(ray://)?[A-Za-z0-9_.-]+:[0-9]{1,5}$")
+
+
+class RllibConfig(_Strict):
+    """The Ray RLlib backend (``backend: rllib``, ``training/rllib_train.py``): where and how wide to sample."""
+
+    num_env_runners: Annotated[int, Field(ge=0, le=1024)] = 2  # sampling actors; 0: sample in the driver
+    num_cpus_per_env_runner: Annotated[float, Field(gt=0.0, le=64.0)] = 1.0
+    # None: the cluster named by the RAY_ADDRESS environment variable, else a new local Ray instance;
+    # "local": always a new local instance; "auto": the running cluster on this machine; "host:port" or
+    # "ray://host:port": that cluster
+    address: str | None = None
+
+    @field_validator("address")
+    @classmethod
+    def _ray_address(cls, value: str | None) -> str | None:
+        if value is None or value in ("local", "auto") or RAY_ADDRESS_PATTERN.match(value):
+            return value
+        raise ValueError(
+            f"not a Ray address: {value!r}; allowed: local, auto, HOST:PORT, ray://HOST:PORT, or leave it out "
+            "(RAY_ADDRESS, else a local Ray instance)"
+        )
+
+
 class TrainConfig(_Strict):
     game: str
     num_players: int | None = None  # None: the game's default player count
@@ -150,6 +177,9 @@ class TrainConfig(_Strict):
     eval: EvalConfig = EvalConfig()
     final_eval: FinalEvalConfig = FinalEvalConfig()
     run_dir: str | None = None  # default: runs/<game>/<config file name>-seed<seed>
+    # "sb3": MaskablePPO in this machine's processes; "rllib": RLlib's PPO on a Ray cluster (the rllib extra)
+    backend: Literal["sb3", "rllib"] = "sb3"
+    rllib: RllibConfig = RllibConfig()
     progress_bar: bool = True
     tensorboard: bool = True
 
@@ -227,6 +257,13 @@ class TrainConfig(_Strict):
             raise _FieldError(
                 "opponents", "the weights of opponents.baselines and opponents.self_play.weight must not all be 0"
             )
+        if self.backend == "rllib":
+            if self.pretrain is not None:
+                raise _FieldError(
+                    "pretrain", "the rllib backend has no behaviour cloning; remove `pretrain` (or use backend: sb3)"
+                )
+            if self.reward_shaping > 0:
+                raise _FieldError("reward_shaping", "the rllib backend trains on the game's reward; set it to 0")
         if self.ppo.batch_size > self.ppo.n_steps * self.n_envs:
             raise _FieldError(
                 "ppo.batch_size",

@@ -100,6 +100,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--run-dir", type=Path, metavar="DIR", help="where the run writes (default: from config)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--backend",
+        choices=("sb3", "rllib"),
+        help="sb3: MaskablePPO on this machine; rllib: RLlib's PPO on Ray (the rllib extra; see "
+        "training/rllib_train.py); default: the config's `backend` field (sb3)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -109,7 +115,12 @@ def run(args: argparse.Namespace) -> int:
     run_dir: Path | None = None
     try:
         config, run_dir, resume = resolve_run(args)
-        Trainer(config, run_dir, resume=resume, progress=not args.no_progress).run()
+        if config.backend == "rllib":
+            from fiesta_envs.training.rllib_train import run_rllib
+
+            run_rllib(config, run_dir, resume=resume, progress=not args.no_progress)
+        else:
+            Trainer(config, run_dir, resume=resume, progress=not args.no_progress).run()
     except (ConfigError, CheckpointError, FiestaError) as error:
         console.print(f"[bold red]error:[/] {error}", markup=True, highlight=False, soft_wrap=True)
         return 2
@@ -137,10 +148,15 @@ def resolve_run(args: argparse.Namespace) -> tuple[TrainConfig, Path, bool]:
                 f"--resume uses the config saved in {args.resume / RUN_CONFIG}; drop --config "
                 "(change fields with --set, e.g. --set total_timesteps=1000000)"
             )
-        return resume_config(args.resume, args.overrides, args.run_dir)
+        config, run_dir, resume = resume_config(args.resume, args.overrides, args.run_dir)
+        backend = getattr(args, "backend", None)
+        if backend is not None and backend != config.backend:
+            raise ConfigError(f"{args.resume} was trained with backend {config.backend!r}; drop --backend {backend}")
+        return config, run_dir, resume
     if args.config is None:
         raise ConfigError("give --config FILE to start a run, or --resume RUN_DIR to continue one")
-    config = load_config(args.config, args.overrides)
+    backend = getattr(args, "backend", None)
+    config = load_config(args.config, [*args.overrides, *([f"backend={backend}"] if backend else [])])
     run_dir = Path(args.run_dir or config.run_dir or default_run_dir(config, args.config))
     if list_checkpoints(run_dir):
         raise ConfigError(

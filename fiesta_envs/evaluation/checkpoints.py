@@ -9,6 +9,11 @@ A run directory holds its checkpoints like this (``fiesta_envs.training.checkpoi
         step_000040960/   ...
         latest            the name of the newest complete checkpoint ("step_000040960")
 
+A run of the RLlib backend (``backend: rllib``) writes the same layout without ``model.zip``: its
+``meta.json`` has ``"sha256": null`` and ``"backend": "rllib"``, its ``policy.npz`` is the actor of the trained
+RLModule, and RLlib's own training state lies in ``rllib/`` beside them (for ``fiesta train --resume``). Such
+a *policy-only* checkpoint evaluates and plays like any other.
+
 ``meta.json`` records the game, player count and options, the step, the seed, the whole config, the
 versions of fiesta_envs and the learning libraries, and the SHA-256 of ``model.zip`` and ``policy.npz``;
 ``read_meta`` checks them, so a truncated or altered file is refused with a clear message instead of an
@@ -64,7 +69,9 @@ class UntrustedCheckpointError(CheckpointError):
 
 # ---------------------------------------------------------------------------------- finding
 def _is_complete(directory: Path) -> bool:
-    return (directory / MODEL_FILE).is_file() and (directory / META_FILE).is_file()
+    """Meta and a network: ``model.zip`` (stable-baselines3), or ``policy.npz`` alone (a policy-only checkpoint)."""
+    has_network = (directory / MODEL_FILE).is_file() or (directory / POLICY_FILE).is_file()
+    return has_network and (directory / META_FILE).is_file()
 
 
 def list_checkpoints(run_dir: Path) -> list[Path]:
@@ -138,10 +145,16 @@ def read_meta(path: Path | str, verify: bool = True) -> dict:
         )
     if not isinstance(meta["num_players"], int) or not isinstance(meta["game"], str):
         raise CheckpointError(f"corrupt checkpoint {directory}: 'game' must be a string and 'num_players' an int")
-    if not model_path.is_file():
+    policy_only = meta["sha256"] is None  # no model.zip: the RLlib backend's checkpoints
+    if policy_only and "policy_sha256" not in meta:
+        raise CheckpointError(
+            f"corrupt checkpoint {directory}: {META_FILE} records neither {MODEL_FILE} nor {POLICY_FILE}"
+        )
+    if not policy_only and not model_path.is_file():
         raise CheckpointError(f"incomplete checkpoint {directory}: {MODEL_FILE} is missing")
     if verify:
-        _check_hash(directory, MODEL_FILE, meta["sha256"])
+        if not policy_only:
+            _check_hash(directory, MODEL_FILE, meta["sha256"])
         if "policy_sha256" in meta:
             if not (directory / POLICY_FILE).is_file():
                 raise CheckpointError(f"incomplete checkpoint {directory}: {POLICY_FILE} is missing")
@@ -227,6 +240,11 @@ def load_model(path: Path | str, env: Any = None, device: str = "cpu", inference
     from sb3_contrib import MaskablePPO
 
     meta = read_meta(path)
+    if meta["sha256"] is None:
+        raise CheckpointError(
+            f"checkpoint {meta['path']} holds the policy only ({POLICY_FILE}; trained with backend "
+            f"{meta.get('backend', '?')!r}): it evaluates and plays, but has no stable-baselines3 {MODEL_FILE}"
+        )
     model_path = Path(meta["path"]) / MODEL_FILE
     try:
         return MaskablePPO.load(

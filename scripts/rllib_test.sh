@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The RLlib backend's tests (marker rllib, not in the default run) in a virtualenv of their own: ray[rllib]
+# pins gymnasium 1.2.2, so it is kept out of .venv. Made once in $RLLIB_VENV (default .venv-rllib) with the
+# pinned torch CPU build (TORCH_INDEX as in scripts/setup.sh), then reused. Arguments go to pytest instead of
+# the default ones, e.g. bash scripts/rllib_test.sh -x -q -k module
+# The tests start a local Ray instance with two env runners (about 5 minutes on 2 cores).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv=${RLLIB_VENV:-.venv-rllib}
+if [ ! -x "$venv/bin/python" ]; then
+  "${PYTHON:-python3}" -m venv "$venv"
+  if [ -n "${TORCH_INDEX:-}" ]; then
+    "$venv/bin/python" -m pip install --quiet torch==2.13.0 --index-url "$TORCH_INDEX"
+  else
+    "$venv/bin/python" -m pip install --quiet torch==2.13.0
+  fi
+  "$venv/bin/python" -m pip install --quiet -e ".[train,rllib,dev]"
+fi
+if [ "$#" -eq 0 ]; then
+  set -- -q -m rllib tests/test_training_rllib.py
+fi
+"$venv/bin/python" -m pytest "$@"
