@@ -223,11 +223,10 @@ class RllibTrainer:
         """Put the learner's current weights into the frozen module ``module_id`` everywhere it lives."""
         state = self.learner_state()
         self.algo.learner_group.set_weights({module_id: state})
-        self.algo.env_runner_group.sync_weights(
-            from_worker_or_learner_group=self.algo.learner_group,
-            policies=[module_id],
-            inference_only=True,
-            timeout_seconds=60.0,  # wait: the next games must meet the new copy
+        # synchronously on every env runner (RLlib's sync_weights only queues the update): the next games must
+        # meet the new copy
+        self.algo.env_runner_group.foreach_env_runner(
+            functools.partial(_set_module_state, module_id=module_id, state=state), local_env_runner=True
         )
 
     # -- checkpoints and evaluation -----------------------------------------------------------
@@ -316,6 +315,11 @@ def actor_from_state(state: dict[str, Any], activation: str) -> ActorSnapshot:
     weights = [array(state[f"actor.{i}.weight"]).T for i in indices]
     biases = [array(state[f"actor.{i}.bias"]) for i in indices]
     return ActorSnapshot(weights, biases, [activation] * (len(indices) - 1) + ["identity"])
+
+
+def _set_module_state(runner: Any, module_id: str, state: dict[str, Any]) -> None:
+    """Run on an env runner: load ``state`` into its module ``module_id``."""
+    runner.module[module_id].set_state(state)
 
 
 def crossed(before: int, after: int, every: int) -> bool:
