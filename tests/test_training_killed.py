@@ -83,8 +83,8 @@ def test_a_run_killed_at_random_moments_resumes_to_the_same_weights(tmp_path):
 
     seed = int.from_bytes(os.urandom(4), "little")  # a new draw every run; printed when the test fails
     rng = np.random.default_rng(seed)
-    # from the third snapshot on (step 256: the first checkpoint exists, so there is something to resume)
-    moments = sorted(rng.choice(np.arange(3, total - 1), size=3, replace=False))
+    # from the fourth snapshot on (step 384: the checkpoint of step 256 is written, so there is something to resume)
+    moments = sorted(rng.choice(np.arange(4, total - 1), size=3, replace=False))
     process = _start("--config", config, "--run-dir", killed)
     kills = []
     for snapshots in moments:

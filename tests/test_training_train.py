@@ -103,6 +103,8 @@ def test_a_run_killed_after_its_last_checkpoint_resumes_to_the_same_result(toy, 
     shutil.rmtree(killed / "checkpoints" / "step_000000512")
     (killed / "checkpoints" / "latest").write_text("step_000000256\n")
     (killed / "league" / "snapshot_000000512.npz").write_bytes(b"half a snapshot")
+    with open(killed / "eval.jsonl", "a") as log:  # killed while it logged an evaluation
+        log.write('{"step": 640, "win_ra')
     assert train("--resume", killed) == 0
     assert same_weights(weights(whole), weights(killed))
     assert (whole / "eval.jsonl").read_text() == (killed / "eval.jsonl").read_text()  # no duplicated lines

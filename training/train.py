@@ -56,6 +56,7 @@ from typing import Any
 
 import numpy as np
 
+from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import FiestaError
 from fiesta_envs.core.rng import derive_seed
 from fiesta_envs.evaluation.checkpoints import (
@@ -442,9 +443,8 @@ class Trainer:
         """Drop evaluations logged after the checkpoint we resume from (they will be redone)."""
         path = self.run_dir / EVAL_LOG
         if path.is_file():
-            lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-            kept = [line for line in lines if json.loads(line)["step"] <= step]
-            path.write_text("".join(line + "\n" for line in kept), encoding="utf-8")
+            kept = [line for line in path.read_text(encoding="utf-8").splitlines() if _logged_at_most(line, step)]
+            write_atomically(path, "".join(line + "\n" for line in kept))
 
     def _new_model(self, vec_env: Any) -> Any:
         import torch.nn as nn
@@ -618,3 +618,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 if __name__ == "__main__":
     os.environ.setdefault("PYTHONHASHSEED", "0")
     sys.exit(main())
+
+
+def _logged_at_most(line: str, step: int) -> bool:
+    """Whether an ``eval.jsonl`` line is a whole evaluation at or before ``step`` (a line torn by a kill is not)."""
+    try:
+        entry = json.loads(line)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(entry, dict) and isinstance(entry.get("step"), int) and entry["step"] <= step
