@@ -103,3 +103,28 @@ def test_dataclasses_become_json_safe_data():
         "hands": [[1, 2], []],
         "points": {"0": 3},
     }
+
+
+def test_json_safe_lists_keep_bools_and_save_enums_and_numpy_values_as_numbers():
+    import enum
+
+    import numpy as np
+
+    class Phase(enum.IntEnum):
+        BID = 1
+
+    saved = to_json_safe([True, 2, 0.5, None, "a", Phase.BID, np.int64(3), (np.float32(0.25),)])
+    assert saved == [True, 2, 0.5, None, "a", 1, 3, [0.25]]
+    assert [type(value) for value in saved[:7]] == [bool, int, float, type(None), str, int, int]
+
+
+def test_checked_int_lists_are_copies_and_refuse_bools_and_floats_by_index():
+    deck = [1, 2]
+    read = reader(deck=deck, cards=[[0, 1]])
+    assert read.int_list("deck") is not deck
+    assert read.int_matrix("cards")[0] is not read.data["cards"][0]
+    with pytest.raises(InvalidStateError, match=r"'deck\[1\]': expected an int, got True"):
+        reader(deck=[1, True]).int_list("deck")
+    with pytest.raises(InvalidStateError, match=r"'cards\[0\]\[1\]': expected an int, got 1.0"):
+        reader(cards=[[0, 1.0]]).int_matrix("cards")
+    assert reader(deck=[-5, 7]).int_list("deck") == [-5, 7]  # no bounds: any int

@@ -15,7 +15,7 @@ from toy_game import Nim
 
 from fiesta_envs import cli
 from fiesta_envs.core.configurations import configurations
-from fiesta_envs.core.errors import InvalidOptionError
+from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.testing.fuzz import CHECK_KINDS, FuzzReport, fuzz_all, fuzz_game
 from fiesta_envs.testing.invariants import json_problem, mask_problems, observation_problems, returns_problems
 
@@ -177,6 +177,49 @@ class CrashingStep(Nim):
         super()._apply(action)
 
 
+class SharedTally(Nim):
+    """Keeps the stones taken in a list every copy shares: stepping a copy changes the original."""
+
+    tally = [0]
+
+    def _new_game(self):
+        super()._new_game()
+        self.tally[0] = 0
+
+    def _apply(self, action):
+        super()._apply(action)
+        self.tally[0] += action + 1
+
+    def _state_to_dict(self):
+        return {**super()._state_to_dict(), "taken": self.tally[0]}
+
+    def _state_from_dict(self, data):
+        super()._state_from_dict(data)
+        self.tally[0] = int(data["taken"])
+
+
+class CountedRefusals(Nim):
+    """Saves how many actions it refused: refusing an action changes the game."""
+
+    def _new_game(self):
+        super()._new_game()
+        self.refusals = 0
+
+    def check_action(self, action):
+        try:
+            return super().check_action(action)
+        except IllegalActionError:
+            self.refusals += 1
+            raise
+
+    def _state_to_dict(self):
+        return {**super()._state_to_dict(), "refusals": self.refusals}
+
+    def _state_from_dict(self, data):
+        super()._state_from_dict(data)
+        self.refusals = int(data["refusals"])
+
+
 class UpsideDownReturns(Nim):
     """Rewards the loser."""
 
@@ -195,6 +238,8 @@ class UpsideDownReturns(Nim):
         (EarlyReward, "scores"),
         (LeakyReset, "determinism"),
         (SilentRefusal, "illegal"),
+        (SharedTally, "legal"),
+        (CountedRefusals, "illegal"),
         (NeverEnds, "end"),
         (CrashingStep, "crash"),
         (UpsideDownReturns, "end"),

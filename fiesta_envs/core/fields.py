@@ -17,19 +17,28 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fiesta_envs.core.errors import InvalidStateError
 
+#: Values saved as they are (exact types: a bool or an IntEnum is not an int here).
+_PLAIN_TYPES = frozenset({int, float, str, bool, type(None)})
+
 
 def to_json_safe(value: Any) -> Any:
     """A dataclass (or nested lists, tuples and dicts of plain values) as JSON-safe data."""
+    kind = type(value)
+    if kind in _PLAIN_TYPES:
+        return value
+    if kind is list or kind is tuple:  # the common case, without the general checks below
+        return [item if type(item) in _PLAIN_TYPES else to_json_safe(item) for item in value]
     if isinstance(value, enum.Enum):  # (an IntEnum phase is saved as its number)
         return to_json_safe(value.value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json_safe(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: to_json_safe(getattr(value, name)) for name in _field_names(kind)}
     if isinstance(value, Mapping):
         return {str(key): to_json_safe(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
@@ -37,6 +46,11 @@ def to_json_safe(value: Any) -> Any:
     if hasattr(value, "item") and not isinstance(value, (str, bytes)):  # numpy scalars
         return value.item()
     return value
+
+
+@functools.cache
+def _field_names(dataclass_type: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(dataclass_type))
 
 
 class FieldReader:
@@ -70,6 +84,8 @@ class FieldReader:
 
     # ------------------------------------------------------------------ scalars
     def _int(self, value: Any, field: str, low: int | None, high: int | None) -> int:
+        if type(value) is int and (low is None or value >= low) and (high is None or value <= high):
+            return value  # the common case first (a bool is not an int here)
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(field, "an int", value)
         if (low is not None and value < low) or (high is not None and value > high):
@@ -157,8 +173,7 @@ class FieldReader:
         self, key: str, length: int | None = None, low: int | None = None, high: int | None = None
     ) -> list[int]:
         field = self._name(key)
-        values = self._list(self.raw(key), field, length)
-        return [self._int(v, f"{field}[{i}]", low, high) for i, v in enumerate(values)]
+        return self._ints(self._list(self.raw(key), field, length), field, low, high)
 
     def bool_list(self, key: str, length: int | None = None) -> list[bool]:
         field = self._name(key)
@@ -182,9 +197,17 @@ class FieldReader:
         table = self._list(self.raw(key), field, rows)
         result = []
         for r, row in enumerate(table):
-            row = self._list(row, f"{field}[{r}]", cols)
-            result.append([self._int(v, f"{field}[{r}][{c}]", low, high) for c, v in enumerate(row)])
+            row_field = f"{field}[{r}]"
+            result.append(self._ints(self._list(row, row_field, cols), row_field, low, high))
         return result
+
+    def _ints(self, values: list, field: str, low: int | None, high: int | None) -> list[int]:
+        """The entries of ``values`` checked as ints in [low, high] (errors name ``field[i]``)."""
+        floor = -math.inf if low is None else low
+        ceiling = math.inf if high is None else high
+        if all(type(v) is int and floor <= v <= ceiling for v in values):  # the common case, in one pass
+            return list(values)
+        return [self._int(v, f"{field}[{i}]", low, high) for i, v in enumerate(values)]
 
     def permutation(self, key: str, size: int) -> list[int]:
         values = self.int_list(key, size, 0, size - 1)

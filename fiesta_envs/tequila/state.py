@@ -143,7 +143,7 @@ class TequilaState:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        data = to_json_safe(self)
+        data = {name: to_json_safe(getattr(self, name)) for name in _DIRECT_FIELDS}  # (shown_sheets: below)
         data["phase"] = self.phase.label
         data["shown_sheets"] = [sheet.to_dict() for sheet in self.shown_sheets]
         return data
@@ -210,3 +210,7 @@ class TequilaState:
                 bool(self.gain_left) and not self.pay_left and full,
                 f"player {seat} has a gain of choice pending but every track is full",
             )
+
+
+#: The fields of a state dict written as they are (``shown_sheets`` leave out what is not saved).
+_DIRECT_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(TequilaState) if f.name != "shown_sheets")

@@ -391,8 +391,9 @@ class _Fuzzer:
             self.check("roundtrip", problems)
         if self.on("legal") and copy is not None:
             legal = legal_actions(mask)
-            for action in rng.choice(legal, size=min(self.samples, len(legal)), replace=False):
-                copy.load_state_dict(data)
+            for i, action in enumerate(rng.choice(legal, size=min(self.samples, len(legal)), replace=False)):
+                if i:  # (the first action steps the copy just loaded)
+                    copy.load_state_dict(data)
                 try:
                     copy.step(int(action))
                 except Exception as error:
