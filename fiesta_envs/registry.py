@@ -107,6 +107,7 @@ GAMES: dict[str, GameSpec] = {
             "fiesta_envs.tequila.baselines:BASELINES",
             "fiesta_envs.render.tequila",
             parallel=True,
+            search="fiesta_envs.tequila.search:TequilaSearch",
         ),
         GameSpec(
             "fiesta_de_los_muertos",

@@ -19,8 +19,15 @@ from information_support import InformationCase
 from fiesta_envs.core.determinization import cards_of_counts, shuffled, without
 from fiesta_envs.registry import GAMES
 
-DETERMINISED = ["fiesta_mexicana", "tortilla_de_patatas"]
-PROVIDERS = {"fiesta_mexicana": "information_of_fiesta_mexicana", "tortilla_de_patatas": "information_of_tortilla"}
+DETERMINISED = ["fiesta_mexicana", "tortilla_de_patatas", "tequila"]
+WITH_DECKS = ["fiesta_mexicana", "tortilla_de_patatas"]
+PROVIDERS = {
+    "fiesta_mexicana": "information_of_fiesta_mexicana",
+    "tortilla_de_patatas": "information_of_tortilla",
+    "tequila": "information_of_tequila",
+}
+#: Tequila is determinised for the seat to act (the round another seat is playing now is not resampled).
+ACTING_SEAT_ONLY = {"tequila"}
 #: The Tortilla ``observation`` mode's memory case: the copy keeps the pans card by card (perfect memory).
 MEMORY_CASES = ("observation: a covered card not seen since the last decision",)
 
@@ -50,7 +57,8 @@ def _configurations():
 @pytest.mark.parametrize(("game_name", "num_players", "options"), _configurations(), ids=str)
 def test_the_copy_shows_every_seat_what_the_game_shows_it(game_name, num_players, options):
     for game in _random_positions(game_name, num_players, options, seed=5, every=3):
-        for seat in range(num_players):
+        seats = [game.current_player] if game_name in ACTING_SEAT_ONLY else range(num_players)
+        for seat in seats:
             copy = game.determinize(seat, np.random.default_rng(seat))
             assert np.array_equal(copy.observe(seat), game.observe(seat))
             if seat == game.current_player:
@@ -67,7 +75,7 @@ def _mid_game(game_name: str):
     return game
 
 
-@pytest.mark.parametrize("game_name", DETERMINISED)
+@pytest.mark.parametrize("game_name", WITH_DECKS)
 def test_hidden_parts_vary_across_generators_and_the_rest_stays(game_name):
     game = _mid_game(game_name)
     seat = game.current_player
@@ -82,7 +90,7 @@ def test_hidden_parts_vary_across_generators_and_the_rest_stays(game_name):
     assert len({json.dumps([c["hands"], c.get("objectives")]) for c in copies}) > 1  # others' cards change
 
 
-@pytest.mark.parametrize("game_name", DETERMINISED)
+@pytest.mark.parametrize("game_name", WITH_DECKS)
 def test_the_copy_does_not_hold_the_true_future(game_name):
     game = _mid_game(game_name)
     seat = game.current_player
@@ -95,6 +103,46 @@ def test_the_copy_does_not_hold_the_true_future(game_name):
     # the top card of the deck (the next dish or refill) matches the true one about as often as chance says
     tops = [game.determinize(seat, np.random.default_rng(k)).state_dict()["state"]["deck"][-1] for k in range(200)]
     assert sum(top == true_deck[-1] for top in tops) < 100
+
+
+def _tequila_mid_round():
+    """2 players, round 3 or later: seat 0 has played its round, seat 1 is at its first decision."""
+    game = GAMES["tequila"].game_class()(num_players=2, seed=1)
+    moves = np.random.default_rng(1)
+    while not (game.round >= 3 and game.turn == 1 and game.current_player == 1 and game.decision.label == "virtual"):
+        legal = game.legal_actions()
+        game.step(legal[int(moves.integers(len(legal)))])
+    return game
+
+
+def test_tequila_copies_replay_the_round_another_player_has_played_and_keep_the_rest():
+    game = _tequila_mid_round()
+    true = game.state_dict()["state"]
+    copies = [game.determinize(1, np.random.default_rng(k)).state_dict()["state"] for k in range(8)]
+    assert len({json.dumps(copy["sheets"][0]) for copy in copies}) > 1  # seat 0's round, played again at random
+    for copy in copies:
+        assert copy["sheets"][0] != true["sheets"][0]
+        assert copy["sheets"][1] == true["sheets"][1]  # the seat's own sheet
+        assert copy["shown_sheets"] == true["shown_sheets"]
+        assert (copy["dice"], copy["round"], copy["turn"], copy["phase"]) == (
+            true["dice"],
+            true["round"],
+            true["turn"],
+            true["phase"],
+        )
+    with pytest.raises(ValueError, match="determinise for the seat to act \\(1\\)"):
+        game.determinize(0, np.random.default_rng(0))
+
+
+def test_tequila_copies_do_not_know_the_dice_to_come():
+    game = GAMES["tequila"].game_class()(num_players=2, seed=4)
+    assert game.decision.label == "reroll"
+    truth = game.clone()
+    truth.play("reroll both")
+    rerolled = [game.determinize(0, np.random.default_rng(k)) for k in range(100)]
+    for copy in rerolled:
+        copy.play("reroll both")
+    assert sum(copy.dice == truth.dice for copy in rerolled) < 20  # chance: 1 in 36
 
 
 def _hidden_cases() -> list[InformationCase]:
@@ -128,3 +176,14 @@ def test_the_helpers_deal_by_what_is_there_not_by_the_order_it_was_kept_in():
     assert without([1, 1, 2, 3], [1, 3]) == [1, 2]
     with pytest.raises(ValueError):
         without([1, 2], [4])
+
+
+def test_fiesta_mexicanas_quick_clone_is_the_game_and_goes_on_alone():
+    for game in _random_positions("fiesta_mexicana", 3, {}, seed=2, every=5):
+        copy = game.clone()
+        assert copy.state_dict() == game.state_dict()
+        assert np.array_equal(copy.observe(game.current_player), game.observe(game.current_player))
+        before = game.state_dict()
+        while not copy.is_over:
+            copy.step(copy.legal_actions()[0])
+        assert game.state_dict() == before

@@ -15,7 +15,7 @@ from fiesta_envs.evaluation.agents import agent_names, resolve_agent
 from fiesta_envs.registry import GAMES, game_spec, make_policy
 from fiesta_envs.tortilla.game import TortillaDePatatas
 
-SEARCHING = ["fiesta_mexicana", "tortilla_de_patatas"]
+SEARCHING = ["fiesta_mexicana", "tortilla_de_patatas", "tequila"]
 
 
 @pytest.mark.parametrize("game_name", SEARCHING)
@@ -47,8 +47,8 @@ def _hidden_cases_to_act():
     cases = []
     for name in SEARCHING:
         for case in importlib.import_module(PROVIDERS[name]).hidden_cases():
-            state = case.first["state"]
-            if case.name not in MEMORY_CASES and state.get("current", state.get("turn")) == case.seat:
+            to_act = GAMES[name].game_class().from_state_dict(case.first).current_player
+            if case.name not in MEMORY_CASES and to_act == case.seat and case.first["num_players"] == 2:
                 cases.append(case)
     return cases
 
@@ -89,3 +89,19 @@ def test_tortilla_search_takes_the_last_diner_card_to_win_where_careful_plays_on
     assert game.action_to_string(action).startswith("serve")
     game.step(action)
     assert game.is_over and game.winners() == [0]
+
+
+def test_tequila_search_decides_the_dice_and_leaves_the_rest_to_planner():
+    game = GAMES["tequila"].game_class()(num_players=2, seed=3)
+    search = make_policy("tequila", "search:budget=2", seed=0)
+    planner = make_policy("tequila", "planner", seed=0)
+    searched = set()
+    while game.round < 2:
+        legal = np.flatnonzero(game.legal_mask())
+        if search.searched(game, game.current_player, legal):
+            searched.add(game.decision.label)
+        else:
+            mask, seat = game.legal_mask(), game.current_player
+            assert search.act(None, mask, game, seat) == planner.act(None, mask, game, seat)
+        game.step(planner.act(None, game.legal_mask(), game, game.current_player))
+    assert searched == {"reroll", "virtual"}

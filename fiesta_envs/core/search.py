@@ -83,6 +83,24 @@ class MonteCarloSearch(Policy):
         """Whether this decision is searched (else the heuristic decides); by default every one with a choice."""
         return len(legal) > 1
 
+    def horizon(self, game: Game) -> Any:
+        """Noted before a decision is searched, handed to ``rollout_done`` (by default nothing)."""
+        return None
+
+    def rollout_done(self, game: Game, horizon: Any) -> bool:
+        """Whether a rollout stops here; by default at the end of the game. A game that stops earlier scores
+        unfinished games in ``value``."""
+        return game.is_over
+
+    def value(self, game: Game, player: int) -> float:
+        """What the end of a rollout is worth to ``player``: its rank reward plus ``margin_weight`` times its
+        normalised score margin (``Game.returns_of``)."""
+        return float(game.returns_of("rank")[player] + self.margin_weight * game.returns_of("margin")[player])
+
+    def determinize(self, game: Game, player: int) -> Game:
+        """One determinisation of ``game`` from ``player``'s seat (games may pass more, e.g. a replay policy)."""
+        return game.determinize(player, self.rng)
+
     def candidates(self, game: Game, player: int, legal: np.ndarray, proposal: int) -> list[int]:
         """The actions compared, ``proposal`` (the heuristic's choice) first; by default every legal action."""
         return [proposal, *(int(a) for a in legal if a != proposal)]
@@ -103,13 +121,14 @@ class MonteCarloSearch(Policy):
     def values(self, game: Game, player: int, candidates: list[int]) -> np.ndarray:
         """The rollout values, one row per determinisation (``budget``), one column per candidate."""
         values = np.zeros((self.budget, len(candidates)))
+        horizon = self.horizon(game)
         for k in range(self.budget):
-            world = game.determinize(player, self.rng)
+            world = self.determinize(game, player)
             rollout_seed = int(self.rng.integers(1 << 63))
             for i, action in enumerate(candidates):
                 copy = world.clone()
                 copy.step(action)
-                values[k, i] = self._rollout(copy, player, rollout_seed)
+                values[k, i] = self._rollout(copy, player, rollout_seed, horizon)
         return values
 
     def choose(self, values: np.ndarray) -> int:
@@ -126,15 +145,15 @@ class MonteCarloSearch(Policy):
         self.heuristic.rng = self.rng
         return int(self.heuristic.act(None, game.legal_mask(), game, player))
 
-    def _rollout(self, game: Game, player: int, seed: int) -> float:
-        """Play ``game`` to its end with the heuristic in every seat; the value of the end for ``player``."""
+    def _rollout(self, game: Game, player: int, seed: int, horizon: Any) -> float:
+        """Play ``game`` with the heuristic in every seat until ``rollout_done``; its ``value`` for ``player``."""
         policy = self.heuristic
         saved_rng = policy.rng
         policy.rng = np.random.default_rng(seed)
         try:
-            while not game.is_over:
+            while not self.rollout_done(game, horizon):
                 seat = game.current_player
                 game.step(policy.act(None, game.legal_mask(), game, seat))
         finally:
             policy.rng = saved_rng
-        return float(game.returns_of("rank")[player] + self.margin_weight * game.returns_of("margin")[player])
+        return self.value(game, player)

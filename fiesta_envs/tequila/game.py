@@ -33,7 +33,8 @@ import numpy as np
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.game import REWARD_OPTION, Game
 from fiesta_envs.core.options import Option
-from fiesta_envs.tequila import actions, components, farm
+from fiesta_envs.core.policy import Policy
+from fiesta_envs.tequila import actions, components, determinization, farm
 from fiesta_envs.tequila.affordable import market_cost
 from fiesta_envs.tequila.layout import observation_size
 from fiesta_envs.tequila.observation import TequilaObserver
@@ -754,6 +755,11 @@ class Tequila(Game):
         self._advance()
         self._settle()
         self._mask_cache = None
+
+    def determinize(self, seat: int, rng: np.random.Generator, replay: Policy | None = None) -> Tequila:
+        """A copy for search: the rounds the others played so far this round played again from its start by
+        ``replay`` (random legal actions by default), chance seeded from ``rng`` (``tequila.determinization``)."""
+        return determinization.determinize(self, seat, rng, replay)  # type: ignore[return-value]
 
     # ------------------------------------------------------------------ scores and rewards
     def score_breakdowns(self) -> list[dict[str, int]]:

@@ -1,0 +1,90 @@
+"""Tequila as one seat may believe it to be (``Tequila.determinize``).
+
+Every sheet is public, but the rounds are simultaneous: what another player did in the current round is
+hidden until the round ends (the others see its sheet as it stood when the round began, ``shown_sheets``,
+and no "first to" bonus first taken in the round), and the dice to come are chance. The copy
+
+- puts every other player at the start of the round (its shown sheet; ``coins_earned`` read as its coins:
+  that count only feeds an achievement), forgets the bonuses first taken this round by anyone but the seat,
+  and plays the round of each player who has already played it again on the same dice with ``replay`` (a
+  policy; by default uniformly random legal actions): a sample of what it may have done;
+- re-seeds chance, so the dice of the rounds to come (and a re-roll) are not the game's.
+
+It is made for the seat to act (or any seat between two rounds): the part of a round another player is
+playing right now is not resampled.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from fiesta_envs.core.determinization import rebuilt
+from fiesta_envs.core.policy import Policy, RandomPolicy
+from fiesta_envs.tequila.public_sheet import PUBLIC_FIELDS
+from fiesta_envs.tequila.state import Phase, SheetState, TequilaState
+
+if TYPE_CHECKING:
+    from fiesta_envs.core.game import Game as Tequila  # typed by the contract: no import circle
+
+
+def played_this_round(game: Tequila) -> list[int]:
+    """The seats that have finished their round in the current round (seat order from the starting player)."""
+    if game.is_over or game.phase == Phase.REROLL:  # type: ignore[attr-defined]
+        return []
+    n, start = game.num_players, game.start_player  # type: ignore[attr-defined]
+    return [(start + k) % n for k in range(game.turn)]  # type: ignore[attr-defined]
+
+
+def determinize(game: Tequila, seat: int, rng: np.random.Generator, replay: Policy | None = None) -> Tequila:
+    """A copy with the other players' rounds so far played again by ``replay`` and chance re-seeded."""
+    if not (game.is_over or game.phase == Phase.REROLL or seat == game.current_player):  # type: ignore[attr-defined]
+        raise ValueError(f"tequila: a round is under way; determinise for the seat to act ({game.current_player})")
+    state: TequilaState = copy.deepcopy(game.saved_state())  # type: ignore[attr-defined]
+    hidden = [other for other in played_this_round(game) if other != seat]
+    for other in range(game.num_players):  # what the seat sees of the others: their sheets at the round's start
+        if other == seat:
+            continue
+        shown = state.shown_sheets[other]
+        state.sheets[other] = SheetState(
+            **{name: copy.deepcopy(getattr(shown, name)) for name in PUBLIC_FIELDS}, coins_earned=shown.coins
+        )
+    mine = state.sheets[seat].bonuses
+    state.bonus_round = [
+        -1 if first == state.round and not mine >> bonus & 1 else first for bonus, first in enumerate(state.bonus_round)
+    ]
+    world = rebuilt(game, state.to_dict(), rng)
+    policy = replay if replay is not None else RandomPolicy()
+    for other in hidden:
+        _replay_round(world, other, policy, rng)
+    return world
+
+
+def _replay_round(world: Tequila, player: int, policy: Policy, rng: np.random.Generator) -> None:
+    """Play ``player``'s round in ``world`` from its start with ``policy`` (on a copy that plays only that
+    round, as ``Tequila.split_simultaneous`` makes them), then take its sheet and the bonuses it first took."""
+    part = world.clone()
+    part.alone = player  # type: ignore[attr-defined]
+    part.gain_left = part.pay_left = 0  # type: ignore[attr-defined]
+    part.pay_purpose, part.pay_target = "", -1  # type: ignore[attr-defined]
+    part.turn = (player - part.start_player) % part.num_players  # type: ignore[attr-defined]
+    part._seat = player  # type: ignore[attr-defined]
+    part._start_turn()  # type: ignore[attr-defined]
+    part._advance()  # type: ignore[attr-defined]
+    part._settle()  # type: ignore[attr-defined]
+    part._mask_cache = None
+    saved = policy.rng
+    policy.rng = np.random.default_rng(int(rng.integers(1 << 63)))
+    try:
+        while part.current_player == player:
+            part.step(policy.act(None, part.legal_mask(), part, player))
+    finally:
+        policy.rng = saved
+    world.sheets[player] = part.sheets[player]  # type: ignore[attr-defined]
+    world._main_masks[player] = type(world._main_masks[player])()  # type: ignore[attr-defined]
+    for bonus, first in enumerate(part.bonus_round):  # type: ignore[attr-defined]
+        if first == world.round:  # type: ignore[attr-defined]
+            world.bonus_round[bonus] = first  # type: ignore[attr-defined]
+    world._mask_cache = None

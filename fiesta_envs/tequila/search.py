@@ -1,0 +1,38 @@
+"""The ``search`` agent of Tequila: Monte-Carlo search over the dice decisions, ``planner`` rollouts.
+
+See ``fiesta_envs.core.search`` for the method. ``planner`` builds its chain well but decides the two
+choices about the dice by fixed rules: it re-rolls only a 6 and puts the virtual die on building whenever
+it wants to build (issue 20). The search decides exactly those two, ``reroll ...`` and ``virtual
+fence|build``, by playing each choice out to the end of the game with ``planner`` in every seat, and leaves
+every other decision to ``planner``. Each determinisation re-seeds the dice to come and lets ``planner``
+play again the rounds the others have played so far this round (``tequila.determinization``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from fiesta_envs.core.search import MonteCarloSearch
+from fiesta_envs.tequila.baselines import Planner
+from fiesta_envs.tequila.state import Phase
+
+if TYPE_CHECKING:
+    from fiesta_envs.core.game import Game
+
+#: The decisions the search makes (``Tequila.decision``); the others are ``planner``'s.
+SEARCHED_DECISIONS = (Phase.REROLL, Phase.VIRTUAL)
+
+
+class TequilaSearch(MonteCarloSearch):
+    """Flat Monte-Carlo over the re-roll and the virtual die, ``planner`` rollouts (module docstring)."""
+
+    rollout_policy = Planner
+    default_budget = 4
+
+    def searched(self, game: Game, player: int, legal: np.ndarray) -> bool:
+        return game.decision in SEARCHED_DECISIONS and len(legal) > 1  # type: ignore[attr-defined]
+
+    def determinize(self, game: Game, player: int) -> Game:
+        return game.determinize(player, self.rng, replay=self.heuristic)  # type: ignore[call-arg]
