@@ -14,6 +14,7 @@ Tables are kept in their fixed frame with an orientation (quarter turns left); s
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import textwrap
 from collections.abc import Mapping
@@ -512,6 +513,16 @@ class FiestaMexicana(Game):
         return list(actions.ACTION_NAMES)
 
     # ------------------------------------------------------------------ state dicts
+    def clone(self) -> FiestaMexicana:
+        """An independent copy (for search or look-ahead): the saved position copied and loaded (what
+        ``from_state_dict`` does without the state dict's conversions and checks: a search makes one copy per
+        candidate and rollout, and this takes a fifth of the time)."""
+        other = copy.copy(self)
+        other._load(copy.deepcopy(self.saved_state()))  # new lists, derived values and observer
+        other.rng = copy.deepcopy(self.rng)
+        other._mask_cache = None
+        return other
+
     def determinize(self, seat: int, rng: np.random.Generator) -> FiestaMexicana:
         """A copy for search: the deck order, the others' objectives, their start cards while orienting and
         their table turns not applied yet drawn afresh from ``rng``, chance seeded from it

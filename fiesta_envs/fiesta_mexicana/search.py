@@ -1,18 +1,82 @@
-"""The ``search`` agent of Fiesta Mexicana: Monte-Carlo search with ``greedy`` rollouts.
+"""The ``search`` agent of Fiesta Mexicana: Monte-Carlo search two auctions deep, ``greedy`` rollouts.
 
 See ``fiesta_envs.core.search`` for the method. Each determinisation deals the deck and the other players'
-objectives afresh (``fiesta_mexicana.determinization``); every candidate is played out to the end of the game
-by ``greedy`` in every seat.
+objectives afresh (``fiesta_mexicana.determinization``). ``greedy`` values a dish for itself only; the
+search plays each candidate out with ``greedy`` in every seat until two more auctions have been settled
+(the dishes won, placed, and the tables turned) and values the position by the lead in points plus the
+estimated worth of the objectives held (``valuation.objective_worths``, for every seat of the
+determinisation), or by the final lead when the game ended on the way. So it sees what a bid or a pass
+gives the others (a dish denied, a price pushed up), what a reserve gives up, what a table turn does to
+the next auction and when filling a table ends the game. Candidates: in an auction ``greedy``'s choice,
+pass, the bids of the three numbers ``greedy`` values most, the lowest bid and the reserve of its best
+number dropping its weakest objective; every table turn, start-card turn and choice of objectives; the
+placement is ``greedy``'s.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
 from fiesta_envs.core.search import MonteCarloSearch
+from fiesta_envs.fiesta_mexicana import actions
 from fiesta_envs.fiesta_mexicana.baselines import GreedyPolicy
+from fiesta_envs.fiesta_mexicana.state import Phase
+from fiesta_envs.fiesta_mexicana.valuation import objective_worths, placements_values
+
+if TYPE_CHECKING:
+    from fiesta_envs.core.game import Game
+
+#: Auctions settled in a rollout before its position is valued.
+AUCTIONS_AHEAD = 2
+#: Bids on the numbers ``greedy`` values most that are compared.
+TOP_BIDS = 3
 
 
 class FiestaMexicanaSearch(MonteCarloSearch):
-    """Flat Monte-Carlo over determinisations, ``greedy`` rollouts."""
+    """Flat Monte-Carlo over determinisations, two auctions deep, ``greedy`` rollouts (module docstring)."""
 
     rollout_policy = GreedyPolicy
     default_budget = 4
+
+    def searched(self, game: Game, player: int, legal: np.ndarray) -> bool:
+        return game.phase != Phase.PLACE and len(legal) > 1  # type: ignore[attr-defined]
+
+    def candidates(self, game: Game, player: int, legal: np.ndarray, proposal: int) -> list[int]:
+        if game.phase != Phase.AUCTION:  # type: ignore[attr-defined]
+            return super().candidates(game, player, legal, proposal)
+        mask = game.legal_mask()
+        wanted = [proposal, actions.PASS]
+        numbers = [int(n) for n in np.flatnonzero(game.legal_bids(player)) + 1]  # type: ignore[attr-defined]
+        if numbers:
+            spaces = [game.space_of(player, n) for n in numbers]  # type: ignore[attr-defined]
+            values = placements_values(game, player, spaces, game.offer)[1].max(axis=1)  # type: ignore[attr-defined]
+            ranked = [numbers[i] for i in np.argsort(-values, kind="stable")]
+            wanted += [actions.bid_action(n) for n in ranked[:TOP_BIDS]] + [actions.bid_action(numbers[0])]
+            worths = [(w, slot) for slot, w in enumerate(objective_worths(game, player)) if w is not None]
+            if worths:
+                wanted.append(actions.reserve_action(ranked[0], min(worths)[1]))
+        return [a for a in dict.fromkeys(wanted) if mask[a]]
+
+    def horizon(self, game: Game) -> Any:
+        return len(game.deck)  # type: ignore[attr-defined]
+
+    def rollout_done(self, game: Game, horizon: Any) -> bool:
+        deck = game.deck  # type: ignore[attr-defined]
+        return game.is_over or (len(deck) <= horizon - AUCTIONS_AHEAD and game.phase == Phase.AUCTION)  # type: ignore[attr-defined]
+
+    def value(self, game: Game, player: int) -> float:
+        """The lead over the best other seat (final scores, or points plus the objectives' estimated worth),
+        divided by the game's typical winning score."""
+        if game.is_over:
+            totals = game.scores()
+        else:
+            totals = np.array(
+                [
+                    game.points[p] + sum(w for w in objective_worths(game, p) if w is not None)  # type: ignore[attr-defined]
+                    for p in range(game.num_players)
+                ]
+            )
+        others = np.delete(totals, player)
+        return float((totals[player] - others.max()) / game.score_scale)
