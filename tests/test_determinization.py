@@ -149,7 +149,10 @@ def _hidden_cases() -> list[InformationCase]:
     cases = []
     for name in DETERMINISED:
         module = importlib.import_module(PROVIDERS[name])
-        cases += [case for case in module.hidden_cases() if case.name not in MEMORY_CASES]
+        for case in module.hidden_cases():
+            to_act = GAMES[name].game_class().from_state_dict(case.first).current_player
+            if case.name not in MEMORY_CASES and (name not in ACTING_SEAT_ONLY or case.seat == to_act):
+                cases.append(case)
     return cases
 
 
