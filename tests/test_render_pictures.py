@@ -223,3 +223,43 @@ def test_importing_the_drawing_modules_does_not_import_pillow() -> None:
         "assert 'PIL' not in sys.modules, 'Pillow imported too early'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[1])
+
+
+def test_square_boxes_are_where_the_tequila_farm_squares_are_drawn() -> None:
+    """The web app's clickable picture relies on ``square_boxes``: a building's squares show its colour there."""
+    from fiesta_envs.render.tequila import BUILDING_COLOURS, WATER
+    from fiesta_envs.tequila import farm
+    from fiesta_envs.tequila.game import Tequila
+
+    game = Tequila(num_players=3, seed=1)
+    game.play("reroll none", "virtual build")
+    kiln = next(name for name in game.legal_action_names() if name.startswith("build kiln"))
+    game.play(kiln)
+    placement = farm.PLACEMENTS[game.action_names().index(kiln) - game.action_names().index("build road at 0 0 as 0")]
+    picture = render.draw(game)
+    for seat in range(game.num_players):
+        boxes = render.square_boxes(game, seat)
+        assert boxes is not None and len(boxes) == farm.SPACES
+        for (r, c), (left, top, _, _) in boxes.items():
+            x = farm.space(r, c)
+            pixel = tuple(picture[int(top) + 5, int(left) + 5])
+            if seat == 0 and placement.spaces >> x & 1:
+                assert pixel == BUILDING_COLOURS[placement.kind], (r, c)
+            elif farm.WATER_SPACES >> x & 1:
+                assert pixel == WATER, (seat, r, c)
+
+
+def test_square_boxes_are_where_the_fiesta_mexicana_spaces_are_drawn() -> None:
+    from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
+
+    game = FiestaMexicana(num_players=2, seed=3)
+    game.play("orient 0 0")  # seat 0's first start card goes on the space reading 6
+    picture = render.draw(game)
+    empty = canvas.COLOURS["empty"]
+    for seat in range(2):
+        boxes = render.square_boxes(game, seat)
+        assert boxes is not None and sorted(boxes) == [(r, c) for r in range(4) for c in range(4)]
+        for (r, c), (_, _, right, bottom) in boxes.items():
+            filled = seat == 0 and r * 4 + c + 1 == 6
+            assert (tuple(picture[int(bottom) - 6, int(right) - 6]) == empty) != filled, (seat, r, c)
+    assert render.square_boxes(game.__class__.__mro__[0](num_players=2, seed=3), 0) == render.square_boxes(game, 0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import io
 import json
+import re
 import subprocess
 import sys
 
@@ -307,6 +308,28 @@ def test_clicking_a_farm_square_keeps_the_choices_there(client) -> None:
     chosen = client.get(f"{address}?square=0,1").get_data(as_text=True)
     assert action_values(chosen) == at_square
     assert "Choices at row 0, column 1" in chosen
+
+
+def test_the_picture_itself_is_clickable_on_the_squares_with_choices(client) -> None:
+    """An image map over the picture: one area per square that has choices, in the picture's pixels, linking to
+    the same choices as the grid (Tequila's farm, Fiesta Mexicana's table)."""
+    from fiesta_envs.render import square_boxes
+    from fiesta_envs.web.grid import square_of
+
+    for game_name, seed in (("tequila", "1"), ("fiesta_mexicana", "5")):
+        address = start_table(client, "/new/play", game=game_name, seat="0", agent="random", seed=seed)
+        game = table_of(client, address).game
+        while not any(square_of(name) for name in game.legal_action_names()):
+            client.post(f"{address}/play", data={"action": str(game.legal_actions()[0])})
+        page = html.unescape(client.get(address).get_data(as_text=True))
+        assert 'usemap="#board-squares"' in page and '<map name="board-squares"' in page
+        squares = {square_of(name) for name in game.legal_action_names()} - {None}
+        areas = re.findall(r'<area shape="rect" coords="([\d,]+)" href="[^"]*\?square=(\d+),(\d+)"', page)
+        assert {(int(r), int(c)) for _, r, c in areas} == squares
+        boxes = square_boxes(game, 0)
+        for coords, r, c in areas:
+            assert coords == ",".join(str(round(v)) for v in boxes[(int(r), int(c))])
+        assert "squares.js" in page
 
 
 def test_fiesta_mexicana_bids_are_chosen_on_the_numbered_table(client) -> None:

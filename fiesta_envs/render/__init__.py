@@ -5,7 +5,8 @@ whole table as a spectator sees it: no hidden hands, objectives or deck order, e
 game reveals at its end. Each module also gives ``private_lines(game, seat)``, what one seat
 alone knows, in text (``fiesta play`` shows it to the person in that seat), and may give
 ``public_action(name)``, how an action looks to the other players (the words written in Fiesta
-de los Muertos stay secret). The functions here pick the module through the registry
+de los Muertos stay secret), and ``square_boxes(game, seat)``, where the squares the actions name
+are drawn (the web app makes them clickable). The functions here pick the module through the registry
 (``GameSpec.drawing_module``), as the environments do (``GameSpec.picture``): the engines draw nothing.
 Pillow is optional: ``pip install fiesta_envs[render]``.
 """
@@ -32,6 +33,13 @@ def draw(game: Any) -> np.ndarray:
 def private_lines(game: Any, seat: int) -> list[str]:
     """What ``seat`` alone may know now, as lines of text (empty when the game hides nothing)."""
     return list(module_for(game).private_lines(game, seat))
+
+
+def square_boxes(game: Any, seat: int) -> dict[tuple[int, int], tuple[float, float, float, float]] | None:
+    """Where the squares ``seat``'s actions name are drawn on the picture (pixels: left, top, right, bottom) by
+    ``(row, column)``: Tequila's farm, Fiesta Mexicana's table; None for games without such squares."""
+    boxes = getattr(module_for(game), "square_boxes", None)
+    return boxes(game, seat) if boxes else None
 
 
 def public_action(game: Any, name: str) -> str:

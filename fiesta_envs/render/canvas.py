@@ -83,6 +83,11 @@ def text_colour_on(fill: RGB) -> RGB:
     return COLOURS["ink"] if luminance > 140 else COLOURS["white"]
 
 
+def panel_body_top(top: float, size: int = 16) -> float:
+    """The y under the title bar of a panel whose top is ``top`` (``Canvas.panel``, title size ``size``)."""
+    return top + line_height(size) + 12
+
+
 class Canvas:
     """A picture being drawn: a Pillow image and the few shapes the games need."""
 
@@ -134,10 +139,10 @@ class Canvas:
             radius=6,
         )
         bar = colour or COLOURS["panel_edge"]
-        bar_bottom = top + line_height(size) + 6
+        bar_bottom = panel_body_top(top, size) - 6
         self.box((left + 3, top + 3, right - 3, bar_bottom), fill=bar, outline=None, radius=4)
         self.text((left + 10, top + 5), title, size, text_colour_on(bar), max_width=right - left - 20)
-        return bar_bottom + 6
+        return panel_body_top(top, size)
 
     def circle(
         self,

@@ -28,7 +28,7 @@ from fiesta_envs.fiesta_mexicana.components import (
     VARIANT_PENALTIES,
     describe_card,
 )
-from fiesta_envs.render.canvas import COLOURS, RGB, Canvas, line_height, seat_colour, status_line
+from fiesta_envs.render.canvas import COLOURS, RGB, Canvas, line_height, panel_body_top, seat_colour, status_line
 
 DISH_COLOURS: dict[str, RGB] = {
     "tostada": (236, 178, 92),
@@ -62,17 +62,35 @@ def draw(game: Any) -> np.ndarray:
     _header(canvas, game, state)
     final = game.final_info() if game.is_over else {}
     for player in range(n):
-        left = MARGIN + player * (PANEL_WIDTH + MARGIN)
-        _player_panel(
-            canvas,
-            game,
-            state,
-            player=player,
-            box=(left, HEADER, left + PANEL_WIDTH, HEADER + PANEL_HEIGHT),
-            final=final,
-        )
+        _player_panel(canvas, game, state, player=player, box=_panel_box(player), final=final)
     canvas.text((MARGIN, HEADER + PANEL_HEIGHT + 10), status_line(game), 16)
     return canvas.to_array()
+
+
+def _panel_box(player: int) -> tuple[float, float, float, float]:
+    """Where ``player``'s table is drawn: left, top, right, bottom."""
+    left = MARGIN + player * (PANEL_WIDTH + MARGIN)
+    return (left, HEADER, left + PANEL_WIDTH, HEADER + PANEL_HEIGHT)
+
+
+def _table_origin(box: tuple[float, float, float, float]) -> tuple[float, float]:
+    """The top left corner of the 4 x 4 spaces in a player's panel ``box`` (under two lines of text)."""
+    return box[0] + 18, panel_body_top(box[1]) + line_height(14) + line_height(13) + 6
+
+
+def square_boxes(game: Any, seat: int) -> dict[tuple[int, int], tuple[float, float, float, float]]:
+    """Where each space of ``seat``'s table is drawn (left, top, right, bottom pixels), by ``(row, column)`` as
+    the table reads now (space number ``row * 4 + column + 1``): the web app makes the picture clickable."""
+    x0, y0 = _table_origin(_panel_box(seat))
+    return {
+        divmod(view, TABLE_SIDE): (
+            x0 + view % TABLE_SIDE * CELL,
+            y0 + view // TABLE_SIDE * CELL,
+            x0 + (view % TABLE_SIDE + 1) * CELL - 2,
+            y0 + (view // TABLE_SIDE + 1) * CELL - 2,
+        )
+        for view in range(NUM_SPACES)
+    }
 
 
 def _header(canvas: Canvas, game: Any, state: dict[str, Any]) -> None:
@@ -127,8 +145,7 @@ def _player_panel(
     canvas.text((left, y), f"{points} points   turned left {orientation}x", 14)
     y += line_height(14)
     canvas.text((left, y), f"objectives held: {held}   reserves used: {state['reserves'][player]}", 13)
-    y += line_height(13) + 6
-    grid_left = left + 8
+    grid_left, y = _table_origin(box)
     for view in range(NUM_SPACES):
         row, col = divmod(view, TABLE_SIDE)
         space = FIXED_OF[orientation][view]
@@ -267,4 +284,4 @@ def public_action(name: str) -> str:
     return HIDDEN_ACTIONS.get(kind, name)
 
 
-__all__ = ["draw", "private_lines", "public_action"]
+__all__ = ["draw", "private_lines", "public_action", "square_boxes"]

@@ -13,7 +13,16 @@ from typing import Any
 
 import numpy as np
 
-from fiesta_envs.render.canvas import COLOURS, RGB, Canvas, line_height, mix, seat_colour, status_line
+from fiesta_envs.render.canvas import (
+    COLOURS,
+    RGB,
+    Canvas,
+    line_height,
+    mix,
+    panel_body_top,
+    seat_colour,
+    status_line,
+)
 from fiesta_envs.tequila import components, farm
 
 RESOURCE_COLOURS: tuple[RGB, ...] = ((90, 160, 110), (70, 130, 210), (200, 120, 60), (140, 110, 90), (150, 90, 50))
@@ -50,11 +59,32 @@ def draw(game: Any) -> np.ndarray:
     canvas = Canvas(width, HEADER + rows * (PANEL_HEIGHT + MARGIN) + 30)
     _header(canvas, game, state)
     for seat in range(n):
-        row, col = divmod(seat, columns)
-        left, top = MARGIN + col * (PANEL_WIDTH + MARGIN), HEADER + row * (PANEL_HEIGHT + MARGIN)
-        _sheet(canvas, game, state, seat=seat, box=(left, top, left + PANEL_WIDTH, top + PANEL_HEIGHT))
+        _sheet(canvas, game, state, seat=seat, box=_panel_box(n, seat))
     canvas.text((MARGIN, canvas.height - 24), status_line(game), 16)
     return canvas.to_array()
+
+
+def _panel_box(num_players: int, seat: int) -> tuple[float, float, float, float]:
+    """Where ``seat``'s sheet is drawn: left, top, right, bottom."""
+    row, col = divmod(seat, _columns(num_players))
+    left, top = MARGIN + col * (PANEL_WIDTH + MARGIN), HEADER + row * (PANEL_HEIGHT + MARGIN)
+    return (left, top, left + PANEL_WIDTH, top + PANEL_HEIGHT)
+
+
+def _farm_origin(box: tuple[float, float, float, float]) -> tuple[float, float]:
+    """The top left corner of the farm in a sheet's panel ``box``."""
+    return box[0] + 8, panel_body_top(box[1]) + 4
+
+
+def square_boxes(game: Any, seat: int) -> dict[tuple[int, int], tuple[float, float, float, float]]:
+    """Where each square of ``seat``'s farm is drawn (left, top, right, bottom pixels), by ``(row, column)``
+    as the actions name them: the web app makes the picture clickable with it."""
+    x0, y0 = _farm_origin(_panel_box(game.num_players, seat))
+    return {
+        (r, c): (x0 + c * CELL, y0 + r * CELL, x0 + (c + 1) * CELL, y0 + (r + 1) * CELL)
+        for r in range(farm.SIZE)
+        for c in range(farm.SIZE)
+    }
 
 
 def _header(canvas: Canvas, game: Any, state: dict[str, Any]) -> None:
@@ -95,9 +125,9 @@ def _sheet(
     active = seat == game.current_player
     title = f"player_{seat} ({jimador}) - {int(game.scores()[seat])} prestige"
     y = canvas.panel(box, title, seat_colour(seat), active)
-    left = box[0] + 8
-    _farm(canvas, sheet, (left, y + 4))
-    _tracks(canvas, sheet, (left + farm.SIZE * CELL + 14, y))
+    origin = _farm_origin(box)
+    _farm(canvas, sheet, origin)
+    _tracks(canvas, sheet, (origin[0] + farm.SIZE * CELL + 14, y))
 
 
 def _farm(canvas: Canvas, sheet: dict[str, Any], origin: tuple[float, float]) -> None:
@@ -211,4 +241,4 @@ def private_lines(game: Any, seat: int) -> list[str]:
     return []
 
 
-__all__ = ["draw", "private_lines"]
+__all__ = ["draw", "private_lines", "square_boxes"]

@@ -33,7 +33,7 @@ from fiesta_envs.tools.breakdown import build_breakdown, show
 from fiesta_envs.tools.guides import decision_hint, guide_for, outcome_text
 from fiesta_envs.tools.preview import has_preview, preview
 from fiesta_envs.web.agents import agent_choices, parse_options
-from fiesta_envs.web.grid import actions_shown, square_grid, square_label
+from fiesta_envs.web.grid import SquareGrid, actions_shown, square_grid, square_label
 from fiesta_envs.web.tables import PlayTable, TableStore, Timeline, timeline_from_record
 
 #: Records shown per file on the start page.
@@ -150,6 +150,7 @@ def _play_page(table_id: str, table: PlayTable, error: str | None = None) -> str
     legal = [(a, names[a]) for a in game.legal_actions()] if table.your_turn else []
     grid = square_grid(names, legal, request.args.get("square")) if legal else None
     groups = group_actions(actions_shown(legal, grid))
+    areas = _clickable_squares(game, table.seat, grid) if grid and preview_of is None else []
     previewable = {a for a in game.legal_actions() if has_preview(game, names[a])} if table.your_turn else set()
     return render_template(
         "play.html",
@@ -163,6 +164,7 @@ def _play_page(table_id: str, table: PlayTable, error: str | None = None) -> str
         hint=decision_hint(game, table.seat),
         groups=groups,
         grid=grid,
+        areas=areas,
         square_label=square_label,
         previewable=previewable,
         preview=preview_of,
@@ -196,6 +198,16 @@ def _timeline_page(table_id: str, timeline: Timeline) -> str:
         end=_end_of_game(game, timeline.labels) if game.is_over else None,
         recorded_scores=timeline.recorded_scores,
     )
+
+
+def _clickable_squares(game: Game, seat: int, grid: SquareGrid) -> list[tuple[tuple[int, int], str]]:
+    """The squares of the picture that have choices, with their pixel box as an image map's ``coords``."""
+    from fiesta_envs.render import square_boxes
+
+    boxes = square_boxes(game, seat) or {}
+    return [
+        (square, ",".join(str(round(v)) for v in boxes[square])) for square in sorted(grid.counts) if square in boxes
+    ]
 
 
 def _end_of_game(game: Game, labels: Sequence[str]) -> dict[str, Any]:
