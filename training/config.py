@@ -428,6 +428,17 @@ def config_to_dict(config: TrainConfig) -> dict[str, Any]:
     return config.model_dump(mode="json")
 
 
+def checkpoint_meta(config: TrainConfig) -> dict[str, Any]:
+    """What every checkpoint's ``meta.json`` says of its run, whichever backend trained it."""
+    return {
+        "game": config.game,
+        "num_players": config.num_players,
+        "options": dict(config.options),
+        "seed": config.seed,
+        "config": config_to_dict(config),
+    }
+
+
 def save_config(config: TrainConfig, path: Path) -> None:
     import yaml
 

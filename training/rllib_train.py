@@ -49,7 +49,7 @@ import numpy as np
 from fiesta_envs.core.mlp import ActorSnapshot
 from fiesta_envs.evaluation.checkpoints import CheckpointError, check_compatible, latest_checkpoint, read_meta
 from fiesta_envs.training.checkpoint import save_policy_checkpoint
-from fiesta_envs.training.config import TrainConfig, config_to_dict, save_config
+from fiesta_envs.training.config import TrainConfig, checkpoint_meta, save_config
 from fiesta_envs.training.rllib_env import LEARNER_MODULE, frozen_module_ids, make_rllib_env, module_for_agent
 
 ENV_NAME = "fiesta_envs_roles"
@@ -239,11 +239,7 @@ class RllibTrainer:
     def _meta(self) -> dict[str, Any]:
         config = self.config
         return {
-            "game": config.game,
-            "num_players": config.num_players,
-            "options": dict(config.options),
-            "seed": config.seed,
-            "config": config_to_dict(config),
+            **checkpoint_meta(config),
             "algorithm": "RLlib PPO",
             "backend": "rllib",
             "snapshots_taken": self.snapshots_taken,

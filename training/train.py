@@ -73,6 +73,7 @@ from fiesta_envs.training.config import (
     TrainConfig,
     add_override_argument,
     apply_overrides,
+    checkpoint_meta,
     config_to_dict,
     load_config,
     read_yaml,
@@ -536,11 +537,7 @@ class Trainer:
     def _meta(self, step: int) -> dict[str, Any]:
         config = self.config
         return {
-            "game": config.game,
-            "num_players": config.num_players,
-            "options": dict(config.options),
-            "seed": config.seed,
-            "config": config_to_dict(config),
+            **checkpoint_meta(config),
             "league": [Path(p).name for p in self.league.members(step)] if self.uses_league else [],
             "algorithm": "MaskablePPO",
         }

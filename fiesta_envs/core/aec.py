@@ -100,6 +100,24 @@ def render_game(game: Game, render_mode: str, picture: Picture | None) -> str | 
     return text
 
 
+def seat_spaces(game: Game, agents: list[str]) -> tuple[dict[str, spaces.Dict], dict[str, spaces.Discrete]]:
+    """Each agent's observation space (the observation and its action mask) and action space."""
+    low, high = game.observation_bounds()
+
+    def observation() -> spaces.Dict:  # one instance per agent: a space carries its own sampling generator
+        return spaces.Dict(
+            {
+                "observation": spaces.Box(low, high, shape=(game.observation_size,), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(game.num_actions,), dtype=np.int8),
+            }
+        )
+
+    return (
+        {agent: observation() for agent in agents},
+        {agent: spaces.Discrete(game.num_actions) for agent in agents},
+    )
+
+
 class PlaysAGame:
     """What the AEC and the Parallel environments share: drawing the table, naming actions, the final breakdown."""
 
@@ -163,18 +181,7 @@ class FiestaAECEnv(PicklesGameAsStateDict, PlaysAGame, AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = self.possible_agents[:]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
-        low, high = self.game.observation_bounds()
-        num_actions = self.game.num_actions
-        self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(low, high, shape=(self.game.observation_size,), dtype=np.float32),
-                    "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
-                }
-            )
-            for agent in self.possible_agents
-        }
-        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
+        self.observation_spaces, self.action_spaces = seat_spaces(self.game, self.possible_agents)
         self._has_reset = False
         self._skip_agent_selection: str | None = None
         self._illegal_action: dict[str, str] | None = None  # {"agent", "message"} once one ended the game

@@ -45,6 +45,7 @@ from fiesta_envs.core.aec import (
     check_illegal_action_mode,
     check_render_mode,
     render_modes,
+    seat_spaces,
 )
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.core.game import Game
@@ -82,19 +83,8 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents: list[str] = []
-        low, high = self.game.observation_bounds()
-        num_actions = self.game.num_actions
-        self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(low, high, shape=(self.game.observation_size,), dtype=np.float32),
-                    "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
-                }
-            )
-            for agent in self.possible_agents
-        }
-        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
-        self._no_actions = np.zeros(num_actions, dtype=np.int8)
+        self.observation_spaces, self.action_spaces = seat_spaces(self.game, self.possible_agents)
+        self._no_actions = np.zeros(self.game.num_actions, dtype=np.int8)
         self._parts: Mapping[int, Game] | None = None  # the seats' copies during a simultaneous part
         self._has_reset = False
 
