@@ -159,11 +159,12 @@ Rulings we added (the base rules are known from reviews; see the La Catrina page
 
 Baselines
 ---------
-``fiesta_envs.muertos.baselines``: ``associative`` (writes the word sharing the most tags with
-what it reads, ties going to the word with more meanings; deduces by the best matching) and
-core's ``random``. Share of skulls appeased, 200 games per player count, no options
-(``fiesta evaluate --game fiesta_de_los_muertos --players N --agents associative,random
---games 200``):
+``fiesta_envs.muertos.baselines``: ``associative`` and core's ``random``. ``associative`` version 2 (the
+default) writes the word of the best value (shared tags with what it reads, less 0.3 per other meaning),
+avoiding the words it already wrote or read; version 1 (``associative:version=1``) writes the word sharing
+the most tags, ties going to the word with more meanings; both deduce by the best matching. Version 1's share
+of skulls appeased, 200 games per player count, no options (``fiesta evaluate --game fiesta_de_los_muertos
+--players N --agents associative:version=1,random --games 200``):
 
 =======  ================================  ======
 players  associative: skulls appeased      random

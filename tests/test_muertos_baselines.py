@@ -6,14 +6,19 @@ import itertools
 
 import numpy as np
 import pytest
-from muertos_scenarios import edit_state, write_all
+from muertos_scenarios import edit_state, give_characters, write_all
 
+from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.policy import Policy, RandomPolicy
-from fiesta_envs.muertos.baselines import BASELINES, AssociativeTeam, best_matching
+from fiesta_envs.evaluation.agents import resolve_agent
+from fiesta_envs.muertos.baselines import BASELINES, AssociativeTeam, best_matching, shared_with_prompt
 from fiesta_envs.muertos.catrina import LaCatrina
 from fiesta_envs.muertos.common import LAYOUT, LEXICON
 from fiesta_envs.muertos.components import Phase
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
+from fiesta_envs.muertos.memory import seen_chains, seen_words
+from fiesta_envs.muertos.writing import word_values
+from fiesta_envs.registry import GAMES
 
 
 def play(game, policy: Policy, seed: int):
@@ -28,6 +33,16 @@ def play(game, policy: Policy, seed: int):
 def test_baselines_table():
     assert list(BASELINES) == ["associative"] and BASELINES["associative"] is AssociativeTeam
     assert issubclass(AssociativeTeam, Policy)
+
+
+def test_the_version_is_an_agent_option_version_2_by_default():
+    spec = GAMES["fiesta_de_los_muertos"]
+    assert resolve_agent(spec, 4, "associative").make(spec, 4).version == 2
+    assert resolve_agent(spec, 4, "associative:version=1").make(spec, 4).version == 1
+    with pytest.raises(InvalidOptionError, match="version=3.*allowed values: 1, 2"):
+        resolve_agent(spec, 4, "associative:version=3")
+    with pytest.raises(ValueError, match="version must be one of"):
+        AssociativeTeam(version=0)
 
 
 @pytest.mark.parametrize("rows", [4, 6, 8])
@@ -64,7 +79,7 @@ def test_associative_team_is_deterministic_given_its_seed():
 
 def test_associative_writer_takes_the_word_sharing_most_tags():
     game = FiestaDeLosMuertos(num_players=4, seed=2)
-    policy = AssociativeTeam(seed=0)
+    policy = AssociativeTeam(seed=0, version=1)
     character = game.round.characters[0]
     action = policy.act(game.observe(0), game.legal_mask(), game, 0)
     chosen = action - game.string_to_action(f"write {LEXICON.words[0].text}")
@@ -73,14 +88,14 @@ def test_associative_writer_takes_the_word_sharing_most_tags():
 
 
 def test_associative_writer_breaks_ties_toward_words_with_more_meanings():
-    """Among the legal words sharing the most tags with what it reads (the character, then the
+    """Version 1: among the legal words sharing the most tags with what it reads (the character, then the
     word handed over), the writer takes one with the most tags: the everyday word with several
     senses, never a narrow synonym that would keep the chain from drifting."""
     meanings = LEXICON.word_tags.sum(axis=1)
     checked = 0
     for seed in range(4):
         game = FiestaDeLosMuertos(num_players=4, seed=seed)
-        policy = AssociativeTeam(seed=seed)
+        policy = AssociativeTeam(seed=seed, version=1)
         while game.round.phase == Phase.WRITE:
             kind, ident = game.round.prompt()
             legal = game.legal_mask()[LAYOUT.write : LAYOUT.blank].astype(bool)
@@ -93,6 +108,79 @@ def test_associative_writer_breaks_ties_toward_words_with_more_meanings():
             checked += len(tied) > 1
             game.step(action)
     assert checked >= 8  # real ties were broken
+
+
+def chains_written(seed: int, characters: list[str], words: list[str]) -> FiestaDeLosMuertos:
+    """A 4-player game (``seed``) where seat i holds ``characters[i]`` and ``words`` are written in play order
+    (step 0 seats 0..3, then step 1...)."""
+    game = FiestaDeLosMuertos(num_players=4, seed=seed)
+    give_characters(game, characters)
+    for text in words:
+        game.play(f"write {text}")
+    return game
+
+
+def written_by(game, version: int, seeds=range(6)) -> set[str]:
+    """The words ``associative`` (``version``, several policy seeds: the last tie-break is random) writes now."""
+    player = game.current_player
+    return {
+        game.action_to_string(AssociativeTeam(seed=s, version=version).act(None, game.legal_mask(), game, player))
+        for s in seeds
+    }
+
+
+def test_version_2_does_not_bounce_a_chain_back_onto_its_hub_word():
+    """The issue's ping-pong. Edith Piaf's skull reads serenade, romantic; version 1 writes serenade again (the
+    word with the most meanings among the best associated), so the chain bounces between two everyday words.
+    Version 2 writes a precise word of the best value (shared tags less 0.3 per other meaning) instead."""
+    game = chains_written(
+        0,
+        ["Lemuel Gulliver", "Henry VIII", "Edith Piaf", "Orion"],
+        ["lighthouse", "lord", "serenade", "elephant", "captive", "ray", "temple", "romantic"],
+    )
+    assert game.current_player == 0 and game.round.prompt() == ("word", LEXICON.word_id("romantic"))
+    assert written_by(game, 1) == {"write serenade"}
+    chosen = written_by(game, 2)
+    assert "write serenade" not in chosen
+    legal = game.legal_mask()[LAYOUT.write : LAYOUT.blank].astype(bool)
+    values = word_values(shared_with_prompt(game.round))
+    for action in chosen:
+        assert values[game.string_to_action(action) - LAYOUT.write] == pytest.approx(values[legal].max())
+
+
+def test_version_2_does_not_write_back_a_word_it_used_itself():
+    """Seat 2 (Frankenstein's Monster) wrote "brain" on its own skull; reading "head" on King Midas's skull,
+    version 1 writes "brain" again and turns Midas's chain towards its own character. Version 2 writes a word of
+    the best value it has not written or read this round."""
+    game = chains_written(
+        42,
+        ["King Midas", "Jim Morrison", "Frankenstein's Monster", "Zeus"],
+        ["crown", "amplifier", "brain", "thunder", "lightning", "head", "electric", "mole", "trunk", "ray"],
+    )
+    assert game.current_player == 2 and game.round.prompt() == ("word", LEXICON.word_id("head"))
+    assert LEXICON.word_id("brain") in seen_words(game.round, 2)
+    assert written_by(game, 1) == {"write brain"}
+    chosen = written_by(game, 2)
+    used = {LEXICON.words[w].text for w in seen_words(game.round, 2)}
+    assert all(action.removeprefix("write ") not in used for action in chosen)
+
+
+def test_a_seat_remembers_only_the_words_it_wrote_and_read():
+    game = chains_written(
+        42,
+        ["King Midas", "Jim Morrison", "Frankenstein's Monster", "Zeus"],
+        ["crown", "amplifier", "brain", "thunder", "lightning", "head", "electric", "mole", "trunk", "ray"],
+    )
+    word = LEXICON.word_id
+    # seat 2, step 2: it wrote brain (own skull, step 0), read amplifier and wrote electric (seat 1's skull),
+    # and reads head on seat 0's skull; what seats 0 and 1 wrote at step 2 is not handed over yet.
+    assert seen_chains(game.round, 2) == {
+        2: {0: word("brain")},
+        1: {0: word("amplifier"), 1: word("electric")},
+        0: {1: word("head")},
+    }
+    with pytest.raises(ValueError, match="only the writer"):
+        seen_chains(game.round, 0)
 
 
 def test_associative_deduction_uses_only_what_the_seat_knows():

@@ -59,7 +59,7 @@ def test_the_candidates_are_distinct_legal_actions_and_the_vector_lies_in_0_1(ga
 
 @pytest.mark.parametrize(("game_class", "num_players", "options"), CONFIGURATIONS)
 def test_candidate_0_is_the_associative_teams_choice(game_class, num_players, options):
-    team = AssociativeTeam(seed=0)
+    team = AssociativeTeam(seed=0, version=1)  # the shortlist keeps version 1's ranking
     for game, player, candidates in positions(game_class, num_players, options, seed=10 + num_players):
         first = int(candidates.actions[0])
         game_round = game.round

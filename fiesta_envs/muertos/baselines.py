@@ -1,6 +1,9 @@
 """Scripted teams for Fiesta de los Muertos and La Catrina.
 
-``associative``: every seat plays the same plain strategy, using only what its seat knows.
+``associative``: every seat plays the same plain strategy, using only what its seat knows. Two versions,
+chosen by the agent option ``version`` (``associative:version=1``); version 2 is the default.
+
+Version 1 (kept as it was: the trained ``ppo`` agents' shortlist ranks its candidates by version 1's scoring)
   - Draw choice: keep the character with the strongest first clue.
   - Writing: write the legal word sharing the most tags with what it reads (the character on
     the first step, the received word after). Among equally tied words it writes the one with
@@ -17,6 +20,11 @@
     in La Catrina, take a Memory Bone for a yellow box while the round still needs one to
     close every skull (flowers when the round is lost anyway), and close skulls using as few
     Limbo Bones as possible.
+
+Version 2 changes
+  - Writing (``muertos.writing``): a word is worth its shared tags less 0.3 per other meaning (precise
+    words keep the chain on the character; hub words make it drift and bounce), and among the words of
+    the best value the writer avoids the words it already wrote or read this round.
 """
 
 from __future__ import annotations
@@ -25,10 +33,13 @@ from typing import Any
 
 import numpy as np
 
+from fiesta_envs.core.options import Option
 from fiesta_envs.core.policy import Policy
 from fiesta_envs.muertos.common import LAYOUT, LEXICON
 from fiesta_envs.muertos.components import BLANK, STEPS, Phase
+from fiesta_envs.muertos.memory import seen_words
 from fiesta_envs.muertos.round import Round
+from fiesta_envs.muertos.writing import best_fresh_word, word_values
 
 _SHARED_WORDS = LEXICON.shared_word_tags.astype(float)
 #: How many meanings (tags) each word has: the writers' tie-break.
@@ -81,11 +92,23 @@ def best_matching(scores: np.ndarray) -> list[int]:
     return result
 
 
+#: The versions of the ``associative`` team (see the module docstring).
+VERSIONS = (1, 2)
+
+
 class AssociativeTeam(Policy):
     """Writes the most associated word; deduces by the best total association."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    @classmethod
+    def agent_options(cls) -> dict[str, Option]:
+        """``version``: 2 (the default) or 1, the team as it was before issue 20 (``associative:version=1``)."""
+        return {"version": Option(VERSIONS[-1], choices=VERSIONS, doc="1: the original team, 2: the improved one")}
+
+    def __init__(self, seed: int | None = None, version: int = VERSIONS[-1]) -> None:
         super().__init__(seed)
+        if version not in VERSIONS:
+            raise ValueError(f"associative: version must be one of {VERSIONS}, got {version!r}")
+        self.version = version
         self._plans: dict[Any, list[int]] = {}
 
     def start_episode(self, seed: int | None) -> None:
@@ -98,7 +121,9 @@ class AssociativeTeam(Policy):
         if phase == Phase.DRAW:
             return self.keep_action(game_round, player)
         if phase == Phase.WRITE:
-            return self._write(game_round, action_mask)
+            return (
+                self._write(game_round, action_mask) if self.version == 1 else self._write_v2(game_round, action_mask)
+            )
         if phase == Phase.DEDUCE:
             return self._match(game, player)
         if phase == Phase.YELLOW:
@@ -123,6 +148,14 @@ class AssociativeTeam(Policy):
         tie_break = 0.1 * WORD_MEANINGS + 0.05 * self.rng.random(len(shared))
         score = np.where(legal, shared + tie_break, -np.inf)
         return LAYOUT.write + int(np.argmax(score))
+
+    def _write_v2(self, game_round: Round, action_mask: np.ndarray) -> int:
+        legal = action_mask[LAYOUT.write : LAYOUT.blank].astype(bool)
+        if not legal.any():
+            return LAYOUT.blank
+        values = word_values(shared_with_prompt(game_round))
+        used = seen_words(game_round, game_round.seat)
+        return LAYOUT.write + best_fresh_word(values, legal, used, self.rng)
 
     # ------------------------------------------------------------------ deduction
     def _match(self, game: Any, player: int) -> int:

@@ -4,6 +4,8 @@ A seat's decision becomes "which of at most ``CHOICES`` candidates" (``fiesta_en
 each described by the numbers the ``associative`` team weighs, computed only from what the seat knows.
 Candidate 0 is always the ``associative`` team's own choice (its random tie-break replaced by the
 lowest id), so a network that always picks candidate 0 plays like that team, and training starts there.
+The ranking is that of ``associative`` version 1 (``associative:version=1``), frozen: the shipped agents were
+trained on it (version 2, the default team since issue 20, writes and deduces differently).
 
 Candidates, by decision
 -----------------------
