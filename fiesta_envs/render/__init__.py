@@ -5,8 +5,10 @@ whole table as a spectator sees it: no hidden hands, objectives or deck order, e
 game reveals at its end. Each module also gives ``private_lines(game, seat)``, what one seat
 alone knows, in text (``fiesta play`` shows it to the person in that seat), and may give
 ``public_action(name)``, how an action looks to the other players (the words written in Fiesta
-de los Muertos stay secret), and ``square_boxes(game, seat)``, where the squares the actions name
-are drawn (the web app makes them clickable). The functions here pick the module through the registry
+de los Muertos stay secret), ``square_boxes(game, seat)``, where the squares the actions name
+are drawn (the web app makes them clickable), and ``seen_by(game, seat)``, the table as one seat sees it
+when the public state holds moves the others may not see yet (Tequila's rounds are simultaneous: another
+player's moves of the round under way are shown when it ends). The functions here pick the module through the registry
 (``GameSpec.drawing_module``), as the environments do (``GameSpec.picture``): the engines draw nothing.
 Pillow is optional: ``pip install fiesta_envs[render]``.
 """
@@ -40,6 +42,13 @@ def square_boxes(game: Any, seat: int) -> dict[tuple[int, int], tuple[float, flo
     ``(row, column)``: Tequila's farm, Fiesta Mexicana's table; None for games without such squares."""
     boxes = getattr(module_for(game), "square_boxes", None)
     return boxes(game, seat) if boxes else None
+
+
+def seen_by(game: Any, seat: int) -> Any:
+    """The game as ``seat`` sees it now, to draw (``draw``), print (``render_text``) or score (``scores``):
+    a copy without the others' moves that are not shown yet, or the game itself when there are none."""
+    view = getattr(module_for(game), "seen_by", None)
+    return view(game, seat) if view else game
 
 
 def public_action(game: Any, name: str) -> str:

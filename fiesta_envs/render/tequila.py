@@ -1,5 +1,9 @@
 """The picture of a Tequila game, drawn from the public state (every sheet is public).
 
+The rounds are simultaneous, so a seat is shown ``seen_by(game, seat)``: its own sheet as it is, the
+others' as they stood when the round began (their moves of the round are shown when it ends); ``draw(game)``
+alone is the spectator's picture, every sheet as it is now.
+
 Top: the round, the two dice, the starting player and what the current player decides, and the
 "first to" bonuses already taken. Below, every player's sheet: the 8x8 farm (water, arid land,
 the resource printed on a space, buildings by kind, in upper case when connected to their chain
@@ -23,7 +27,8 @@ from fiesta_envs.render.canvas import (
     seat_colour,
     status_line,
 )
-from fiesta_envs.tequila import components, farm
+from fiesta_envs.tequila import components, determinization, farm
+from fiesta_envs.tequila.render import round_line
 
 RESOURCE_COLOURS: tuple[RGB, ...] = ((90, 160, 110), (70, 130, 210), (200, 120, 60), (140, 110, 90), (150, 90, 50))
 TEQUILA_COLOURS: tuple[RGB, ...] = ((235, 235, 225), (236, 214, 160), (236, 150, 170), (200, 60, 60))
@@ -236,9 +241,25 @@ def _tracks(canvas: Canvas, sheet: dict[str, Any], origin: tuple[float, float]) 
     canvas.text((x0, y), f"unused gears {sheet['gears_unused']}, extra actions bought {sheet['extra_bought']}", 11)
 
 
+def seen_by(game: Any, seat: int) -> Any:
+    """The game as ``seat`` sees it: the others' sheets as they stood when the round began
+    (``tequila.determinization.seen_by``)."""
+    return determinization.seen_by(game, seat)
+
+
 def private_lines(game: Any, seat: int) -> list[str]:
-    """Tequila hides nothing: every sheet is public."""
-    return []
+    """Every sheet is public, but a round is played by all at once: while one is under way, what is left of
+    ``seat``'s own round, and that the others' moves of it are shown when it ends."""
+    if game.is_over:
+        return []
+    lines = [
+        f"the other sheets are shown as they stood when round {game.round + 1} began: "
+        "their moves of this round are shown when it ends"
+    ]
+    left = round_line(game.sheets[seat])
+    if left:
+        lines.append(left)
+    return lines
 
 
-__all__ = ["draw", "private_lines", "square_boxes"]
+__all__ = ["draw", "private_lines", "seen_by", "square_boxes"]

@@ -12,6 +12,9 @@ and no "first to" bonus first taken in the round), and the dice to come are chan
 
 It is made for the seat to act (or any seat between two rounds): the part of a round another player is
 playing right now is not resampled.
+
+``seen_by(game, seat)`` is the first half alone, for showing the table to one seat (the terminal game,
+the web app): the others at the start of the round, nothing replayed, chance untouched.
 """
 
 from __future__ import annotations
@@ -42,8 +45,30 @@ def determinize(game: Tequila, seat: int, rng: np.random.Generator, replay: Poli
     """A copy with the other players' rounds so far played again by ``replay`` and chance re-seeded."""
     if not (game.is_over or game.phase == Phase.REROLL or seat == game.current_player):  # type: ignore[attr-defined]
         raise ValueError(f"tequila: a round is under way; determinise for the seat to act ({game.current_player})")
-    state: TequilaState = copy.deepcopy(game.saved_state())  # type: ignore[attr-defined]
     hidden = [other for other in played_this_round(game) if other != seat]
+    world = rebuilt(game, _seen_state(game, seat).to_dict(), rng)
+    policy = replay if replay is not None else RandomPolicy()
+    for other in hidden:
+        _replay_round(world, other, policy, rng)
+    return world
+
+
+def seen_by(game: Tequila, seat: int) -> Tequila:
+    """A copy of ``game`` showing what ``seat`` sees now: its own sheet as it is, every other sheet as it stood
+    when the round began (``shown_sheets``), no "first to" bonus first taken this round by anyone else. To draw
+    or score, not to play: it is not checked as a loaded position is (the seat to act may be another one, its
+    sheet set back to the start of the round). At the end of the game every sheet is shown: the game itself."""
+    if game.is_over:
+        return game
+    view = game.clone()
+    view._load(_seen_state(game, seat))  # type: ignore[attr-defined]
+    view._mask_cache = None
+    return view
+
+
+def _seen_state(game: Tequila, seat: int) -> TequilaState:
+    """The saved position with the others at the start of the round and their bonuses of the round forgotten."""
+    state: TequilaState = copy.deepcopy(game.saved_state())  # type: ignore[attr-defined]
     for other in range(game.num_players):  # what the seat sees of the others: their sheets at the round's start
         if other == seat:
             continue
@@ -55,11 +80,7 @@ def determinize(game: Tequila, seat: int, rng: np.random.Generator, replay: Poli
     state.bonus_round = [
         -1 if first == state.round and not mine >> bonus & 1 else first for bonus, first in enumerate(state.bonus_round)
     ]
-    world = rebuilt(game, state.to_dict(), rng)
-    policy = replay if replay is not None else RandomPolicy()
-    for other in hidden:
-        _replay_round(world, other, policy, rng)
-    return world
+    return state
 
 
 def _replay_round(world: Tequila, player: int, policy: Policy, rng: np.random.Generator) -> None:

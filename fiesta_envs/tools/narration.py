@@ -8,6 +8,10 @@ actor's side ("steal from theirs 2" is the viewer's pan 2) and steals without a 
 one pan can be stolen from; its narrator names every pan from the viewer's side and tells each
 card stolen.
 
+Tequila's rounds are played by all at once: a player's moves of a round are told to the others only when
+the round ends (``held_round`` names the round a move waits for, ``is_told`` says whether a viewer may read
+it now); the re-roll of the dice is seen by all at once.
+
 ``summarise(moves)`` tells a whole turn in one line: consecutive moves starting with the same word
 share it, repeats are counted (``pay agave x2, water; fence 3, 4; end``), so that a Tequila round
 of twenty steps reads as a few phrases.
@@ -28,10 +32,42 @@ class Before:
 
     state: dict[str, Any]  # the game's ``state_dict()["state"]`` before the move
     scores: list[float]
+    secret_round: int | None  # the simultaneous round under way (``SIMULTANEOUS_ROUNDS``), None: no such round
 
     @classmethod
     def of(cls, game: Game) -> Before:
-        return cls(game.state_dict()["state"], [float(s) for s in game.scores()])
+        rounds = SIMULTANEOUS_ROUNDS.get(game.name)
+        secret_round = rounds.round_of(game) if rounds and not game.is_over else None
+        return cls(game.state_dict()["state"], [float(s) for s in game.scores()], secret_round)
+
+
+@dataclass(frozen=True)
+class SimultaneousRounds:
+    """A game whose rounds every player plays at the same time (the engine lets them act one after another)."""
+
+    round_of: Callable[[Game], int]  # the round under way
+    open_moves: frozenset[str]  # first words of the moves everybody sees at once
+
+
+SIMULTANEOUS_ROUNDS: dict[str, SimultaneousRounds] = {
+    "tequila": SimultaneousRounds(lambda game: game.round, frozenset({"reroll"})),  # type: ignore[attr-defined]
+}
+
+
+def held_round(before: Before, game: Game, name: str) -> int | None:
+    """The round at whose end the other players are told the move ``name`` (``before``: the position it was
+    played in, ``game``: the game); None: they are told at once."""
+    if before.secret_round is None or name.split(" ", 1)[0] in SIMULTANEOUS_ROUNDS[game.name].open_moves:
+        return None
+    return before.secret_round
+
+
+def is_told(game: Game, held: int | None, player: int, viewer: int | None) -> bool:
+    """Whether ``viewer`` (None: a spectator, who sees everything) may read now a move of ``player`` that
+    was held until the end of round ``held`` (``held_round``)."""
+    if held is None or viewer is None or viewer == player or game.is_over:
+        return True
+    return SIMULTANEOUS_ROUNDS[game.name].round_of(game) > held
 
 
 def narrate(before: Before, game: Game, player: int, name: str, *, viewer: int | None) -> str:

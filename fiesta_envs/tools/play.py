@@ -17,7 +17,9 @@ the points it brings and the board after it. ``legal`` lists every legal action,
 the table again, ``help`` explains, ``quit`` (or end of input) leaves. A mistyped or illegal entry
 is explained (the rule that forbids it, or the names it resembles) and asked again; it never ends
 the game. The other players' moves are told from the person's side of the table
-(``tools.narration``), one line per player's turn. At the end the scores, the winners and the
+(``tools.narration``), one line per player's turn; the table is shown as the person's seat sees it
+(``render.seen_by``): in Tequila, whose rounds are played by all at once, the others' sheets stand as
+the round began and their moves of the round are told when it ends. At the end the scores, the winners and the
 game's breakdown (``final_info``, laid out by ``tools.breakdown``) are shown.
 
 ``--opponents`` names one agent per other seat in seat order (or one for all): a baseline
@@ -42,7 +44,7 @@ from fiesta_envs.registry import game_spec
 from fiesta_envs.tools.action_groups import ActionGroup, group_actions
 from fiesta_envs.tools.breakdown import Breakdown, build_breakdown
 from fiesta_envs.tools.guides import decision_hint, guide_for, outcome_text
-from fiesta_envs.tools.narration import Before, narrate, summarise
+from fiesta_envs.tools.narration import Before, held_round, is_told, narrate, summarise
 from fiesta_envs.tools.preview import preview
 
 #: Legal actions listed with numbers when there are at most this many (else: grouped by first word).
@@ -63,11 +65,13 @@ PREVIEW_WORDS = ("preview", "?")
 
 @dataclass
 class TurnTold:
-    """One other player's turn as it is told: their moves in words and their score before it."""
+    """One other player's turn as it is told: their moves in words and their score before and after it."""
 
     player: int
     moves: list[str]
     score_before: float
+    score_after: float
+    held: int | None  # told when this round ends (``tools.narration.held_round``), None: at once
 
 
 class Quit(Exception):
@@ -94,6 +98,7 @@ class PlaySession:
         self.stdin = stdin
         self.stdout = stdout
         self.pending: list[TurnTold] = []  # other players' turns not yet told
+        self.named_waiting: set[tuple[int, int]] = set()  # (player, round) said to have moves told later
 
     # ------------------------------------------------------------------ the game
     def run(self) -> int:
@@ -129,21 +134,37 @@ class PlaySession:
         before = Before.of(game)
         game.step(action)
         told = narrate(before, game, player, name, viewer=self.seat)
-        if not self.pending or self.pending[-1].player != player:
-            self.pending.append(TurnTold(player, [], before.scores[player]))
+        held = held_round(before, game, name)
+        last = self.pending[-1] if self.pending else None
+        if last is None or last.player != player or last.held != held:
+            self.pending.append(TurnTold(player, [], before.scores[player], before.scores[player], held))
         self.pending[-1].moves.append(told)
+        self.pending[-1].score_after = float(game.scores()[player])
 
     def flush_moves(self) -> None:
-        """Tell the other players' moves since the person's last turn: one summary per player's turn."""
+        """Tell the other players' moves since the person's last turn, one summary per player's turn; the
+        moves of a round played by all at once wait for its end (Tequila), the player is named meanwhile."""
+        game = self.game
+        told: list[TurnTold] = []
+        waiting: list[TurnTold] = []
         for turn in self.pending:
+            (told if is_told(game, turn.held, turn.player, self.seat) else waiting).append(turn)
+        for turn in told:
             line = f"player_{turn.player} ({self.opponents[turn.player][0]}): " + summarise(turn.moves)
             if len(turn.moves) > 1:
                 line = line.replace(": ", f", {len(turn.moves)} moves: ", 1)
-            score = float(self.game.scores()[turn.player])
-            if not self.game.cooperative and score != turn.score_before:
-                line += f" (score {turn.score_before:g} -> {score:g})"
+            if not game.cooperative and turn.score_after != turn.score_before:
+                line += f" (score {turn.score_before:g} -> {turn.score_after:g})"
             self.say(textwrap.fill(line, WIDTH, subsequent_indent="    "))
-        self.pending = []
+        self.pending = waiting
+        for player, held in sorted({(turn.player, turn.held) for turn in waiting if turn.held is not None}):
+            if (player, held) in self.named_waiting:
+                continue
+            self.named_waiting.add((player, held))
+            self.say(
+                f"player_{player} ({self.opponents[player][0]}) has played in this round: "
+                "its moves are shown when the round ends"
+            )
 
     def human_turn(self) -> None:
         self.flush_moves()
@@ -241,10 +262,10 @@ class PlaySession:
         self.stdout.flush()
 
     def show_board(self) -> None:
-        from fiesta_envs.render import private_lines
+        from fiesta_envs.render import private_lines, seen_by
 
         self.say("-" * WIDTH)
-        self.say(self.game.render_text())
+        self.say(seen_by(self.game, self.seat).render_text())
         for line in private_lines(self.game, self.seat):
             self.say(textwrap.fill(f"(only you see) {line}", WIDTH, subsequent_indent="    "))
 

@@ -4,9 +4,10 @@ A preview is given only when it reveals nothing the player could not know: the a
 must be one the game's guide lists (``tools.guides.GameGuide.preview_groups``), and after playing it on
 the copy the random generator must not have moved (no die rolled, no pile shuffled) and no
 hidden pile (a ``deck`` anywhere in the state) may have shrunk. Otherwise the answer says why
-there is no preview. The preview holds each seat's score change and the copy itself, from which
-the page draws the table after the choice; a choice that ends the game tells only the acting
-seat's own score change (the end reveals the others' hidden points).
+there is no preview. The preview holds each seat's score change and the copy as the acting seat sees
+it (``render.seen_by``: in Tequila the others' moves of the round stay hidden), from which the page
+draws the table after the choice; the score changes are read from what that seat sees too. A choice that
+ends the game tells only the acting seat's own score change (the end reveals the others' hidden points).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fiesta_envs.core.game import Game
+from fiesta_envs.render import seen_by
 from fiesta_envs.tools.guides import guide_for
 
 
@@ -44,11 +46,15 @@ def preview(game: Game, action: int) -> Preview:
     after = copy.state_dict()
     if after["rng"] != before["rng"] or _pile_sizes(after["state"]) != _pile_sizes(before["state"]):
         return Preview(action, name, None, {}, "what follows depends on a card drawn or a die rolled: no preview")
-    changes = {seat: float(a - b) for seat, (a, b) in enumerate(zip(copy.scores(), game.scores(), strict=True))}
+    seat = game.current_player
+    scores_before = seen_by(game, seat).scores()
     if copy.is_over:  # the end reveals everything: only the acting seat's own change is told
-        seat = game.current_player
-        return Preview(action, name, None, {seat: changes[seat]}, "the game ends with this choice")
-    return Preview(action, name, copy, changes, f"then player_{copy.current_player} acts")
+        change = float(copy.scores()[seat] - scores_before[seat])
+        return Preview(action, name, None, {seat: change}, "the game ends with this choice")
+    seen_after = seen_by(copy, seat)
+    scores_after = seen_after.scores()
+    changes = {other: float(a - b) for other, (a, b) in enumerate(zip(scores_after, scores_before, strict=True))}
+    return Preview(action, name, seen_after, changes, f"then player_{copy.current_player} acts")
 
 
 def _pile_sizes(state: Any) -> list[int]:

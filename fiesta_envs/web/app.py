@@ -6,7 +6,8 @@ Routes::
     POST /new/play  /new/watch  /new/replay     set a table up, then go to its page
     GET  /table/<id>                    the table (?preview=N a choice's preview, ?step=K, ?seat=S)
     POST /table/<id>/play               the person's action (form field ``action``)
-    GET  /table/<id>/picture.png        the table drawn (?step=K for a timeline, ?preview=N)
+    GET  /table/<id>/picture.png        the table drawn (?step=K for a timeline, ?preview=N); at a play table
+                                        as the person's seat sees it (``render.seen_by``)
 
 All state lives on the server in a ``TableStore``; pages are plain HTML forms and links, so the
 app works without JavaScript (a few lines of it only filter long button lists).
@@ -28,6 +29,7 @@ from fiesta_envs.core.errors import FiestaError
 from fiesta_envs.core.game import Game
 from fiesta_envs.evaluation.agents import seat_agents
 from fiesta_envs.registry import GAMES, game_spec
+from fiesta_envs.render import seen_by
 from fiesta_envs.tools.action_groups import group_actions
 from fiesta_envs.tools.breakdown import build_breakdown, show
 from fiesta_envs.tools.guides import decision_hint, guide_for, outcome_text
@@ -159,7 +161,7 @@ def _play_page(table_id: str, table: PlayTable, error: str | None = None) -> str
         game=game,
         guide=guide_for(game.name),
         labels=_seat_labels(table.labels),
-        scores=[show(float(s)) for s in game.scores()],
+        scores=[show(float(s)) for s in seen_by(game, table.seat).scores()],
         private=_private_lines(game, table.seat),
         hint=decision_hint(game, table.seat),
         groups=groups,
@@ -168,7 +170,8 @@ def _play_page(table_id: str, table: PlayTable, error: str | None = None) -> str
         square_label=square_label,
         previewable=previewable,
         preview=preview_of,
-        moves=table.moves[-LOG_LENGTH:],
+        moves=table.told_moves()[-LOG_LENGTH:],
+        unseen=table.unseen_players(),
         end=_end_of_game(game, table.labels) if game.is_over else None,
         error=error,
     )
@@ -233,8 +236,8 @@ def _pictured_game(table: PlayTable | Timeline) -> Game:
         result = preview(table.game, action)
         if result.after is None:
             raise FiestaError(result.note)
-        return result.after
-    return table.game
+        return result.after  # as the person sees it
+    return seen_by(table.game, table.seat)
 
 
 def picture_png(game: Game) -> bytes:

@@ -1,7 +1,8 @@
 """The games the web app is showing, kept on the server: tables to play at and timelines to watch.
 
 * ``PlayTable``: a person sits at one seat, agents at the others. After each of the person's
-  actions the agents play until it is the person's turn again or the game ends.
+  actions the agents play until it is the person's turn again or the game ends. The person is told
+  the others' moves as they may know them (Tequila: a round's moves when it ends).
 * ``Timeline``: a game to watch step by step, forward and back: either agents playing each
   other (the next step is asked of the agent when the viewer first goes past the end), or a
   game record (``fiesta evaluate --records``) whose actions are replayed through the engine.
@@ -12,6 +13,7 @@ Every step is remembered as a state dict, so going back rebuilds the position ex
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 import threading
 from collections import OrderedDict
@@ -23,7 +25,7 @@ from fiesta_envs.core.errors import FiestaError, InvalidStateError
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.policy import Policy
 from fiesta_envs.registry import GameSpec, game_spec
-from fiesta_envs.tools.narration import Before, narrate
+from fiesta_envs.tools.narration import Before, held_round, is_told, narrate
 
 #: How many tables the server keeps before it forgets the oldest.
 MAX_TABLES = 64
@@ -37,6 +39,7 @@ class Move:
     player: int
     name: str  # the action's full name
     public: str  # how the other players are told it (secret words stay secret; ``tools.narration``)
+    held: int | None = None  # told to the others when this round ends (Tequila: rounds played by all at once)
 
 
 def agent_move(game: Game, policy: Policy) -> int:
@@ -82,15 +85,24 @@ class PlayTable:
             _, policy = self.agents[self.game.current_player]
             self._step(agent_move(self.game, policy))
 
+    def told_moves(self) -> list[Move]:
+        """The moves as the person may read them now, numbered in that order: the others' moves of a round
+        played by all at once are told when it ends (``tools.narration.is_told``)."""
+        told = [move for move in self.moves if is_told(self.game, move.held, move.player, self.seat)]
+        return [dataclasses.replace(move, step=number) for number, move in enumerate(told, start=1)]
+
+    def unseen_players(self) -> list[int]:
+        """The other players who have moves not told yet (they played in the round under way)."""
+        return sorted({m.player for m in self.moves if not is_told(self.game, m.held, m.player, self.seat)})
+
     def _step(self, action: int) -> None:
         game = self.game
         player = game.current_player
         name = game.action_to_string(action)
         before = Before.of(game)
         game.step(action)
-        self.moves.append(
-            Move(len(self.moves) + 1, player, name, narrate(before, game, player, name, viewer=self.seat))
-        )
+        told = narrate(before, game, player, name, viewer=self.seat)
+        self.moves.append(Move(len(self.moves) + 1, player, name, told, held_round(before, game, name)))
 
 
 class Timeline:
