@@ -4,6 +4,7 @@
 
     fiesta evaluate --game fiesta_mexicana --players 2 --agents greedy,random --games 200 --workers 2
     fiesta evaluate --game tequila --players 3 --agents planner,greedy,ppo=runs/tequila --out results/
+    fiesta evaluate --game tequila --players 3 --agents planner,greedy --games 2000 --backend ray
 
 An agent is a baseline name (``random`` or one of the game's scripted players) or a
 checkpoint (a checkpoint directory, its ``model.zip``, or a run directory for its latest
@@ -42,6 +43,11 @@ Results are printed as tables and saved in ``--out``: ``results.json`` (everythi
 each written to a temporary file first and then renamed (``os.replace``), so a file is
 never left half-written. ``--records FILE`` saves every game as a replayable JSON line
 (``fiesta_envs.evaluation.records``).
+
+**Where the games run.** ``--workers N`` local processes (default: one per core), or with
+``--backend ray`` Ray tasks on a local Ray instance (``N`` CPUs) or on the cluster named by
+``RAY_ADDRESS`` (needs the ``rllib`` extra). The results are the same either way: every game's
+seeds come from the schedule.
 """
 
 from __future__ import annotations
@@ -63,6 +69,7 @@ import numpy as np
 from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import FiestaError, InvalidOptionError
 from fiesta_envs.core.options import add_option_argument, parse_options
+from fiesta_envs.core.ray_tasks import BACKENDS
 from fiesta_envs.evaluation.agents import AgentSource, add_trust_argument, resolve_agent, resolve_agents
 from fiesta_envs.evaluation.records import RecordWriter
 from fiesta_envs.evaluation.stats import Comparison, Rating, mean_interval, rate_agents, wilson_interval
@@ -349,11 +356,13 @@ def run_tournament(
     bootstrap: int = 1000,
     progress: bool | None = None,
     trust_checkpoints: bool = False,
+    backend: str = "local",
 ) -> Evaluation:
     """Every agent against every other (see the module docstring); returns the summarised evaluation.
 
     ``trust_checkpoints=True`` allows checkpoints without a pickle-free ``policy.npz`` (see
-    ``fiesta_envs.evaluation.checkpoints``)."""
+    ``fiesta_envs.evaluation.checkpoints``). ``backend="ray"`` plays the games in Ray tasks
+    (``fiesta_envs.core.ray_tasks``) with the same results as the local processes."""
     spec, num_players, full_options = _prepare(game, num_players, options)
     sources = resolve_agents(spec, num_players, list(agents), full_options, trust_checkpoints=trust_checkpoints)
     teams = plays_as_teams(spec, num_players)
@@ -373,6 +382,7 @@ def run_tournament(
         records=records,
         bootstrap=bootstrap,
         progress=progress,
+        backend=backend,
     )
 
 
@@ -389,6 +399,7 @@ def _play(
     records: str | Path | None,
     bootstrap: int,
     progress: bool | None,
+    backend: str = "local",
 ) -> Evaluation:
     tasks = schedule(tables, games_per_table, seed)
     writer = RecordWriter(records) if records else None
@@ -403,6 +414,7 @@ def _play(
             keep_records=writer is not None,
             progress=progress,
             on_result=(lambda r: writer.write(r.record)) if writer is not None else None,
+            backend=backend,
         )
     except BaseException:
         if writer is not None:
@@ -637,7 +649,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="games per table (per pair of agents with 2 players), rounded up to whole seat rotations (default 100)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the agents (default 0)")
-    parser.add_argument("--workers", type=int, default=0, help="parallel processes (default 0: one per CPU core)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="parallel processes, or the CPUs of a local Ray instance (default 0: one per CPU core)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="where the games run: local processes, or Ray tasks (local Ray, or the cluster in RAY_ADDRESS; "
+        "rllib extra); the results are the same",
+    )
     parser.add_argument("--out", default=None, help="directory for results (default evaluations/<game>_<N>p)")
     parser.add_argument("--records", default=None, help="save every game as a replayable JSON line in this file")
     add_option_argument(parser)
@@ -667,6 +691,7 @@ def run(args: argparse.Namespace) -> int:
             mixed=not args.no_mixed,
             bootstrap=args.bootstrap,
             trust_checkpoints=args.trust_checkpoint,
+            backend=args.backend,
         )
     except (FiestaError, ValueError) as error:
         print(f"fiesta evaluate: error: {error}", file=sys.stderr)

@@ -16,9 +16,10 @@ Vocabulary:
 * policy seeds depend on (deal, table, slot), not on the seat, so an agent's copy draws the
   same random numbers in every rotation of a deal.
 
-Games are independent, so they run in worker processes (``spawn``: safe with torch loaded);
-each game's seeds are fixed by the schedule, so the results do not depend on the number of
-workers or the order they finish in.
+Games are independent, so they run in worker processes (``spawn``: safe with torch loaded), or
+with ``backend="ray"`` as Ray tasks of ``RAY_GAMES_PER_TASK`` games each (``fiesta_envs.core.ray_tasks``:
+a local Ray instance, or the cluster in ``RAY_ADDRESS``); each game's seeds are fixed by the schedule, so
+the results do not depend on the backend, the number of workers or the order they finish in.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from typing import Any
 
 from fiesta_envs.core.errors import FiestaError, IllegalActionError
 from fiesta_envs.core.policy import Policy
+from fiesta_envs.core.ray_tasks import check_backend, ray_map
 from fiesta_envs.core.rng import derive_seed
 from fiesta_envs.evaluation.agents import AgentSource
 from fiesta_envs.evaluation.records import make_record
@@ -42,6 +44,9 @@ from fiesta_envs.registry import GameSpec
 
 #: A game still running after this many actions is reported as a bug in the engine.
 MAX_STEPS = 200_000
+
+#: Games played by one Ray task (``backend="ray"``): enough to outweigh a task's start, few enough to spread.
+RAY_GAMES_PER_TASK = 8
 
 
 class TournamentError(FiestaError, RuntimeError):
@@ -247,20 +252,38 @@ class TablePlayer:
 _WORKER: TablePlayer | None = None
 
 
-def _init_worker(
-    spec: GameSpec, num_players: int, options: dict, sources: list[AgentSource], keep_records: bool
-) -> None:
-    global _WORKER
+def _one_thread_for_checkpoints(sources: Sequence[AgentSource]) -> None:
     if any(source.kind == "checkpoint" for source in sources):
         import torch
 
         torch.set_num_threads(1)  # one process per core: no thread oversubscription
+
+
+def _init_worker(
+    spec: GameSpec, num_players: int, options: dict, sources: list[AgentSource], keep_records: bool
+) -> None:
+    global _WORKER
+    _one_thread_for_checkpoints(sources)
     _WORKER = TablePlayer(spec, num_players, options, sources, keep_records)
 
 
 def _play_in_worker(task: GameTask) -> GameResult:
     assert _WORKER is not None, "worker not initialised"
     return _WORKER.play(task)
+
+
+def _play_ray_task(
+    spec: GameSpec,
+    num_players: int,
+    options: dict,
+    sources: list[AgentSource],
+    keep_records: bool,
+    tasks: list[GameTask],
+) -> list[GameResult]:
+    """One Ray task: a few scheduled games in one ``TablePlayer``."""
+    _one_thread_for_checkpoints(sources)
+    player = TablePlayer(spec, num_players, options, sources, keep_records)
+    return [player.play(task) for task in tasks]
 
 
 def resolve_workers(workers: int | None) -> int:
@@ -291,17 +314,24 @@ def play_games(
     keep_records: bool = False,
     progress: bool | None = None,
     on_result: Callable[[GameResult], None] | None = None,
+    backend: str = "local",
 ) -> list[GameResult]:
     """Play every task and return the results in schedule order.
 
     ``progress``: a progress bar on stderr (None: only when stderr is a terminal).
     ``on_result`` sees each result, in schedule order, as soon as it is known (this is how
-    records are streamed to their file).
+    records are streamed to their file). ``backend``: ``"local"`` plays in ``workers`` processes,
+    ``"ray"`` in Ray tasks (``workers`` is then the CPUs of a local Ray instance; a cluster named in
+    ``RAY_ADDRESS`` uses its own).
     """
     from tqdm import tqdm
 
+    check_backend(backend)
     workers = min(resolve_workers(workers), max(1, len(tasks)))
-    if workers > 1 and not _picklable(list(sources)):
+    if backend == "ray":
+        if not _picklable(list(sources)):
+            raise TournamentError("an agent cannot be sent to Ray tasks (not picklable): use the local backend")
+    elif workers > 1 and not _picklable(list(sources)):
         warnings.warn(
             "an agent cannot be sent to worker processes (not picklable); playing in one process",
             stacklevel=2,
@@ -316,7 +346,14 @@ def play_games(
     results: list[GameResult] = []
     try:
         for result in _results(
-            spec, num_players, options, sources=sources, tasks=tasks, workers=workers, keep_records=keep_records
+            spec,
+            num_players,
+            options,
+            sources=sources,
+            tasks=tasks,
+            workers=workers,
+            keep_records=keep_records,
+            backend=backend,
         ):
             results.append(result)
             if on_result is not None:
@@ -336,7 +373,14 @@ def _results(
     tasks: Sequence[GameTask],
     workers: int,
     keep_records: bool,
+    backend: str,
 ) -> Iterator[GameResult]:
+    if backend == "ray":
+        pieces = [(list(tasks[i : i + RAY_GAMES_PER_TASK]),) for i in range(0, len(tasks), RAY_GAMES_PER_TASK)]
+        shared = (spec, num_players, dict(options), list(sources), keep_records)
+        for piece in ray_map(_play_ray_task, pieces, shared=shared, local_cpus=workers):
+            yield from piece
+        return
     if workers == 1:
         player = TablePlayer(spec, num_players, options, sources, keep_records)
         for task in tasks:

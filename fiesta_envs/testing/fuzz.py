@@ -40,6 +40,12 @@ Run it::
     fiesta fuzz --games 10000 --jobs 2   # the long run: 10,000 games per game and configuration
     fiesta fuzz --game fiesta_mexicana --players 3 --option variant=confirmed_waiters --games 500
     fiesta fuzz --game la_catrina --policy associative --policy random   # baselines reach later rounds
+    RAY_ADDRESS=HEAD:6379 fiesta fuzz --games 100000 --jobs 64 --backend ray   # on a Ray cluster
+
+``--jobs N`` cuts each configuration's games into pieces (their seeds depend on the cut, so a report is
+reproducible for a given ``--jobs``) played in ``N`` local processes, or with ``--backend ray`` as Ray tasks
+(a local Ray instance with ``N`` CPUs, or the cluster named by ``RAY_ADDRESS``; needs the ``rllib`` extra):
+the same pieces, so the same report as the local run with the same ``--jobs`` (only the CPU seconds differ).
 
 It prints how many games, steps and checks ran per game and exits with status 1 if any check
 failed, printing a reproducer (seed and action sequence) for every failure.
@@ -50,6 +56,7 @@ As a library: ``fuzz_game("fiesta_mexicana", 3, {}, games=100, seed=0)`` returns
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import sys
@@ -68,6 +75,7 @@ from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import add_option_argument, parse_options
 from fiesta_envs.core.policy import Policy, legal_actions
+from fiesta_envs.core.ray_tasks import BACKENDS, check_backend, ray_instance, ray_map
 from fiesta_envs.testing.invariants import (
     GameInvariants,
     invariants_for,
@@ -622,14 +630,17 @@ def fuzz_all(
     options: dict[str, Any] | None = None,
     jobs: int = 1,
     depth: int | None = 1,
+    backend: str = "local",
     **settings: Any,
 ) -> FuzzReport:
     """Fuzz ``games`` games in every configuration of one game (``core.configurations``, at every player count).
 
     With ``options``, only those options (at every player count the game accepts them for).
     With ``jobs`` > 1 the games are split over worker processes (the split changes the seeds,
-    so a report is reproducible for a given ``jobs``).
+    so a report is reproducible for a given ``jobs``). ``backend="ray"`` plays the same pieces as
+    Ray tasks (``fiesta_envs.core.ray_tasks``; ``jobs`` CPUs for a local Ray instance): the same report.
     """
+    check_backend(backend)
     game_class = resolve_game(game)
     if options is not None:
         counts = players or game_class.player_counts
@@ -645,7 +656,10 @@ def fuzz_all(
             if count > 0:
                 tasks.append((game_class, n, config_options, count, seed + 1_000_003 * chunk, settings))
     report = FuzzReport(game_class.name)
-    if jobs > 1:
+    if backend == "ray":
+        for part in ray_map(_run_task, [(task,) for task in tasks], local_cpus=jobs):
+            report.merge(part)
+    elif jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             for part in pool.map(_run_task, tasks):
                 report.merge(part)
@@ -675,7 +689,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=1,
         help="combine up to this many non-default options per configuration (default 1; 0: defaults only)",
     )
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="worker processes, or the CPUs of a local Ray instance; also cuts the games into pieces (default 1)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="where the pieces run: local processes, or Ray tasks (local Ray, or the cluster in RAY_ADDRESS; "
+        "rllib extra); the same report",
+    )
     parser.add_argument("--sample-rate", type=float, default=0.1, help="share of steps with the expensive checks")
     parser.add_argument("--determinism-rate", type=float, default=0.2, help="share of games replayed afresh")
     parser.add_argument(
@@ -701,6 +727,21 @@ def run(args: argparse.Namespace) -> int:
         "determinism_rate": args.determinism_rate,
         "policies": tuple(args.policy or ()),
     }
+    # one Ray instance for every game's run (ray_map uses a running one)
+    with ray_instance(args.jobs) if args.backend == "ray" else contextlib.nullcontext():
+        reports = _fuzz_games(names, args, options, settings)
+    print_reports(reports)
+    if args.json:
+        from fiesta_envs.core.atomic import write_json_atomically
+
+        write_json_atomically(args.json, {"fuzz": [r.to_dict() for r in reports]})
+    return 0 if all(r.ok for r in reports) else 1
+
+
+def _fuzz_games(
+    names: Sequence[str], args: argparse.Namespace, options: dict[str, Any] | None, settings: dict[str, Any]
+) -> list[FuzzReport]:
+    """``fuzz_all`` for each game, with a line per game as soon as it is done."""
     reports = []
     for name in names:
         report = fuzz_all(
@@ -712,6 +753,7 @@ def run(args: argparse.Namespace) -> int:
             options=options,
             jobs=args.jobs,
             depth=args.depth,
+            backend=args.backend,
             **settings,
         )
         reports.append(report)
@@ -721,12 +763,7 @@ def run(args: argparse.Namespace) -> int:
             f"{report.total_checks} checks, {report.seconds:.1f} s cpu: {status}",
             flush=True,
         )
-    print_reports(reports)
-    if args.json:
-        from fiesta_envs.core.atomic import write_json_atomically
-
-        write_json_atomically(args.json, {"fuzz": [r.to_dict() for r in reports]})
-    return 0 if all(r.ok for r in reports) else 1
+    return reports
 
 
 def print_reports(reports: list[FuzzReport]) -> None:
