@@ -15,6 +15,7 @@ from fiesta_envs.muertos.baselines import BASELINES, AssociativeTeam, best_match
 from fiesta_envs.muertos.catrina import LaCatrina
 from fiesta_envs.muertos.common import LAYOUT, LEXICON
 from fiesta_envs.muertos.components import Phase
+from fiesta_envs.muertos.deduction import deduction_scores
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.memory import seen_chains, seen_words
 from fiesta_envs.muertos.writing import word_values
@@ -183,11 +184,43 @@ def test_a_seat_remembers_only_the_words_it_wrote_and_read():
         seen_chains(game.round, 0)
 
 
-def test_associative_deduction_uses_only_what_the_seat_knows():
+def test_version_2_deduces_from_every_word_the_seat_read_and_wrote():
+    """Seat 1 (Apollo) read "pen" on Cervantes's skull at step 1 (written from the character itself) and wrote
+    "file"; that chain ends in "compose", another in "staff". Version 1 reads only the final words (and its own
+    skull's): it gives "compose" to Bach and "staff" to Artemis, an extra. Version 2 weighs "pen" and "file"
+    against the characters and finds every skull."""
+    game = chains_written(
+        5,
+        ["Miguel de Cervantes", "Apollo", "Jesse James", "Johann Sebastian Bach"],
+        [
+            *("pen", "ray", "gun", "bell"),  # step 0, seats 0..3 on their own skulls
+            *("record", "file", "lightning", "dangerous"),  # step 1: seat 1 reads "pen" on Cervantes's skull
+            *("dagger", "march", "pen", "eye"),
+            *("lightning", "joker", "staff", "compose"),
+        ],
+    )
+    for number in range(4):  # seat 0 matches first
+        game.play(f"match {number + 1} to 1")
+    game_round = game.round
+    answers = [f"match {d + 1} to {game_round.answer(game_round.numbers[d]) + 1}" for d in range(4)]
+    matched = {}
+    for version in (1, 2):
+        position, team = game.clone(), AssociativeTeam(seed=0, version=version)
+        matched[version] = []
+        for _ in range(4):
+            action = team.act(None, position.legal_mask(), position, 1)
+            matched[version].append(position.action_to_string(action))
+            position.step(action)
+    assert matched[2] == answers
+    assert sum(mine != answer for mine, answer in zip(matched[1], answers, strict=True)) == 2
+
+
+@pytest.mark.parametrize("scores", [AssociativeTeam.deduction_scores, deduction_scores], ids=["version1", "version2"])
+def test_associative_deduction_uses_only_what_the_seat_knows(scores):
     game = FiestaDeLosMuertos(num_players=6, seed=3)
     write_all(game)
     assert game.round.phase == Phase.DEDUCE
-    plans = [AssociativeTeam.deduction_scores(game.round, 0)]
+    plans = [scores(game.round, 0)]
     # change every word seat 0 never received nor wrote (final words stay: everyone sees them)
 
     def scramble(state):
@@ -200,7 +233,7 @@ def test_associative_deduction_uses_only_what_the_seat_knows():
     other = game.clone()
     edit_state(other, scramble)
     assert other.round.words != game.round.words
-    plans.append(AssociativeTeam.deduction_scores(other.round, 0))
+    plans.append(scores(other.round, 0))
     assert np.array_equal(plans[0], plans[1])
     # two fresh policies: one policy would reuse the plan it made for the first game
     assert AssociativeTeam(seed=0).act(game.observe(0), game.legal_mask(), game, 0) == AssociativeTeam(seed=0).act(
@@ -208,7 +241,8 @@ def test_associative_deduction_uses_only_what_the_seat_knows():
     )
 
 
-def test_associative_deduction_never_reads_the_answers():
+@pytest.mark.parametrize("scores", [AssociativeTeam.deduction_scores, deduction_scores], ids=["version1", "version2"])
+def test_associative_deduction_never_reads_the_answers(scores):
     """Which character hides under another player's skull is what the deduction is about: swapping
     the characters of two other seats (the table unchanged) changes nothing for seat 0."""
     game = FiestaDeLosMuertos(num_players=6, seed=4)
@@ -223,9 +257,7 @@ def test_associative_deduction_never_reads_the_answers():
 
     edit_state(other, swap)
     assert other.round.table == game.round.table and other.round.answer(2) == game.round.answer(5)
-    assert np.array_equal(
-        AssociativeTeam.deduction_scores(game.round, 0), AssociativeTeam.deduction_scores(other.round, 0)
-    )
+    assert np.array_equal(scores(game.round, 0), scores(other.round, 0))
     # two fresh policies: one policy would reuse the plan it made for the first game
     assert AssociativeTeam(seed=0).act(game.observe(0), game.legal_mask(), game, 0) == AssociativeTeam(seed=0).act(
         other.observe(0), other.legal_mask(), other, 0

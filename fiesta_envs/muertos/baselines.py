@@ -25,6 +25,9 @@ Version 2 changes
   - Writing (``muertos.writing``): a word is worth its shared tags less 0.3 per other meaning (precise
     words keep the chain on the character; hub words make it drift and bounce), and among the words of
     the best value the writer avoids the words it already wrote or read this round.
+  - Deduction (``muertos.deduction``): every word the seat wrote or read counts, skull by skull: what they
+    say of the character under that skull, spread over the numbered skulls by how their final words follow
+    from the last word it saw there.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from fiesta_envs.core.options import Option
 from fiesta_envs.core.policy import Policy
 from fiesta_envs.muertos.common import LAYOUT, LEXICON
 from fiesta_envs.muertos.components import BLANK, STEPS, Phase
+from fiesta_envs.muertos.deduction import deduction_scores as seen_chain_scores
 from fiesta_envs.muertos.memory import seen_words
 from fiesta_envs.muertos.round import Round
 from fiesta_envs.muertos.writing import best_fresh_word, word_values
@@ -165,12 +169,18 @@ class AssociativeTeam(Policy):
         key = (game.round_index, player, finals, tuple(game_round.table))
         plan = self._plans.get(key)
         if plan is None:
-            plan = self._plans[key] = best_matching(self.deduction_scores(game_round, player))
+            scores = (
+                self.deduction_scores(game_round, player)
+                if self.version == 1
+                else seen_chain_scores(game_round, player)
+            )
+            plan = self._plans[key] = best_matching(scores)
         return LAYOUT.match_action(game_round.number, plan[game_round.number])
 
     @staticmethod
     def deduction_scores(game_round: Round, player: int) -> np.ndarray:
-        """(skulls x 8) association scores from what ``player`` knows."""
+        """(skulls x 8) association scores from what ``player`` knows, as version 1 weighs them (the shortlist's
+        ranking; version 2's are ``muertos.deduction.deduction_scores``)."""
         rules = game_round.rules
         table = game_round.table
         last = STEPS - 1
