@@ -14,6 +14,7 @@ from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 from fiesta_envs.muertos.catrina import LaCatrina
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tools.action_groups import group_actions
+from fiesta_envs.tools.guides import decision_hint
 from fiesta_envs.tools.narration import Before, narrate
 from fiesta_envs.tools.play import WIDTH, PlaySession, _group_line
 from fiesta_envs.tortilla.game import TortillaDePatatas
@@ -201,3 +202,41 @@ def test_group_lines_fit_the_width() -> None:
     many = group_actions([(i, f"fence {i}") for i in range(40)])[0]
     line = _group_line(many, 60)
     assert len(line) <= 60 and line.endswith("... 39")
+
+
+def test_each_placement_turn_is_told_with_its_points() -> None:
+    from fiesta_envs.render.fiesta_mexicana import choice_outcome
+
+    game = fiesta_mexicana_at("place")
+    hint = decision_hint(game, 0)
+    for action in game.legal_actions():
+        copy = game.clone()
+        copy.step(action)
+        gained = int(copy.state_dict()["state"]["points"][0] - game.state_dict()["state"]["points"][0])
+        assert choice_outcome(game, 0, action).points == gained
+        assert f"{game.action_to_string(action)}: {gained:+d} point" in hint
+
+
+def test_a_table_turn_tells_the_numbers_the_table_reads_once_every_table_has_turned() -> None:
+    """The first player to choose a turn is told the numbers its table will read (the tables turn together
+    after the last player's choice: the same numbers as the engine's)."""
+    from fiesta_envs.render.fiesta_mexicana import choice_outcome, free_numbers
+
+    game = FiestaMexicana(num_players=3, seed=3)
+    rng = np.random.default_rng(0)
+    while game.state_dict()["state"]["phase"] != "rotate":
+        game.step(int(rng.choice(game.legal_actions())))
+    seat = game.current_player
+    told = {}
+    for action in game.legal_actions():
+        outcome = choice_outcome(game, seat, action)
+        told[game.action_to_string(action)] = free_numbers(outcome.state, seat, outcome.orientation)
+        copy = game.clone()
+        copy.step(action)
+        while copy.state_dict()["state"]["phase"] == "rotate":
+            copy.play("rotate none")
+        state = copy.state_dict()["state"]
+        assert told[game.action_to_string(action)] == free_numbers(state, seat, state["orientation"][seat])
+    assert told["rotate left"] != told["rotate none"]
+    hint = flat(decision_hint(game, seat))
+    assert f"left: {' '.join(map(str, told['rotate left']))};" in hint

@@ -89,7 +89,8 @@ def test_buttons_are_the_legal_actions_grouped_by_first_word(client) -> None:
     address = start_table(client, "/new/play", game="fiesta_mexicana", seat="0", agent="greedy", seed="2")
     game = table_of(client, address).game
     page = client.get(address).get_data(as_text=True)
-    assert action_values(page) == game.legal_actions()
+    grouped = page[page.index("<fieldset") :]  # after the picture buttons of the start card's turns
+    assert action_values(grouped) == game.legal_actions()
     for word in {name.split()[0] for name in game.legal_action_names()}:
         assert f"<legend>{word}</legend>" in page
 
@@ -348,3 +349,25 @@ def test_fiesta_mexicana_bids_are_chosen_on_the_numbered_table(client) -> None:
 def test_the_play_page_reminds_the_recipes_of_tortilla(client) -> None:
     address = start_table(client, "/new/play", game="tortilla_de_patatas", seat="0", agent="careful", seed="1")
     assert "Recipes: M = 3 or 4 potatoes" in client.get(address).get_data(as_text=True)
+
+
+def test_fiesta_mexicana_turns_are_chosen_by_clicking_their_pictures(client) -> None:
+    """At a placement (and a start card, a table turn) every turn is a picture button that plays it; the
+    picture is drawn on request for the person's legal pictured choices only."""
+    address = start_table(client, "/new/play", game="fiesta_mexicana", seat="0", agent="random", seed="6")
+    game = table_of(client, address).game
+    for word in ("orient", "place", "rotate"):
+        page = play_until(client, address, word)
+        pictured = game.legal_actions()  # all of them are turns
+        buttons = re.findall(r'class="act picture-choice" title="([^"]+)"', page)
+        assert buttons == [game.action_to_string(a) for a in pictured], word
+        for action in pictured:
+            picture = client.get(f"{address}/choice/{action}.png")
+            assert picture.mimetype == "image/png" and Image.open(io.BytesIO(picture.data)).size[0] > 100
+        if word == "place":  # a picture button plays its action
+            name = game.action_to_string(pictured[-1])
+            client.post(f"{address}/play", data={"action": str(pictured[-1])})
+            assert [m.name for m in table_of(client, address).moves if m.player == 0][-1] == name
+    bid = next(a for a in range(game.num_actions) if game.action_to_string(a) == "bid 16")
+    assert client.get(f"{address}/choice/{bid}.png").status_code == 404
+    assert client.get(f"{address}/choice/99999.png").status_code == 404

@@ -1,16 +1,16 @@
 """Pictures of the games (``render_mode="rgb_array"``), drawn with Pillow from each game's public state.
 
-``fiesta_envs.render.<game>.draw(game)`` returns a ``uint8`` array (height x width x 3) of the
-whole table as a spectator sees it: no hidden hands, objectives or deck order, except what the
-game reveals at its end. Each module also gives ``private_lines(game, seat)``, what one seat
-alone knows, in text (``fiesta play`` shows it to the person in that seat), and may give
-``public_action(name)``, how an action looks to the other players (the words written in Fiesta
-de los Muertos stay secret), ``square_boxes(game, seat)``, where the squares the actions name
-are drawn (the web app makes them clickable), and ``seen_by(game, seat)``, the table as one seat sees it
-when the public state holds moves the others may not see yet (Tequila's rounds are simultaneous: another
-player's moves of the round under way are shown when it ends). The functions here pick the module through the registry
-(``GameSpec.drawing_module``), as the environments do (``GameSpec.picture``): the engines draw nothing.
-Pillow is optional: ``pip install fiesta_envs[render]``.
+``fiesta_envs.render.<game>.draw(game)`` returns a ``uint8`` array (height x width x 3) of the whole table as
+a spectator sees it: no hidden hands, objectives or deck order, except what the game reveals at its end. Each
+module also gives ``private_lines(game, seat)``, what one seat alone knows, in text (``fiesta play`` shows it
+to the person in that seat), and may give ``public_action(name)``, how an action looks to the other players
+(the words written in Fiesta de los Muertos stay secret), ``square_boxes(game, seat)``, where the squares the
+actions name are drawn (the web app makes them clickable), ``choice_picture(game, seat, action)``, a small
+picture of what one choice would do (the web app makes those its buttons), and ``seen_by(game, seat)``, the
+table as one seat sees it when the public state holds moves the others may not see yet (Tequila's rounds are
+simultaneous: another player's moves of the round under way are shown when it ends). The functions here pick
+the module through the registry (``GameSpec.drawing_module``), as the environments do (``GameSpec.picture``):
+the engines draw nothing. Pillow is optional: ``pip install fiesta_envs[render]``.
 """
 
 from __future__ import annotations
@@ -42,6 +42,21 @@ def square_boxes(game: Any, seat: int) -> dict[tuple[int, int], tuple[float, flo
     ``(row, column)``: Tequila's farm, Fiesta Mexicana's table; None for games without such squares."""
     boxes = getattr(module_for(game), "square_boxes", None)
     return boxes(game, seat) if boxes else None
+
+
+def pictured_choices(game: Any, seat: int) -> list[int]:
+    """The legal actions of ``seat`` (to act now) that ``choice_picture`` draws, in order."""
+    kinds = getattr(module_for(game), "CHOICE_PICTURES", frozenset())
+    if not kinds or game.is_over or game.current_player != seat:
+        return []
+    return [a for a in game.legal_actions() if game.action_to_string(a).split(" ", 1)[0] in kinds]
+
+
+def choice_picture(game: Any, seat: int, action: int) -> np.ndarray | None:
+    """A small picture of what ``seat``'s legal ``action`` would do (Fiesta Mexicana: a card turned on its
+    space with its points, a table turned with its new numbers), or None when the game draws none for it."""
+    picture = getattr(module_for(game), "choice_picture", None)
+    return picture(game, seat, action) if picture else None
 
 
 def seen_by(game: Any, seat: int) -> Any:

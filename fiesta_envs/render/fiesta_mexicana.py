@@ -10,12 +10,13 @@ are oriented (at the same time in the printed game) they are drawn face down and
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from fiesta_envs.fiesta_mexicana.actions import ROTATIONS
-from fiesta_envs.fiesta_mexicana.board import FIXED_OF, ROTATED_EDGES
+from fiesta_envs.fiesta_mexicana.actions import ROTATION_TURNS, ROTATIONS
+from fiesta_envs.fiesta_mexicana.board import FIXED_OF, ROTATED_EDGES, number_of_space
 from fiesta_envs.fiesta_mexicana.components import (
     DISH_CARDS,
     DISHES,
@@ -146,28 +147,134 @@ def _player_panel(
     y += line_height(14)
     canvas.text((left, y), f"objectives held: {held}   reserves used: {state['reserves'][player]}", 13)
     grid_left, y = _table_origin(box)
-    for view in range(NUM_SPACES):
-        row, col = divmod(view, TABLE_SIDE)
-        space = FIXED_OF[orientation][view]
-        x0, y0 = grid_left + col * CELL, y + row * CELL
-        card = state["cards"][player][space]
-        if card >= 0 and orienting:
-            canvas.box((x0, y0, x0 + CELL - 2, y0 + CELL - 2), fill=COLOURS["faint"], outline=COLOURS["ink"])
-            canvas.text((x0 + CELL / 2, y0 + CELL / 2), "?", 16, COLOURS["ink"], anchor="mm")
-        elif card >= 0:
-            fixed = ROTATED_EDGES[card][state["rotations"][player][space]]
-            seen = tuple(fixed[(d + orientation) % 4] for d in range(4))
-            _dish(canvas, (x0, y0), card, edges=seen, size=CELL - 2)
-        else:
-            canvas.box((x0, y0, x0 + CELL - 2, y0 + CELL - 2), fill=COLOURS["empty"], outline=COLOURS["faint"])
-            if game.config["variant"] != "standard" and space in VARIANT_PENALTIES:
-                canvas.text(
-                    (x0 + CELL / 2, y0 + CELL / 2), f"-{VARIANT_PENALTIES[space]}", 14, COLOURS["bad"], anchor="mm"
-                )
-        canvas.text((x0 + 3, y0 + 2), str(view + 1), 11, COLOURS["ink"] if card < 0 else COLOURS["black"])
+    variant = game.config["variant"] != "standard"
+    _table(
+        canvas, state, player=player, origin=(grid_left, y), orientation=orientation, hidden=orienting, variant=variant
+    )
     y += TABLE_SIDE * CELL + 8
     if final:
         _final_lines(canvas, final, player=player, origin=(left, y), room=box[2] - box[0] - 20)
+
+
+def _table(
+    canvas: Canvas,
+    state: dict[str, Any],
+    *,
+    player: int,
+    origin: tuple[float, float],
+    orientation: int,
+    cell: float = CELL,
+    hidden: bool = False,
+    variant: bool = False,
+    marked: int | None = None,
+) -> None:
+    """``player``'s 4 x 4 spaces as they read turned ``orientation`` times left, each numbered: dish cards
+    (face down when ``hidden``), empty spaces (with the variant's penalty); the fixed space ``marked`` framed."""
+    x0, y0 = origin
+    for view in range(NUM_SPACES):
+        row, col = divmod(view, TABLE_SIDE)
+        space = FIXED_OF[orientation][view]
+        left, top = x0 + col * cell, y0 + row * cell
+        square = (left, top, left + cell - 2, top + cell - 2)
+        card = state["cards"][player][space]
+        if card >= 0 and hidden:
+            canvas.box(square, fill=COLOURS["faint"], outline=COLOURS["ink"])
+            canvas.text((left + cell / 2, top + cell / 2), "?", 16, COLOURS["ink"], anchor="mm")
+        elif card >= 0:
+            fixed = ROTATED_EDGES[card][state["rotations"][player][space]]
+            seen = tuple(fixed[(d + orientation) % 4] for d in range(4))
+            _dish(canvas, (left, top), card, edges=seen, size=cell - 2)
+        else:
+            canvas.box(square, fill=COLOURS["empty"], outline=COLOURS["faint"])
+            if variant and space in VARIANT_PENALTIES:
+                penalty = f"-{VARIANT_PENALTIES[space]}"
+                canvas.text((left + cell / 2, top + cell / 2), penalty, 14, COLOURS["bad"], anchor="mm")
+        canvas.text((left + 3, top + 2), str(view + 1), 11, COLOURS["ink"] if card < 0 else COLOURS["black"])
+        if space == marked:
+            canvas.box(square, fill=None, outline=COLOURS["highlight"], width=3)
+
+
+# ---------------------------------------------------------------------- choices drawn to be clicked
+#: The decisions whose choices are drawn one by one (``choice_picture``): the web app makes them buttons.
+CHOICE_PICTURES = frozenset({"orient", "place", "rotate"})
+CHOICE_CELL = 34
+CHOICE_CAPTION = 40
+
+
+def turned_orientation(orientation: int, choice: str) -> int:
+    """A table's orientation (quarter turns left) after the table turn ``choice`` (left, right or none)."""
+    return (orientation + ROTATION_TURNS[ROTATIONS.index(choice)]) % 4
+
+
+def free_numbers(state: dict[str, Any], seat: int, orientation: int) -> list[int]:
+    """The numbers ``seat``'s free spaces read when its table is turned ``orientation`` times left."""
+    cards = state["cards"][seat]
+    return [view + 1 for view in range(NUM_SPACES) if cards[FIXED_OF[orientation][view]] < 0]
+
+
+@dataclass(frozen=True)
+class ChoiceOutcome:
+    """What one of a seat's choices does to its own table (``choice_outcome``)."""
+
+    state: dict[str, Any]  # the position whose table is drawn: after the choice (a turn: the same, turned)
+    orientation: int  # the table's orientation after the choice
+    marked: int | None  # the fixed space the card goes on (None: a table turn)
+    points: int | None  # the points the card brings (None: a table turn)
+    title: str
+    detail: str  # the points it brings and where, or what the turn does
+
+
+def choice_outcome(game: Any, seat: int, action: int) -> ChoiceOutcome | None:
+    """What ``seat``'s legal ``action`` would do to its own table: a start card or the won dish turned that
+    way on its space, with the points it brings; a table turn, with the numbers the spaces will read (the
+    tables turn together once everybody has chosen). None for other actions. Only ``seat``'s table is read."""
+    name = game.action_to_string(action)
+    kind = name.split()[0]
+    if kind not in CHOICE_PICTURES or game.current_player != seat or not game.legal_mask()[action]:
+        return None
+    state = game.state_dict()["state"]
+    orientation = state["orientation"][seat]
+    if kind == "rotate":
+        choice = name.split()[1]
+        title = {"left": "turn it left", "right": "turn it right", "none": "leave it"}[choice]
+        return ChoiceOutcome(state, turned_orientation(orientation, choice), None, None, title, "new space numbers")
+    copy = game.clone()  # orient K R / place R, played on a copy
+    copy.step(action)
+    after = copy.state_dict()["state"]
+    marked = next(space for space in range(NUM_SPACES) if after["cards"][seat][space] != state["cards"][seat][space])
+    turns = int(name.split()[-1])
+    gained = after["points"][seat] - state["points"][seat]
+    detail = f"{points_text(gained)} on space {number_of_space(orientation, marked)}"
+    title = f"turned {turns}x clockwise" if turns else "as printed"
+    return ChoiceOutcome(after, orientation, marked, gained, title, detail)
+
+
+def points_text(points: int) -> str:
+    """``+1 point``, ``-2 points``, ``+0 points``."""
+    return f"{points:+d} point{'' if abs(points) == 1 else 's'}"
+
+
+def choice_picture(game: Any, seat: int, action: int) -> np.ndarray | None:
+    """``choice_outcome`` drawn small: the title, the points or what the turn does, the table after the
+    choice (the card's space framed). None for actions without a picture."""
+    outcome = choice_outcome(game, seat, action)
+    if outcome is None:
+        return None
+    side = TABLE_SIDE * CHOICE_CELL
+    canvas = Canvas(side + 12, CHOICE_CAPTION + side + 8, background=COLOURS["panel"])
+    canvas.text((6, 4), outcome.title, 14, max_width=side)
+    canvas.text((6, 22), outcome.detail, 12, COLOURS["highlight"], max_width=side)
+    _table(
+        canvas,
+        outcome.state,
+        player=seat,
+        origin=(6, CHOICE_CAPTION),
+        orientation=outcome.orientation,
+        cell=CHOICE_CELL,
+        variant=game.config["variant"] != "standard",
+        marked=outcome.marked,
+    )
+    return canvas.to_array()
 
 
 def _final_lines(
@@ -284,4 +391,4 @@ def public_action(name: str) -> str:
     return HIDDEN_ACTIONS.get(kind, name)
 
 
-__all__ = ["draw", "private_lines", "public_action", "square_boxes"]
+__all__ = ["choice_outcome", "choice_picture", "draw", "private_lines", "public_action", "square_boxes"]

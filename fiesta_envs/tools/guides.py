@@ -54,31 +54,32 @@ def _fiesta_mexicana_hint(game: Any, seat: int) -> str | None:
             f"'orient {step} R' turns it R quarter turns clockwise"
         )
     if phase == "place" and state["offer"] >= 0:
+        from fiesta_envs.render.fiesta_mexicana import choice_outcome, points_text
+
         bid = state["high_bid"]
+        points = ", ".join(
+            f"{game.action_to_string(a)}: {points_text(choice_outcome(game, seat, a).points)}"
+            for a in game.legal_actions()
+        )
         return (
             f"you won {describe_card(state['offer'])} with the bid {bid}: it goes on the space reading {bid}; "
-            "'place R' turns it R quarter turns clockwise (preview one to see its points)"
+            f"'place R' turns it R quarter turns clockwise ({points}; preview one to see the table after it)"
         )
     if phase == "rotate":
         return "turn your table or leave it; free spaces by number: " + "; ".join(
-            f"{turn}: {_free_numbers(game, seat, f'rotate {turn}')}" for turn in ("none", "left", "right")
+            f"{turn}: {_free_numbers(state, seat, turn)}" for turn in ("none", "left", "right")
         )
     if phase == "auction":
         return "bid on a free space's number above the high bid; 'reserve N drop K' bids N and discards objective K"
     return None
 
 
-def _free_numbers(game: Any, seat: int, rotation: str) -> str:
-    """The numbers ``seat``'s free spaces read after ``rotation`` (played on a copy; only that seat's
-    own table is read from it)."""
-    from fiesta_envs.fiesta_mexicana.board import FIXED_OF
+def _free_numbers(state: dict[str, Any], seat: int, turn: str) -> str:
+    """The numbers ``seat``'s free spaces will read after the table turn ``turn`` (the tables turn together
+    once every player has chosen)."""
+    from fiesta_envs.render.fiesta_mexicana import free_numbers, turned_orientation
 
-    copy = game.clone()
-    copy.play(rotation)
-    state = copy.state_dict()["state"]
-    orientation, cards = state["orientation"][seat], state["cards"][seat]
-    free = [view + 1 for view in range(16) if cards[FIXED_OF[orientation][view]] < 0]
-    return " ".join(map(str, free))
+    return " ".join(map(str, free_numbers(state, seat, turned_orientation(state["orientation"][seat], turn))))
 
 
 # ---------------------------------------------------------------------- Tortilla de Patatas

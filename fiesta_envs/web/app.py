@@ -8,6 +8,8 @@ Routes::
     POST /table/<id>/play               the person's action (form field ``action``)
     GET  /table/<id>/picture.png        the table drawn (?step=K for a timeline, ?preview=N); at a play table
                                         as the person's seat sees it (``render.seen_by``)
+    GET  /table/<id>/choice/<N>.png     what the person's legal action N would do, drawn small
+                                        (``render.choice_picture``: Fiesta Mexicana's card and table turns)
 
 All state lives on the server in a ``TableStore``; pages are plain HTML forms and links, so the
 app works without JavaScript (a few lines of it only filter long button lists).
@@ -29,7 +31,7 @@ from fiesta_envs.core.errors import FiestaError
 from fiesta_envs.core.game import Game
 from fiesta_envs.evaluation.agents import seat_agents
 from fiesta_envs.registry import GAMES, game_spec
-from fiesta_envs.render import seen_by
+from fiesta_envs.render import pictured_choices, seen_by
 from fiesta_envs.tools.action_groups import group_actions
 from fiesta_envs.tools.breakdown import build_breakdown, show
 from fiesta_envs.tools.guides import decision_hint, guide_for, outcome_text
@@ -113,6 +115,18 @@ def create_app(record_files: Sequence[str | Path] = ()) -> Flask:
                 abort(404)
             return Response(picture_png(game), mimetype="image/png")
 
+    @app.get("/table/<table_id>/choice/<int:action>.png")
+    def choice_picture(table_id: str, action: int) -> Response:
+        from fiesta_envs.render import choice_picture
+
+        with locked_table(table_id, PlayTable) as table:
+            if not table.your_turn or not 0 <= action < table.game.num_actions:
+                abort(404)
+            picture = choice_picture(table.game, table.seat, action)
+            if picture is None:
+                abort(404)
+            return Response(png_bytes(picture), mimetype="image/png")
+
     return app
 
 
@@ -154,6 +168,7 @@ def _play_page(table_id: str, table: PlayTable, error: str | None = None) -> str
     groups = group_actions(actions_shown(legal, grid))
     areas = _clickable_squares(game, table.seat, grid) if grid and preview_of is None else []
     previewable = {a for a in game.legal_actions() if has_preview(game, names[a])} if table.your_turn else set()
+    pictured = [(a, names[a]) for a in pictured_choices(game, table.seat)] if preview_of is None else []
     return render_template(
         "play.html",
         table_id=table_id,
@@ -169,6 +184,7 @@ def _play_page(table_id: str, table: PlayTable, error: str | None = None) -> str
         areas=areas,
         square_label=square_label,
         previewable=previewable,
+        pictured=pictured,
         preview=preview_of,
         moves=table.told_moves()[-LOG_LENGTH:],
         unseen=table.unseen_players(),
@@ -242,12 +258,17 @@ def _pictured_game(table: PlayTable | Timeline) -> Game:
 
 def picture_png(game: Game) -> bytes:
     """The game's picture (``fiesta_envs.render.draw``) as PNG bytes."""
-    from PIL import Image
-
     from fiesta_envs.render import draw
 
+    return png_bytes(draw(game))
+
+
+def png_bytes(picture: Any) -> bytes:
+    """An RGB array as PNG bytes."""
+    from PIL import Image
+
     buffer = io.BytesIO()
-    Image.fromarray(draw(game)).save(buffer, format="PNG", compress_level=1)
+    Image.fromarray(picture).save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
 
 
