@@ -6,9 +6,11 @@ import numpy as np
 import pytest
 from fiesta_mexicana_positions import card, card_with, objective, position, turn_to_face
 
+from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.policy import Policy, RandomPolicy
 from fiesta_envs.fiesta_mexicana.baselines import BASELINES, GreedyPolicy
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
+from fiesta_envs.registry import make_policy
 
 
 def play(game: FiestaMexicana, policies: list[Policy]) -> FiestaMexicana:
@@ -25,6 +27,11 @@ def act(game: FiestaMexicana, policy: Policy | None = None) -> str:
     return game.action_to_string(policy.act(game.observe(player), game.legal_mask(), game, player))
 
 
+def act_versions(game: FiestaMexicana) -> tuple[str, str]:
+    """What ``greedy:version=1`` and the default ``greedy`` (version 2) play in ``game``."""
+    return act(game, GreedyPolicy(seed=0, version=1)), act(game, GreedyPolicy(seed=0))
+
+
 def test_baselines_table_names_the_greedy_player():
     assert {"greedy": GreedyPolicy} == BASELINES
 
@@ -37,12 +44,73 @@ def test_greedy_plays_legal_and_deterministic_games(n, variant):
     assert first.state_dict() == second.state_dict()
 
 
+def test_the_first_version_is_an_agent_option():
+    assert make_policy("fiesta_mexicana", "greedy:version=1", seed=0).version == 1
+    assert make_policy("fiesta_mexicana", "greedy", seed=0).version == 2
+    with pytest.raises(InvalidOptionError, match="version"):
+        make_policy("fiesta_mexicana", "greedy:version=3", seed=0)
+
+
 def test_greedy_opens_with_the_number_where_the_dish_scores_best():
     offer = card("salad", 1, ("brown", None, "white", None))
     top = card("tostada", 1, ("green", None, "brown", None))  # brown faces south
     bottom = card("tostada", 1, (None, None, "white", None))  # white faces north when turned 2
     game = position(2, tables={0: {2: (top, 0), 10: (bottom, 2)}}, offer=offer, turn=0)
-    assert act(game) == "bid 6"  # two complete bowls between them: +7
+    assert act_versions(game) == ("bid 6", "bid 6")  # two complete bowls between them: +7
+
+
+def test_greedy_opens_low_when_the_dish_is_worth_as_much_there():
+    """Version 1 opened with 16 whatever the dish (76% of its auctions went for 14-16); version 2 prices the
+    numbers: on an empty table the dish is worth its skulls everywhere, so it spends its lowest number."""
+    assert act_versions(position(2, turn=0)) == ("bid 16", "bid 1")
+
+
+def test_greedy_bids_to_deny_a_dish_worth_much_more_to_the_opponent():
+    offer = card("tacos", 1, ("green", "brown", None, "white"))  # no red half
+    north = card("tostada", 1, ("white", None, None, "red"))
+    west = card("tostada", 2, (None, None, None, "red"))
+    used = {offer, north, west}
+    mine = {12: (north, turn_to_face(north, "red", "S")), 15: (west, turn_to_face(west, "red", "E"))}
+    for number in (7, 8, 9, 10, 11, 13, 14):  # only 16 is left above 6: -1 for it (1 skull, 2 half bowls)
+        mine[number] = (card_with("salad", exclude=used), 0)
+        used.add(mine[number][0])
+    theirs = {}
+    for number, colour, direction in ((2, "green", "S"), (7, "brown", "W"), (5, "white", "E")):
+        neighbour = card_with("elotes", half=colour, exclude=used)
+        used.add(neighbour)
+        theirs[number] = (neighbour, turn_to_face(neighbour, colour, direction))
+    game = position(2, tables={0: mine, 1: theirs}, offer=offer, turn=1)
+    game.play("bid 6")  # three bowls closed on player 1's 6: 10 points
+    assert act_versions(game) == ("pass", "bid 16")
+
+
+def test_greedy_turns_start_cards_so_that_their_halves_can_close_bowls():
+    game = FiestaMexicana(num_players=2, seed=28)
+    pink = card("tostada", 1, ("green", None, "brown", None))
+    yellow = card("elotes", 1, (None, "green", None, None))
+    assert game.start_cards[0] == [pink, yellow]
+    game.play("orient 0 1")  # on space 6, green faces east: towards space 7, the north neighbour of 11
+    assert act_versions(game) == ("orient 1 0", "orient 1 3")  # version 2 turns green to the north
+
+
+def test_greedy_does_not_end_the_game_when_behind_and_does_when_ahead():
+    full = {number: (20 + number, 0) for number in range(1, 16)}  # 16 is the last free space
+    worth_two = card_with("salad", skulls=2)  # its one half turned to the border: 2 points on 16
+    behind = position(2, tables={0: full}, offer=worth_two, points=[10, 40], turn=1)
+    behind.play("bid 3")
+    assert act_versions(behind) == ("bid 16", "pass")  # winning it would end the game lost
+    worth_nothing = card("tacos", 1, ("green", "brown", None, "white"))  # a half against 12 or 15: 0
+    ahead = position(2, tables={0: full}, offer=worth_nothing, points=[40, 10], turn=1)
+    ahead.play("bid 3")
+    assert act_versions(ahead) == ("pass", "bid 16")  # winning it ends the game won
+
+
+def test_greedy_turns_its_last_free_space_to_16_when_ahead_and_low_when_behind():
+    full = {number: (20 + number, 0) for number in range(1, 16)}
+    for points, expected in (([40, 10], "rotate none"), ([10, 40], "rotate left")):  # left: 16 reads 4
+        game = position(2, tables={0: full}, points=points, turn=1)
+        game.play("bid 1", "pass", "place 0")
+        assert act_versions(game) == ("rotate none", expected)
 
 
 def test_greedy_places_the_dish_in_its_best_turn():
@@ -72,7 +140,7 @@ def test_greedy_reserves_a_valuable_dish_with_its_weakest_objective():
     # teens for tostada: it leads 2 to 0; a square of 4 is far off: that slot goes
     objectives = {0: [objective("teens", "tostada"), objective("square of 4"), -1]}
     game = position(2, tables={0: {2: (top, 0), 10: (bottom, 2)}}, offer=offer, objectives=objectives, turn=0)
-    assert act(game) == "reserve 6 drop 1"
+    assert act_versions(game) == ("reserve 6 drop 1", "reserve 6 drop 1")
     unthreatened = position(2, tables={0: {2: (top, 0), 10: (bottom, 2)}}, offer=offer, objectives=objectives, turn=0)
     data = unthreatened.state_dict()
     data["state"]["cards"][1][6:16] = list(range(20, 30))  # player 1 cannot bid above 6 any more
@@ -80,6 +148,25 @@ def test_greedy_reserves_a_valuable_dish_with_its_weakest_objective():
     data["state"]["deck"] = [c for c in data["state"]["deck"] if not 20 <= c < 30]
     unthreatened.load_state_dict(data)
     assert act(unthreatened) == "bid 6"  # nobody can outbid it: no need to give up an objective
+
+
+def test_greedy_never_reserves_by_discarding_what_makes_the_dish_worth_it():
+    offer = card("tostada", 3, ("green", None, None, "brown"))
+    elotes = card("elotes", 1, (None, "green", None, None))
+    plain = card("elotes", 2, (None, None, None, None))
+    own = card_with("tostada", exclude=[offer])
+    theirs = [card_with("tostada", exclude=[offer, own])]
+    theirs.append(card_with("tostada", exclude=[offer, own, *theirs]))
+    tables = {
+        0: {1: (elotes, turn_to_face(elotes, "green", "E")), 13: (plain, 0), 16: (own, 0)},
+        1: {1: (theirs[0], 0), 2: (theirs[1], 0)},  # two tostadas: a second one ties player 0 for the teens
+    }
+    # on 2 or 12 the tostada closes a green bowl and catches up on tostadas: 6 points + about 4 for the teens
+    teens_only = position(2, tables=tables, offer=offer, objectives={0: [objective("teens", "tostada"), -1, -1]})
+    assert act_versions(teens_only) == ("reserve 12 drop 0", "bid 2")  # without the teens it is worth 6
+    objectives = {0: [objective("teens", "tostada"), objective("children", "elotes"), -1]}
+    both = position(2, tables=tables, offer=offer, objectives=objectives)
+    assert act_versions(both) == ("reserve 12 drop 0", "reserve 12 drop 1")  # gives up the children instead
 
 
 def test_greedy_turns_its_table_to_open_high_numbers():

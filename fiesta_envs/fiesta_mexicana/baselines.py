@@ -1,16 +1,29 @@
 """Scripted players for Fiesta Mexicana (``random`` comes from ``fiesta_envs.core.policy``).
 
 ``GreedyPolicy`` plays for points now and for its own objectives, using only what its seat knows
-(every table is public; its own objectives are its own):
+(every table is public; its own objectives are its own; of the others' only how many they hold):
 
 - values a dish on each space it could bid for as the best, over the four turns of the card, of the
   points the placement brings plus what it adds to an estimate of its objectives;
-- opens with the bid of highest value; later bids its best number when that is worth at least a
-  point and above the high bid, else passes;
-- reserves (discarding its weakest objective) when the dish is worth a lot, an opponent could still
-  outbid it, and the objective given up is worth clearly less;
-- places the dish in its best turn; turns its table so that its free spaces read high numbers;
-- keeps the three objectives with the best prior estimate, orients start cards as dealt.
+- prices the numbers: a high free number wins later auctions, so spending number ``n`` costs
+  ``NUMBER_PRICE * (n - 1)``; it opens with the number of best value after that price, often below
+  its best number, and raises to the best-priced number above the high bid while that is worth at
+  least a point (counting, against an opponent's high bid, what the dish is worth to that opponent
+  in points: a dish denied);
+- reserves (discarding an objective) when the dish is worth a lot *without the objective it gives
+  up*, an opponent could still outbid it, and that objective is worth clearly less;
+- one space from a full table (winning a dish ends the game) it bids only when the dish leaves it
+  ahead on its estimate of the final scores (its own objectives exactly, each objective an opponent
+  holds at ``OPPONENT_OBJECTIVE_POINTS``), and turns its table so that the last free space reads 16
+  when it is ahead, the lowest number when it is behind;
+- places the dish in its best turn; otherwise turns its table so that its free spaces read high numbers;
+- keeps the three objectives with the best prior estimate; turns each start card so that its sauce
+  halves face empty spaces where the halves of the cards around agree in colour.
+
+``greedy:version=1`` is the first version (kept to measure against and to reproduce older results):
+it opens and raises with its best number whatever the number, never bids to deny, reserves on the
+dish's value *with* the objective it discards, ignores that filling its table ends the game and
+orients start cards as dealt.
 """
 
 from __future__ import annotations
@@ -19,10 +32,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from fiesta_envs.core.options import Option
 from fiesta_envs.core.policy import Policy, first_legal
 from fiesta_envs.fiesta_mexicana import actions
-from fiesta_envs.fiesta_mexicana.board import FIXED_OF
-from fiesta_envs.fiesta_mexicana.components import CHILDREN, NUM_SPACES, OBJECTIVE_KINDS, TEENS
+from fiesta_envs.fiesta_mexicana.board import FIXED_OF, NEIGHBOURS, OPPOSITE, ROTATED_EDGES, VIEW_OF
+from fiesta_envs.fiesta_mexicana.components import CHILDREN, NUM_SPACES, OBJECTIVE_KINDS, PINATA_SPACES, TEENS
 from fiesta_envs.fiesta_mexicana.game import valid_keeps
 from fiesta_envs.fiesta_mexicana.scoring import dish_counts
 from fiesta_envs.fiesta_mexicana.state import Phase
@@ -31,9 +45,13 @@ from fiesta_envs.fiesta_mexicana.valuation import PRIOR_VALUE, best_rotation, ob
 if TYPE_CHECKING:
     from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 
+VERSIONS = (1, 2)
 MIN_BID_VALUE = 1.0  # a dish worth less is not worth outbidding for
 RESERVE_VALUE = 7.0  # a dish worth this much may be reserved
 RESERVE_MARGIN = 3.0  # ... when the objective given up is worth this much less
+NUMBER_PRICE = 0.15  # version 2: what spending a number costs per step up the track 1..16
+DENY_WEIGHT = 1.0  # version 2: weight of a dish's points to the opponent holding the high bid (2 players)
+OPPONENT_OBJECTIVE_POINTS = 3.4  # version 2: an opponent's held objective at the end (mean in greedy games)
 
 
 class GreedyPolicy(Policy):
@@ -41,10 +59,20 @@ class GreedyPolicy(Policy):
 
     needs_observation = False  # reads the engine; environments skip encoding an observation for it
 
+    @classmethod
+    def agent_options(cls) -> dict[str, Option]:
+        return {"version": Option(2, choices=VERSIONS, doc="2 (default) or 1: the first version (module docstring)")}
+
+    def __init__(self, seed: int | None = None, version: int = 2) -> None:
+        super().__init__(seed)
+        if version not in VERSIONS:
+            raise ValueError(f"greedy: version={version!r} is not allowed; allowed values: 1, 2")
+        self.version = version
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: FiestaMexicana, player: int) -> int:
         phase = game.phase
         if phase == Phase.AUCTION:
-            action = self._auction(game, player)
+            action = self._auction(game, player) if self.version >= 2 else self._auction_v1(game, player)
         elif phase == Phase.PLACE:
             action = actions.place_action(self._best_rotation(game, player, game.space_of(player, game.high_bid))[0])
         elif phase == Phase.ROTATE:
@@ -52,7 +80,7 @@ class GreedyPolicy(Policy):
         elif phase == Phase.KEEP:
             action = self._keep(game, player)
         elif phase == Phase.ORIENT:
-            action = actions.orient_action(game.orient_step, 0)
+            action = actions.orient_action(game.orient_step, self._start_card_turn(game, player))
         else:
             action = first_legal(action_mask)
         return action if action_mask[action] else first_legal(action_mask)
@@ -61,12 +89,20 @@ class GreedyPolicy(Policy):
         """The best view rotation for the dish on offer on ``space`` and the value it brings."""
         return best_rotation(game, player, space)
 
-    # ------------------------------------------------------------------ decisions
-    def _auction(self, game: FiestaMexicana, player: int) -> int:
-        bids = [int(n) for n in np.flatnonzero(game.legal_bids(player)) + 1]
-        spaces = [game.space_of(player, n) for n in bids]
-        best_values = placements_values(game, player, spaces, game.offer)[1].max(axis=1) if bids else []
-        values = {n: float(v) for n, v in zip(bids, best_values, strict=True)}
+    # ------------------------------------------------------------------ auctions
+    def _number_values(
+        self, game: FiestaMexicana, player: int, objectives: list[int] | None = None
+    ) -> dict[int, float]:
+        """The dish's value on each number ``player`` may bid now (``objectives``: see ``placements_values``)."""
+        numbers = [int(n) for n in np.flatnonzero(game.legal_bids(player)) + 1]
+        if not numbers:
+            return {}
+        spaces = [game.space_of(player, n) for n in numbers]
+        best = placements_values(game, player, spaces, game.offer, objectives)[1].max(axis=1)
+        return {n: float(v) for n, v in zip(numbers, best, strict=True)}
+
+    def _auction_v1(self, game: FiestaMexicana, player: int) -> int:
+        values = self._number_values(game, player)
         if not values:  # no free number above the high bid
             return actions.PASS
         # the most valuable number; among equals the higher one (harder to outbid)
@@ -79,6 +115,68 @@ class GreedyPolicy(Policy):
             if slot is not None and slot[1] <= value - RESERVE_MARGIN:
                 return actions.reserve_action(number, slot[0])
         return actions.bid_action(number)
+
+    def _auction(self, game: FiestaMexicana, player: int) -> int:
+        values = self._number_values(game, player)
+        if not values:  # no free number above the high bid
+            return actions.PASS
+        if game.filled[player] == NUM_SPACES - 1:  # winning this dish ends the game
+            return self._last_dish(game, player, values)
+        priced = {n: v - NUMBER_PRICE * (n - 1) for n, v in values.items()}
+        number = max(priced, key=lambda n: (priced[n], -n))
+        if game.high_bid and priced[number] + self._denial(game, player) < MIN_BID_VALUE:
+            return actions.PASS
+        if values[number] >= RESERVE_VALUE and self._could_be_outbid(game, player, number):
+            reserve = self._reserve(game, player)
+            if reserve is not None:
+                return reserve
+        return actions.bid_action(number)
+
+    def _last_dish(self, game: FiestaMexicana, player: int, values: dict[int, float]) -> int:
+        """One space left: win only a dish that leaves it ahead (the opener must bid all the same)."""
+        (number, value), *_ = values.items()
+        if game.high_bid and self._estimated_lead(game, player) + value <= 0:
+            return actions.PASS
+        return actions.bid_action(number)
+
+    def _denial(self, game: FiestaMexicana, player: int) -> float:
+        """What letting the high bidder have the dish costs ``player``: the points it brings that opponent
+        (weighted, shared among the opponents), or its whole lead when the dish ends the game for it."""
+        rival = game.high_bidder
+        if rival < 0 or rival == player:
+            return 0.0
+        space = game.space_of(rival, game.high_bid)
+        points = float(placements_values(game, rival, [space], game.offer, [])[0].max())
+        if game.filled[rival] == NUM_SPACES - 1 and self._estimated_lead(game, player) < points:
+            return np.inf  # it would end the game ahead of us
+        return DENY_WEIGHT * points / (game.num_players - 1)
+
+    def _estimated_lead(self, game: FiestaMexicana, player: int) -> float:
+        """``player``'s final score if the game ended now minus the best opponent's estimate (points plus
+        ``OPPONENT_OBJECTIVE_POINTS`` per objective held: their objectives are secret)."""
+        mine = game.points[player] + sum(game.objective_points(player))
+        others = [
+            game.points[p] + OPPONENT_OBJECTIVE_POINTS * sum(code >= 0 for code in game.objectives[p])
+            for p in range(game.num_players)
+            if p != player
+        ]
+        return mine - max(others)
+
+    def _reserve(self, game: FiestaMexicana, player: int) -> int | None:
+        """The reserve that gains most: the dish valued without the objective it discards, on its best
+        number, minus that objective's worth; None unless that is worth a reserve."""
+        held = game.objectives[player]
+        best: tuple[float, int] | None = None
+        for slot, worth in enumerate(objective_worths(game, player)):
+            if worth is None:
+                continue
+            kept = [code for other, code in enumerate(held) if other != slot]
+            values = self._number_values(game, player, kept)
+            number = max(values, key=lambda n: (values[n], n))
+            value = values[number]
+            if value >= RESERVE_VALUE and worth <= value - RESERVE_MARGIN and (best is None or value - worth > best[0]):
+                best = (value - worth, actions.reserve_action(number, slot))
+        return None if best is None else best[1]
 
     def _could_be_outbid(self, game: FiestaMexicana, player: int, number: int) -> bool:
         for other in range(game.num_players):
@@ -93,7 +191,11 @@ class GreedyPolicy(Policy):
         held = [(slot, worth) for slot, worth in enumerate(objective_worths(game, player)) if worth is not None]
         return min(held, key=lambda item: item[1]) if held else None
 
+    # ------------------------------------------------------------------ tables and setup
     def _rotation(self, game: FiestaMexicana, player: int) -> int:
+        if self.version >= 2 and game.filled[player] == NUM_SPACES - 1:
+            return self._last_space_rotation(game, player)
+
         def openness(left_turns: int) -> tuple[int, ...]:
             orientation = (game.orientation[player] + left_turns) % 4
             free = [v + 1 for v in range(NUM_SPACES) if game.dishes[player][FIXED_OF[orientation][v]] < 0]
@@ -103,6 +205,42 @@ class GreedyPolicy(Policy):
         order = [2, 0, 1]
         best = max(order, key=lambda i: (sum(openness(actions.ROTATION_TURNS[i])), -order.index(i)))
         return actions.ROTATE + best
+
+    def _last_space_rotation(self, game: FiestaMexicana, player: int) -> int:
+        """The turn that makes the last free space read 16 when ahead (nobody outbids it: it can end the
+        game), the lowest number when behind (anybody outbids it)."""
+        space = game.dishes[player].index(-1)
+        ahead = self._estimated_lead(game, player) > 0
+
+        def reads(choice: int) -> int:
+            number = VIEW_OF[(game.orientation[player] + actions.ROTATION_TURNS[choice]) % 4][space] + 1
+            return number if ahead else -number
+
+        order = [2, 0, 1]  # "none" first among equals
+        return actions.ROTATE + max(order, key=lambda i: (reads(i), -order.index(i)))
+
+    def _start_card_turn(self, game: FiestaMexicana, player: int) -> int:
+        """Version 2: the turn of the start card whose halves facing empty spaces agree best with the halves
+        other cards show towards those spaces (+1 per same colour, -1 per other colour); 0 among equals."""
+        if self.version < 2:
+            return 0
+        space = PINATA_SPACES[game.orient_step]
+        card = game.start_cards[player][game.orient_step]
+        dishes, edges = game.dishes[player], game.edges[player]
+
+        def agreement(turn: int) -> int:
+            total = 0
+            for direction, neighbour in NEIGHBOURS[space]:
+                half = ROTATED_EDGES[card][turn][direction]
+                if half < 0 or dishes[neighbour] >= 0:
+                    continue
+                for facing, other in NEIGHBOURS[neighbour]:
+                    theirs = edges[other][OPPOSITE[facing]] if other != space and dishes[other] >= 0 else -1
+                    if theirs >= 0:
+                        total += 1 if theirs == half else -1
+            return total
+
+        return max(range(4), key=lambda turn: (agreement(turn), -turn))
 
     def _keep(self, game: FiestaMexicana, player: int) -> int:
         hand = game.hands[player]

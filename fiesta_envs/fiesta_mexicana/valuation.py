@@ -147,22 +147,27 @@ def _shape_progress_after(dishes: list[int], kind: str, spaces: np.ndarray, dish
     return np.where(one_kind, filled / cells.shape[1], 0.0).max(axis=1)
 
 
-def placements_values(game: Game, player: int, spaces: list[int], card: int) -> tuple[np.ndarray, np.ndarray]:
+def placements_values(
+    game: Game, player: int, spaces: list[int], card: int, objectives: list[int] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """For ``card`` on each of the fixed ``spaces`` (uncovered) of ``player``'s table, per view rotation
     0..3 (``place R``): the points it brings now after the score floor (int, (S, 4)) and those points plus
     the change in the estimated worth of the player's objectives (float, (S, 4)).
 
+    ``objectives`` (codes) replaces the objectives the player holds: a subset values the dish as if the
+    others were given up (a reserve), ``[]`` values points only (what anybody can work out for an opponent).
     The same numbers as valuing each placement on its own (``objectives_value`` before and after), computed
     for all spaces and turns at once.
     """
     where = np.asarray(spaces, dtype=np.intp)
     gained = np.maximum(placement_points_table(game, player, card)[where], -game.points[player])
-    codes = [code for code in game.objectives[player] if code >= 0]
+    held = game.objectives[player] if objectives is None else objectives
+    codes = [code for code in held if code >= 0]
     if not codes or len(where) == 0:
         return gained, gained.astype(float)
     dishes, edges = game.dishes[player], game.edges[player]
     bowls = complete_bowls(dishes, edges)
-    before = objectives_value(game, player, game.dishes, bowls)
+    before = sum(objective_value(code, player, game.dishes, bowls) for code in codes)
     dish = DISH_CARDS[card].dish
     all_after = [list(d) for d in game.dishes]
     all_after[player][int(where[0])] = dish  # dish counts do not depend on the space
