@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The web app in a real browser: headless Chromium from Debian's packages plays a whole game of
-# every game by clicking and saves screenshots into docs/images/web/ (tests/test_web_browser.py).
+# every game by clicking (on the board picture and on Fiesta Mexicana's turn pictures where it can)
+# and saves screenshots into docs/images/web/ (tests/test_web_browser.py).
 # Installs chromium and chromium-driver with apt-get if they are missing (no browser download
 # by pip or Selenium: Selenium is given /usr/bin/chromedriver). Extra arguments go to pytest;
 # VENV_PYTHON=/path/to/python uses that environment instead of .venv.

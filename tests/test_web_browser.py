@@ -1,5 +1,6 @@
 """The web app in a real browser: headless Chromium (Debian's ``chromium`` and ``chromium-driver``)
-plays a whole game of every game by clicking, watches a replay forward and back, and saves
+plays a whole game of every game by clicking (on the board picture where it is clickable, on the pictures of
+Fiesta Mexicana's turns, else on buttons), watches a replay forward and back, and saves
 screenshots into ``docs/images/web/``.
 
 Run it with ``bash scripts/browser_test.sh`` (installs the browser if missing); it is marked
@@ -25,6 +26,7 @@ pytest.importorskip("flask")
 
 from PIL import Image
 from selenium import webdriver
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions
@@ -103,8 +105,23 @@ def click(driver: webdriver.Chrome, element) -> None:
     WebDriverWait(driver, 20).until(expected_conditions.staleness_of(page))
 
 
+def click_on_picture(driver: webdriver.Chrome, area) -> None:
+    """Click the board picture itself in the middle of the image-map ``area`` (a farm square, a table space):
+    a real click at those pixels, as a person's, which the browser sends to the area's link."""
+    picture = driver.find_element(By.ID, "picture")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", picture)
+    left, top, right, bottom = (int(v) for v in area.get_attribute("coords").split(","))  # scaled by squares.js
+    width, height = picture.size["width"], picture.size["height"]
+    x, y = (left + right) / 2 - width / 2, (top + bottom) / 2 - height / 2  # from the picture's centre
+    page = driver.find_element(By.TAG_NAME, "html")
+    ActionChains(driver).move_to_element_with_offset(picture, round(x), round(y)).click().perform()
+    WebDriverWait(driver, 20).until(expected_conditions.staleness_of(page))
+
+
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_whole_game_by_clicking(server: str, browser: webdriver.Chrome, game: str) -> None:
+    """A whole game by clicking: on the board picture where it is clickable (Tequila's farm squares, Fiesta
+    Mexicana's table spaces), on the pictures of Fiesta Mexicana's turns, else on the buttons."""
     browser.get(server + "/")
     form = browser.find_element(By.CSS_SELECTOR, f"#game-{game} form.play-form")
     Select(form.find_element(By.NAME, "agent")).select_by_value("random")
@@ -113,7 +130,8 @@ def test_a_whole_game_by_clicking(server: str, browser: webdriver.Chrome, game: 
     click(browser, form.find_element(By.CSS_SELECTOR, "button.start-play"))
     assert "you are player_0" in browser.find_element(By.TAG_NAME, "header").text
     rng = np.random.default_rng(7)
-    clicks, previewed, pictured, squared, filtered = 0, False, False, False, False
+    clicks, previewed, pictured, filtered = 0, False, False, False
+    on_picture: dict[str, int] = {}  # what was clicked on a picture: "square" or an action's first word
     while True:
         choices = buttons(browser)
         if not choices:
@@ -129,13 +147,26 @@ def test_a_whole_game_by_clicking(server: str, browser: webdriver.Chrome, game: 
             assert all(typed in b.text for b in shown)
             filters[0].send_keys(Keys.BACKSPACE * len(typed))  # input events: every choice shows again
             filtered = True
-        squares = browser.find_elements(By.CSS_SELECTOR, "a.square")
-        if squares and not browser.find_elements(By.CSS_SELECTOR, "a.all-choices") and rng.random() < 0.4:
-            click(browser, squares[int(rng.integers(len(squares)))])  # the farm or table square, then its choices
-            assert "Choices at" in browser.find_element(By.ID, "grid").text
-            if not squared:
+        areas = browser.find_elements(By.CSS_SELECTOR, "map#board-squares area")
+        if areas and not browser.find_elements(By.CSS_SELECTOR, "a.all-choices") and rng.random() < 0.6:
+            area = areas[int(rng.integers(len(areas)))]
+            where = area.get_attribute("alt")
+            click_on_picture(browser, area)  # the farm square or table space on the picture, then its choices
+            assert "Choices at " + where in browser.find_element(By.ID, "grid").text
+            if "square" not in on_picture:
                 save_screenshot(browser, f"{game}_square")
-                squared = True
+            on_picture["square"] = on_picture.get("square", 0) + 1
+            continue
+        turns = browser.find_elements(By.CSS_SELECTOR, "button.picture-choice")
+        if turns and rng.random() < 0.8:  # a turn of a card or of the table, chosen on its picture
+            turn = turns[int(rng.integers(len(turns)))]
+            kind = turn.get_attribute("data-name").split()[0]
+            if kind == "place" and kind not in on_picture:
+                browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", turn)
+                save_screenshot(browser, f"{game}_turns")
+            on_picture[kind] = on_picture.get(kind, 0) + 1
+            click(browser, turn.find_element(By.TAG_NAME, "img"))
+            clicks += 1
             continue
         links = browser.find_elements(By.CSS_SELECTOR, "a.preview-link")
         if links and not previewed and clicks >= 4:
@@ -149,11 +180,15 @@ def test_a_whole_game_by_clicking(server: str, browser: webdriver.Chrome, game: 
             if clicks >= 6 and not pictured and len(browser.find_elements(By.TAG_NAME, "fieldset")) >= 3:
                 save_screenshot(browser, game)
                 pictured = True
+            choices = [c for c in choices if "picture-choice" not in c.get_attribute("class")]
             click(browser, choices[int(rng.integers(len(choices)))])
         clicks += 1
         assert clicks < 600, "the game did not end"
-    if game in ("tequila", "fiesta_mexicana"):
-        assert squared, "no square was clicked"
+    if game == "tequila":
+        assert on_picture.get("square", 0) >= 3, "the farm picture was not clicked"
+    if game == "fiesta_mexicana":
+        assert on_picture.get("square", 0) >= 3, "no table space was clicked on the picture"
+        assert {"orient", "place", "rotate"} <= set(on_picture), f"turns clicked on pictures: {on_picture}"
     if game in ("tequila", "fiesta_de_los_muertos", "la_catrina"):
         assert filtered, "no long group was filtered"
     end = browser.find_element(By.ID, "end")
