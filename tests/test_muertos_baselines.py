@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
-from muertos_scenarios import edit_state, give_characters, write_all
+from muertos_scenarios import edit_state, give_characters, play_round, write_all
 
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.policy import Policy, RandomPolicy
@@ -262,6 +262,49 @@ def test_associative_deduction_never_reads_the_answers(scores):
     assert AssociativeTeam(seed=0).act(game.observe(0), game.legal_mask(), game, 0) == AssociativeTeam(seed=0).act(
         other.observe(0), other.legal_mask(), other, 0
     )
+
+
+def yellow_choices(game, version: int) -> tuple[list[str], LaCatrina]:
+    """The team's rewards for the waiting yellow boxes (and then its bones) until the round or campaign ends."""
+    game, team, round_index, rewards = game.clone(), AssociativeTeam(seed=0, version=version), game.round_index, []
+    while not game.is_over and game.round_index == round_index:
+        action = team.act(None, game.legal_mask(), game, game.current_player)
+        if game.round.phase == Phase.YELLOW:
+            rewards.append(game.action_to_string(action))
+        game.step(action)
+    return rewards, game
+
+
+def test_version_2_takes_the_thirteenth_flower_rather_than_a_bone_that_saves_round_1():
+    """12 flowers; skull 1's yellow box is checked, skull 4 misses one white box and the team has no bone.
+    Version 1 takes a Memory Bone to close skull 4 (round 1 succeeds, no bonus, 12 flowers, play on); version 2
+    colours the 13th flower: the hat is full and the campaign ends at its best."""
+    game = LaCatrina(num_players=4, seed=17)
+    edit_state(game, lambda state: state["team"].__setitem__("flowers", 12))
+    play_round(game, [4, 3, 3, 2])
+    assert game.round.phase == Phase.YELLOW and game.team.memory == 0
+    old, after_old = yellow_choices(game, 1)
+    new, after_new = yellow_choices(game, 2)
+    assert old == ["memory"] and (after_old.team.flowers, after_old.round_index) == (12, 1)
+    assert new == ["flower"] and after_new.is_over and after_new.team.flowers == 13
+
+
+def test_version_2_does_not_save_the_last_round_for_fewer_flowers_than_its_yellow_boxes_give():
+    """Round 4 of a double-challenge campaign, no bones: six yellow boxes checked, skulls 7 and 8 miss 3 and 1
+    white boxes. Saving the round costs 4 of the 6 flowers and brings a bonus of 3 (8 flowers in all); the six
+    flowers give 9. Version 1 saves the round, version 2 takes the flowers."""
+    game = LaCatrina(num_players=4, seed=6, double_challenge=True)
+    for _ in range(3):  # three rounds where everyone is right, every yellow box taken as a bone
+        play_round(game, [4] * 8)
+        while game.round.phase in (Phase.YELLOW, Phase.SPEND):
+            game.play("memory" if game.round.phase == Phase.YELLOW else "done")
+    edit_state(game, lambda state: state["team"].__setitem__("memory", 0))
+    assert game.round_index == 3 and game.team.flowers == 3
+    play_round(game, [4, 4, 4, 4, 4, 4, 0, 2])
+    old, after_old = yellow_choices(game, 1)
+    new, after_new = yellow_choices(game, 2)
+    assert old == ["memory"] * 4 + ["flower"] * 2 and after_old.team.flowers == 8
+    assert new == ["flower"] * 6 and after_new.team.flowers == 9
 
 
 def test_associative_team_appeases_most_skulls_on_average():
