@@ -8,4 +8,8 @@ python_bin=${PYTHON:-python}
 if [ -x .venv/bin/python ] && [ -z "${PYTHON:-}" ]; then
   python_bin=.venv/bin/python
 fi
+if ! "$python_bin" -c "import mkdocs, material, mkdocstrings" 2>/dev/null; then
+  echo "scripts/docs.sh: $python_bin lacks the docs extra (MkDocs, Material, mkdocstrings): pip install -e '.[docs]'" >&2
+  exit 2
+fi
 NO_MKDOCS_2_WARNING=1 "$python_bin" -m mkdocs build --strict "$@"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Create .venv and install fiesta_envs with everything needed to train, evaluate and test.
+# Create .venv and install fiesta_envs with everything needed to train, evaluate, test and build the docs.
 # torch is pinned to 2.13.0 (CPU): on the project machines that takes a local CPU wheel.
 # Elsewhere, to avoid a multi-GB CUDA build, set
 #   TORCH_INDEX=https://download.pytorch.org/whl/cpu
@@ -17,5 +17,5 @@ if ! .venv/bin/python -c "import torch" 2>/dev/null; then
     .venv/bin/python -m pip install --quiet torch==2.13.0
   fi
 fi
-.venv/bin/python -m pip install --quiet -e ".[train,render,web,dev]"
+.venv/bin/python -m pip install --quiet -e ".[train,render,web,dev,docs]"
 echo "fiesta_envs installed in .venv (activate with: source .venv/bin/activate)"

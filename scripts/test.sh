@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Set up (if needed) and run the default test suite: every rule, API conformance, fuzzing
-# (a few hundred games per environment), training smoke test. Long tests are skipped here:
+# Set up (if needed), check the code with ruff, build the documentation site with every warning an error
+# (scripts/docs.sh into a temporary directory, ~10 s), and run the default test suite: every rule, API
+# conformance, fuzzing (a few hundred games per environment), training smoke test. Long tests are skipped here:
 #   .venv/bin/python -m pytest -m slow    # training to a win rate, baseline matches
 #   .venv/bin/python -m pytest -m fuzz    # long fuzzing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/python -m ruff check fiesta_envs training tests
+site=$(mktemp -d)
+bash scripts/docs.sh --site-dir "$site"
+rm -rf "$site"
+echo "documentation site built (mkdocs --strict)"
 .venv/bin/python -m pytest -n 2 --timeout 600 "$@"
