@@ -17,6 +17,7 @@ from fiesta_envs.tools.action_groups import group_actions
 from fiesta_envs.tools.guides import decision_hint
 from fiesta_envs.tools.narration import Before, narrate
 from fiesta_envs.tools.play import WIDTH, PlaySession, _group_line
+from fiesta_envs.tools.preview import has_preview
 from fiesta_envs.tortilla.game import TortillaDePatatas
 
 
@@ -238,5 +239,6 @@ def test_a_table_turn_tells_the_numbers_the_table_reads_once_every_table_has_tur
         state = copy.state_dict()["state"]
         assert told[game.action_to_string(action)] == free_numbers(state, seat, state["orientation"][seat])
     assert told["rotate left"] != told["rotate none"]
+    assert not has_preview(game, "rotate left")  # the tables turn together later: the numbers are told instead
     hint = flat(decision_hint(game, seat))
     assert f"left: {' '.join(map(str, told['rotate left']))};" in hint

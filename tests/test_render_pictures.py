@@ -250,6 +250,31 @@ def test_square_boxes_are_where_the_tequila_farm_squares_are_drawn() -> None:
                 assert pixel == WATER, (seat, r, c)
 
 
+def test_action_boxes_are_where_the_tequila_fences_and_market_spaces_are_drawn() -> None:
+    """A drawn fence is black along the middle of its box; a marked market space is ink, the others empty."""
+    from fiesta_envs.tequila.game import Tequila
+
+    game = Tequila(num_players=2, seed=3)
+    game.play("reroll none", "virtual fence")
+    fences = [name for name in game.legal_action_names() if name.startswith("fence")][:2]
+    game.play(*fences)
+    sheet = game.state_dict()["state"]["sheets"][0]
+    game.sheets[0].market = sheet["market"] = 0b101  # two market spaces marked (drawn, not played)
+    picture = render.draw(game)
+    boxes = render.action_boxes(game, 0)
+    assert len(boxes) == 40 + 24
+    for name, (left, top, right, bottom) in boxes.items():
+        pixel = tuple(picture[round((top + bottom) / 2), round((left + right) / 2)])
+        if name.startswith("fence"):
+            assert (pixel == canvas.COLOURS["black"]) == (name in fences), name
+        else:
+            row, col = map(int, name.split()[1:])
+            marked = col in (0, 2) and row == 0
+            assert pixel == canvas.COLOURS["ink" if marked else "empty"], name
+    assert render.action_boxes(game, 1)["fence 0"] != boxes["fence 0"]
+    assert render.action_boxes(game_class("fiesta_mexicana")(num_players=2, seed=1), 0) == {}
+
+
 def test_square_boxes_are_where_the_fiesta_mexicana_spaces_are_drawn() -> None:
     from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 

@@ -371,3 +371,26 @@ def test_fiesta_mexicana_turns_are_chosen_by_clicking_their_pictures(client) -> 
     bid = next(a for a in range(game.num_actions) if game.action_to_string(a) == "bid 16")
     assert client.get(f"{address}/choice/{bid}.png").status_code == 404
     assert client.get(f"{address}/choice/99999.png").status_code == 404
+
+
+def test_tequila_fences_and_market_spaces_are_clickable_on_the_picture(client) -> None:
+    """Each legal fence segment and market space is an area of the picture that previews it."""
+    from fiesta_envs.render import action_boxes
+
+    address = start_table(client, "/new/play", game="tequila", seat="0", agent="random", seed="2")
+    game = table_of(client, address).game
+    for _ in range(60):
+        if any(name.startswith("fence") for name in game.legal_action_names()):
+            break
+        client.post(f"{address}/play", data={"action": str(game.legal_actions()[0])})
+    wanted = {a: n for a, n in zip(game.legal_actions(), game.legal_action_names(), strict=True)}
+    wanted = {a: n for a, n in wanted.items() if n.split()[0] in ("fence", "sell")}
+    assert any(name.startswith("fence") for name in wanted.values())
+    page = html.unescape(client.get(address).get_data(as_text=True))
+    areas = re.findall(r'<area shape="rect" coords="([\d,]+)" href="[^"]*\?preview=(\d+)" alt="([^"]+)"', page)
+    assert {int(action): name for _, action, name in areas} == wanted
+    boxes = action_boxes(game, 0)
+    for coords, _, name in areas:
+        assert coords == ",".join(str(round(v)) for v in boxes[name])
+    fence = next(a for a, n in wanted.items() if n.startswith("fence"))
+    assert f"Preview: {wanted[fence]}" in client.get(f"{address}?preview={fence}").get_data(as_text=True)

@@ -106,7 +106,8 @@ def click(driver: webdriver.Chrome, element) -> None:
 
 
 def click_on_picture(driver: webdriver.Chrome, area) -> None:
-    """Click the board picture itself in the middle of the image-map ``area`` (a farm square, a table space):
+    """Click the board picture itself in the middle of the image-map ``area`` (a farm square, a table space, a
+    fence segment, a market space):
     a real click at those pixels, as a person's, which the browser sends to the area's link."""
     picture = driver.find_element(By.ID, "picture")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", picture)
@@ -120,8 +121,8 @@ def click_on_picture(driver: webdriver.Chrome, area) -> None:
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_whole_game_by_clicking(server: str, browser: webdriver.Chrome, game: str) -> None:
-    """A whole game by clicking: on the board picture where it is clickable (Tequila's farm squares, Fiesta
-    Mexicana's table spaces), on the pictures of Fiesta Mexicana's turns, else on the buttons."""
+    """A whole game by clicking: on the board picture where it is clickable (Tequila's farm squares, fences and
+    market, Fiesta Mexicana's table spaces), on the pictures of Fiesta Mexicana's turns, else on the buttons."""
     browser.get(server + "/")
     form = browser.find_element(By.CSS_SELECTOR, f"#game-{game} form.play-form")
     Select(form.find_element(By.NAME, "agent")).select_by_value("random")
@@ -147,7 +148,17 @@ def test_a_whole_game_by_clicking(server: str, browser: webdriver.Chrome, game: 
             assert all(typed in b.text for b in shown)
             filters[0].send_keys(Keys.BACKSPACE * len(typed))  # input events: every choice shows again
             filtered = True
-        areas = browser.find_elements(By.CSS_SELECTOR, "map#board-squares area")
+        places = browser.find_elements(By.CSS_SELECTOR, "map#board-squares area.action-area")
+        if places and rng.random() < 0.3:  # a fence segment or a market space on the picture: its preview
+            place = places[int(rng.integers(len(places)))]
+            name = place.get_attribute("alt")
+            click_on_picture(browser, place)
+            assert browser.find_element(By.ID, "preview").text.startswith(f"Preview: {name}")
+            on_picture[name.split()[0]] = on_picture.get(name.split()[0], 0) + 1
+            click(browser, browser.find_element(By.CSS_SELECTOR, "button.confirm"))
+            clicks += 1
+            continue
+        areas = browser.find_elements(By.CSS_SELECTOR, "map#board-squares area.square-area")
         if areas and not browser.find_elements(By.CSS_SELECTOR, "a.all-choices") and rng.random() < 0.6:
             area = areas[int(rng.integers(len(areas)))]
             where = area.get_attribute("alt")
@@ -186,6 +197,7 @@ def test_a_whole_game_by_clicking(server: str, browser: webdriver.Chrome, game: 
         assert clicks < 600, "the game did not end"
     if game == "tequila":
         assert on_picture.get("square", 0) >= 3, "the farm picture was not clicked"
+        assert on_picture.get("fence", 0) >= 1, f"no fence was clicked on the picture: {on_picture}"
     if game == "fiesta_mexicana":
         assert on_picture.get("square", 0) >= 3, "no table space was clicked on the picture"
         assert {"orient", "place", "rotate"} <= set(on_picture), f"turns clicked on pictures: {on_picture}"

@@ -5,7 +5,8 @@ a spectator sees it: no hidden hands, objectives or deck order, except what the 
 module also gives ``private_lines(game, seat)``, what one seat alone knows, in text (``fiesta play`` shows it
 to the person in that seat), and may give ``public_action(name)``, how an action looks to the other players
 (the words written in Fiesta de los Muertos stay secret), ``square_boxes(game, seat)``, where the squares the
-actions name are drawn (the web app makes them clickable), ``choice_picture(game, seat, action)``, a small
+actions name are drawn (the web app makes them clickable), ``action_boxes(game, seat)``, where single
+actions are drawn (a fence segment, a market space: clickable too), ``choice_picture(game, seat, action)``, a small
 picture of what one choice would do (the web app makes those its buttons), and ``seen_by(game, seat)``, the
 table as one seat sees it when the public state holds moves the others may not see yet (Tequila's rounds are
 simultaneous: another player's moves of the round under way are shown when it ends). The functions here pick
@@ -42,6 +43,13 @@ def square_boxes(game: Any, seat: int) -> dict[tuple[int, int], tuple[float, flo
     ``(row, column)``: Tequila's farm, Fiesta Mexicana's table; None for games without such squares."""
     boxes = getattr(module_for(game), "square_boxes", None)
     return boxes(game, seat) if boxes else None
+
+
+def action_boxes(game: Any, seat: int) -> dict[str, tuple[float, float, float, float]]:
+    """Where single actions of ``seat`` are drawn on the picture (pixels: left, top, right, bottom) by action
+    name: Tequila's fence segments and market spaces; empty for games without such places."""
+    boxes = getattr(module_for(game), "action_boxes", None)
+    return boxes(game, seat) if boxes else {}
 
 
 def pictured_choices(game: Any, seat: int) -> list[int]:

@@ -81,6 +81,63 @@ def _farm_origin(box: tuple[float, float, float, float]) -> tuple[float, float]:
     return box[0] + 8, panel_body_top(box[1]) + 4
 
 
+def _tracks_origin(box: tuple[float, float, float, float]) -> tuple[float, float]:
+    """The top left corner of the tracks and the market, right of the farm, in a sheet's panel ``box``."""
+    return _farm_origin(box)[0] + farm.SIZE * CELL + 14, panel_body_top(box[1])
+
+
+#: How far below the tracks' top the market's spaces start: the resource, coin, tequila and collection tracks,
+#: then the market's title (as ``_tracks`` draws them).
+MARKET_TOP = len(components.RESOURCES) * 14 + 4 + 18 + len(components.TEQUILAS) * 15 + 20 + line_height(11)
+MARKET_CELL = 14
+
+
+def _market_space(origin: tuple[float, float], row: int, col: int) -> tuple[float, float, float, float]:
+    """Where market space (``row``, ``col``) is drawn, the market's spaces starting at ``origin``."""
+    x0, y0 = origin
+    return (
+        x0 + col * MARKET_CELL,
+        y0 + row * MARKET_CELL,
+        x0 + (col + 1) * MARKET_CELL - 2,
+        y0 + (row + 1) * MARKET_CELL - 2,
+    )
+
+
+def _fence_line(origin: tuple[float, float], segment: int) -> list[tuple[float, float]]:
+    """The two ends of fence ``segment`` on a farm drawn from ``origin``: the horizontal segments
+    ``r * 4 + c``, then the vertical ones after them."""
+    x0, y0 = origin
+    side, span = farm.FIELDS_PER_SIDE, components.FIELD_SIZE * CELL
+    if segment < farm.NUM_HORIZONTAL:
+        fr, fc = divmod(segment, side)
+        return [(x0 + fc * span, y0 + fr * span), (x0 + (fc + 1) * span, y0 + fr * span)]
+    fr, fc = divmod(segment - farm.NUM_HORIZONTAL, side + 1)
+    return [(x0 + fc * span, y0 + fr * span), (x0 + fc * span, y0 + (fr + 1) * span)]
+
+
+#: Half the width of a fence segment's clickable strip, and how far short of the corners it stops.
+FENCE_REACH, FENCE_INSET = 4, 6
+
+
+def action_boxes(game: Any, seat: int) -> dict[str, tuple[float, float, float, float]]:
+    """Where single actions of ``seat`` are drawn (left, top, right, bottom pixels), by action name: each fence
+    segment (``fence S``: a thin strip along it) and each market space (``sell R C``). The web app makes them
+    clickable."""
+    box = _panel_box(game.num_players, seat)
+    boxes = {}
+    for segment in range(farm.NUM_SEGMENTS):
+        (ax, ay), (bx, by) = _fence_line(_farm_origin(box), segment)
+        if ay == by:
+            boxes[f"fence {segment}"] = (ax + FENCE_INSET, ay - FENCE_REACH, bx - FENCE_INSET, ay + FENCE_REACH)
+        else:
+            boxes[f"fence {segment}"] = (ax - FENCE_REACH, ay + FENCE_INSET, ax + FENCE_REACH, by - FENCE_INSET)
+    x0, y0 = _tracks_origin(box)
+    for row in range(components.MARKET_ROWS):
+        for col in range(components.MARKET_COLUMNS):
+            boxes[f"sell {row} {col}"] = _market_space((x0, y0 + MARKET_TOP), row, col)
+    return boxes
+
+
 def square_boxes(game: Any, seat: int) -> dict[tuple[int, int], tuple[float, float, float, float]]:
     """Where each square of ``seat``'s farm is drawn (left, top, right, bottom pixels), by ``(row, column)``
     as the actions name them: the web app makes the picture clickable with it."""
@@ -129,10 +186,9 @@ def _sheet(
     jimador = state["jimadores"][seat] or "side A"
     active = seat == game.current_player
     title = f"player_{seat} ({jimador}) - {int(game.scores()[seat])} prestige"
-    y = canvas.panel(box, title, seat_colour(seat), active)
-    origin = _farm_origin(box)
-    _farm(canvas, sheet, origin)
-    _tracks(canvas, sheet, (origin[0] + farm.SIZE * CELL + 14, y))
+    canvas.panel(box, title, seat_colour(seat), active)
+    _farm(canvas, sheet, _farm_origin(box))
+    _tracks(canvas, sheet, _tracks_origin(box))
 
 
 def _farm(canvas: Canvas, sheet: dict[str, Any], origin: tuple[float, float]) -> None:
@@ -163,17 +219,8 @@ def _farm(canvas: Canvas, sheet: dict[str, Any], origin: tuple[float, float]) ->
             resource = farm.SPACE_RESOURCE[x]
             canvas.circle(centre, CELL / 3, RESOURCE_COLOURS[resource])
             canvas.text(centre, components.RESOURCES[resource][0], 11, COLOURS["white"], anchor="mm")
-    # fences: horizontal segments r * 4 + c, then vertical ones after them
-    side = farm.FIELDS_PER_SIDE
-    span = components.FIELD_SIZE * CELL
     for segment in farm.spaces_of(sheet["fences"]):
-        if segment < farm.NUM_HORIZONTAL:
-            fr, fc = divmod(segment, side)
-            points = [(x0 + fc * span, y0 + fr * span), (x0 + (fc + 1) * span, y0 + fr * span)]
-        else:
-            fr, fc = divmod(segment - farm.NUM_HORIZONTAL, side + 1)
-            points = [(x0 + fc * span, y0 + fr * span), (x0 + fc * span, y0 + (fr + 1) * span)]
-        canvas.line(points, COLOURS["black"], 4)
+        canvas.line(_fence_line(origin, segment), COLOURS["black"], 4)
 
 
 def _tracks(canvas: Canvas, sheet: dict[str, Any], origin: tuple[float, float]) -> None:
@@ -225,19 +272,18 @@ def _tracks(canvas: Canvas, sheet: dict[str, Any], origin: tuple[float, float]) 
     y += 20
     canvas.text((x0, y), f"market ({bin(sheet['market']).count('1')} marked)", 11)
     y += line_height(11)
-    cell = 14
     for row in range(components.MARKET_ROWS):
         for col in range(components.MARKET_COLUMNS):
             marked = sheet["market"] >> (row * components.MARKET_COLUMNS + col) & 1
             bonus = col in components.MARKET_COLUMN_BONUSES
-            box = (x0 + col * cell, y + row * cell, x0 + (col + 1) * cell - 2, y + (row + 1) * cell - 2)
+            box = _market_space((x0, y), row, col)
             canvas.box(
                 box,
                 fill=COLOURS["ink"] if marked else COLOURS["empty"],
                 outline=COLOURS["panel_edge"],
                 width=2 if bonus else 1,
             )
-    y += components.MARKET_ROWS * cell + 6
+    y += components.MARKET_ROWS * MARKET_CELL + 6
     canvas.text((x0, y), f"unused gears {sheet['gears_unused']}, extra actions bought {sheet['extra_bought']}", 11)
 
 
@@ -262,4 +308,4 @@ def private_lines(game: Any, seat: int) -> list[str]:
     return lines
 
 
-__all__ = ["draw", "private_lines", "seen_by", "square_boxes"]
+__all__ = ["action_boxes", "draw", "private_lines", "seen_by", "square_boxes"]

@@ -2,7 +2,7 @@
 
 A ``GameGuide`` holds the game's printed name, a short guide, a legend of the text board's
 abbreviations, the action groups (first words of action names) whose outcome may be previewed
-(``tools.preview``: placing a card, turning a table, building on one's own farm, serving a pan;
+(``tools.preview``: placing a card, building on one's own farm, serving a pan;
 never a card drawn, a die rolled or a secret word), and ``hint``: a line about the decision at hand
 that the board does not spell out (which start card is being turned, which dish was won).
 """
@@ -166,9 +166,9 @@ def _catrina_outcome(info: dict[str, Any]) -> str:
 GUIDES: dict[str, GameGuide] = {
     "fiesta_mexicana": GameGuide(
         "Fiesta Mexicana",
-        frozenset({"orient", "place", "rotate"}),
+        frozenset({"orient", "place"}),  # a table turn waits for everybody's: its numbers are told instead
         "Bid for the dish on offer (reserve a bid to keep objectives in play), place the won dish on its space, "
-        "then turn your table. Preview a placement or a turn to see the points it scores.",
+        "then turn your table. Preview a placement to see the points it scores and your table after it.",
         legend="",  # built on first use: see guide_for
         hint=_fiesta_mexicana_hint,
     ),

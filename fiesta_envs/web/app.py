@@ -168,6 +168,7 @@ def _play_page(table_id: str, table: PlayTable, error: str | None = None) -> str
     groups = group_actions(actions_shown(legal, grid))
     areas = _clickable_squares(game, table.seat, grid) if grid and preview_of is None else []
     previewable = {a for a in game.legal_actions() if has_preview(game, names[a])} if table.your_turn else set()
+    action_areas = _clickable_actions(game, table.seat, previewable) if preview_of is None else []
     pictured = [(a, names[a]) for a in pictured_choices(game, table.seat)] if preview_of is None else []
     return render_template(
         "play.html",
@@ -182,6 +183,7 @@ def _play_page(table_id: str, table: PlayTable, error: str | None = None) -> str
         groups=groups,
         grid=grid,
         areas=areas,
+        action_areas=action_areas,
         square_label=square_label,
         previewable=previewable,
         pictured=pictured,
@@ -226,6 +228,20 @@ def _clickable_squares(game: Game, seat: int, grid: SquareGrid) -> list[tuple[tu
     boxes = square_boxes(game, seat) or {}
     return [
         (square, ",".join(str(round(v)) for v in boxes[square])) for square in sorted(grid.counts) if square in boxes
+    ]
+
+
+def _clickable_actions(game: Game, seat: int, previewable: set[int]) -> list[tuple[int, str, str]]:
+    """The single actions drawn on the picture (``render.action_boxes``: Tequila's fences and market spaces)
+    that are legal and previewable now: ``(action, name, coords)``; a click previews the action."""
+    from fiesta_envs.render import action_boxes
+
+    boxes = action_boxes(game, seat)
+    names = game.action_names()
+    return [
+        (action, names[action], ",".join(str(round(v)) for v in boxes[names[action]]))
+        for action in sorted(previewable)
+        if names[action] in boxes
     ]
 
 
