@@ -199,7 +199,7 @@ def test_private_lines_show_a_seat_its_own_secrets_only() -> None:
     assert f"your character(s): {mine}" in lines
     assert all(LEXICON.characters[table["characters"][s]].name not in lines[0] for s in (0, 1, 3))
     tequila = game_class("tequila")(num_players=2, seed=1)
-    assert render.private_lines(tequila, 0)[0].startswith("the other sheets are shown as they stood when round 1")
+    assert render.private_lines(tequila, 0)[0].startswith("round 1 is played by all at once")
 
 
 def test_opponents_secret_moves_stay_secret_in_play_messages() -> None:

@@ -154,3 +154,34 @@ def test_the_web_page_and_picture_hide_the_others_round() -> None:
     assert first[1] == second[1]
     assert "player_0 (agent): reroll none" in first[0]
     assert "has played in this round: its moves are shown when the round ends" in first[0]
+
+
+def test_a_replay_seen_by_one_seat_hides_the_others_round_until_it_ends() -> None:
+    """Watching a record as one seat saw it: its picture, scores and log; as a spectator: everything."""
+    pytest.importorskip("flask")
+    from fiesta_envs.registry import game_spec
+    from fiesta_envs.render import draw
+    from fiesta_envs.web.app import create_app, png_bytes
+    from fiesta_envs.web.tables import Timeline
+
+    client = create_app().test_client()
+    game = Tequila(num_players=3, seed=11)
+    actions = []
+    watched = game.clone()
+    policy = KeepTheDice(seed=1)
+    while watched.current_player != VIEWER:
+        action = policy.act(None, watched.legal_mask(), watched, watched.current_player)
+        actions.append(watched.action_to_string(action))
+        watched.step(action)
+    timeline = Timeline(game_spec("tequila"), game, ["agent"] * 3, actions=actions)
+    table_id = client.application.extensions["fiesta_tables"].add(timeline)
+    step = len(actions)
+    as_seat = client.get(f"/table/{table_id}?step={step}&seat={VIEWER}").get_data(as_text=True)
+    spectator = client.get(f"/table/{table_id}?step={step}").get_data(as_text=True)
+    assert as_seat.count("<li value=") == 1 and "reroll none" in as_seat  # only the re-roll is told
+    assert "has played in this round" in as_seat
+    assert spectator.count("<li value=") == step
+    picture = client.get(f"/table/{table_id}/picture.png?step={step}&seat={VIEWER}").data
+    assert picture == png_bytes(draw(seen_by(watched, VIEWER)))
+    assert client.get(f"/table/{table_id}/picture.png?step={step}").data == png_bytes(draw(watched))
+    assert client.get(f"/table/{table_id}/picture.png?step={step}&seat=7").status_code == 404

@@ -294,13 +294,13 @@ def seen_by(game: Any, seat: int) -> Any:
 
 
 def private_lines(game: Any, seat: int) -> list[str]:
-    """Every sheet is public, but a round is played by all at once: while one is under way, what is left of
-    ``seat``'s own round, and that the others' moves of it are shown when it ends."""
+    """Every sheet is public, but a round is played by all at once: that the others' moves of the round under way
+    are shown when it ends, and what is left of ``seat``'s own round."""
     if game.is_over:
         return []
     lines = [
-        f"the other sheets are shown as they stood when round {game.round + 1} began: "
-        "their moves of this round are shown when it ends"
+        f"round {game.round + 1} is played by all at once: the others' moves in it are shown to you when it ends "
+        "(their sheets as they stood when it began until then), and yours to them"
     ]
     left = round_line(game.sheets[seat])
     if left:

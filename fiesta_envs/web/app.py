@@ -7,7 +7,8 @@ Routes::
     GET  /table/<id>                    the table (?preview=N a choice's preview, ?step=K, ?seat=S)
     POST /table/<id>/play               the person's action (form field ``action``)
     GET  /table/<id>/picture.png        the table drawn (?step=K for a timeline, ?preview=N); at a play table
-                                        as the person's seat sees it (``render.seen_by``)
+                                        as the person's seat sees it (``render.seen_by``), in a timeline
+                                        as ?seat=S saw it
     GET  /table/<id>/choice/<N>.png     what the person's legal action N would do, drawn small
                                         (``render.choice_picture``: Fiesta Mexicana's card and table turns)
 
@@ -38,7 +39,14 @@ from fiesta_envs.tools.guides import decision_hint, guide_for, outcome_text
 from fiesta_envs.tools.preview import has_preview, preview
 from fiesta_envs.web.agents import agent_choices, parse_options
 from fiesta_envs.web.grid import SquareGrid, actions_shown, square_grid, square_label
-from fiesta_envs.web.tables import PlayTable, TableStore, Timeline, timeline_from_record
+from fiesta_envs.web.tables import (
+    PlayTable,
+    TableStore,
+    Timeline,
+    timeline_from_record,
+    told_moves,
+    unseen_players,
+)
 
 #: Records shown per file on the start page.
 RECORDS_LISTED = 40
@@ -212,10 +220,11 @@ def _timeline_page(table_id: str, timeline: Timeline) -> str:
         last_step=timeline.last_step,
         forward=timeline.can_go_forward(),
         labels=_seat_labels(timeline.labels),
-        scores=[show(float(s)) for s in game.scores()],
+        scores=[show(float(s)) for s in (seen_by(game, shown_seat) if shown_seat is not None else game).scores()],
         seat=shown_seat,
         private=_private_lines(game, shown_seat) if shown_seat is not None else [],
-        moves=timeline.moves[: timeline.position][-LOG_LENGTH:],
+        moves=told_moves(timeline.moves[: timeline.position], game, shown_seat)[-LOG_LENGTH:],
+        unseen=unseen_players(timeline.moves[: timeline.position], game, shown_seat),
         end=_end_of_game(game, timeline.labels) if game.is_over else None,
         recorded_scores=timeline.recorded_scores,
     )
@@ -259,7 +268,14 @@ def _end_of_game(game: Game, labels: Sequence[str]) -> dict[str, Any]:
 # ---------------------------------------------------------------------- pictures
 def _pictured_game(table: PlayTable | Timeline) -> Game:
     if isinstance(table, Timeline):
-        return table.go(_int(request.args.get("step"), "step", table.position))
+        game = table.go(_int(request.args.get("step"), "step", table.position))
+        seat = request.args.get("seat")
+        if seat not in (None, ""):
+            shown_seat = _int(seat, "seat")
+            if not 0 <= shown_seat < game.num_players:
+                raise FiestaError(f"seat {shown_seat} is not a seat of this {game.num_players}-player game")
+            return seen_by(game, shown_seat)
+        return game
     wanted = request.args.get("preview")
     if wanted:
         if not table.your_turn:

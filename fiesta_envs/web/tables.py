@@ -6,6 +6,7 @@
 * ``Timeline``: a game to watch step by step, forward and back: either agents playing each
   other (the next step is asked of the agent when the viewer first goes past the end), or a
   game record (``fiesta evaluate --records``) whose actions are replayed through the engine.
+  It is watched as a spectator, or as one seat saw it (``told_moves``, ``render.seen_by``).
 
 Every step is remembered as a state dict, so going back rebuilds the position exactly.
 ``TableStore`` holds the tables by a random id, forgetting the oldest past a limit.
@@ -17,7 +18,7 @@ import dataclasses
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,14 +87,12 @@ class PlayTable:
             self._step(agent_move(self.game, policy))
 
     def told_moves(self) -> list[Move]:
-        """The moves as the person may read them now, numbered in that order: the others' moves of a round
-        played by all at once are told when it ends (``tools.narration.is_told``)."""
-        told = [move for move in self.moves if is_told(self.game, move.held, move.player, self.seat)]
-        return [dataclasses.replace(move, step=number) for number, move in enumerate(told, start=1)]
+        """The moves as the person may read them now (``told_moves``)."""
+        return told_moves(self.moves, self.game, self.seat)
 
     def unseen_players(self) -> list[int]:
-        """The other players who have moves not told yet (they played in the round under way)."""
-        return sorted({m.player for m in self.moves if not is_told(self.game, m.held, m.player, self.seat)})
+        """The other players who have moves not told to the person yet (``unseen_players``)."""
+        return unseen_players(self.moves, self.game, self.seat)
 
     def _step(self, action: int) -> None:
         game = self.game
@@ -103,6 +102,18 @@ class PlayTable:
         game.step(action)
         told = narrate(before, game, player, name, viewer=self.seat)
         self.moves.append(Move(len(self.moves) + 1, player, name, told, held_round(before, game, name)))
+
+
+def told_moves(moves: Sequence[Move], game: Game, viewer: int | None) -> list[Move]:
+    """``moves`` as ``viewer`` (None: a spectator) may read them with ``game`` where it is now, numbered in that
+    order: the others' moves of a round played by all at once are told when it ends (``narration.is_told``)."""
+    told = [move for move in moves if is_told(game, move.held, move.player, viewer)]
+    return [dataclasses.replace(move, step=number) for number, move in enumerate(told, start=1)]
+
+
+def unseen_players(moves: Sequence[Move], game: Game, viewer: int | None) -> list[int]:
+    """The other players who have moves in ``moves`` not told to ``viewer`` yet (played in the round under way)."""
+    return sorted({move.player for move in moves if not is_told(game, move.held, move.player, viewer)})
 
 
 class Timeline:
@@ -184,7 +195,8 @@ class Timeline:
             name = game.action_to_string(action)
             game.step(action)
         self._states.append(game.state_dict())
-        self.moves.append(Move(len(self.moves) + 1, player, name, narrate(before, game, player, name, viewer=None)))
+        told = narrate(before, game, player, name, viewer=None)
+        self.moves.append(Move(len(self.moves) + 1, player, name, told, held_round(before, game, name)))
         return True
 
 
