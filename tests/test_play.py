@@ -44,7 +44,8 @@ def test_a_whole_fiesta_mexicana_game_from_typed_lines_with_mistakes() -> None:
     assert "Commands: 'legal'" in text
     assert "no action is named 'bid 99'; did you mean 'bid 9'" in text
     assert "no action is named 'fly away'" in text
-    assert "may not play 'bid 1' (action 18): bids, passes and reserves are made during an auction only" in text
+    explained = " ".join(text.split())  # the explanations are wrapped to the width
+    assert "may not play 'bid 1' (action 18): bids, passes and reserves are made during an auction only" in explained
     assert "no legal action starts with 'rotate'" in text
     assert "there is no action number 999" in text
     assert "'orient 0' could be any of these; type more of the name or a number:" in text
@@ -83,7 +84,8 @@ def test_an_illegal_entry_is_explained_and_asked_again(monkeypatch: pytest.Monke
     assert game.state_dict()["state"]["phase"] == "auction" and game.current_player == 0
     run, out = session(game, "pass\nbid 3\n")
     run.human_turn()
-    text = out.getvalue()
+    assert max(len(line) for line in out.getvalue().splitlines()) <= play_command.WIDTH  # prompt + explanation
+    text = " ".join(out.getvalue().split())  # the explanations are wrapped to the width
     assert "not allowed: fiesta_mexicana: player 0 may not play 'pass'" in text
     assert "the player who turns the dish over must make the opening bid" in text
     assert "you: bid 3" in text

@@ -189,7 +189,7 @@ class PlaySession:
             try:
                 self.game.step(action)
             except IllegalActionError as error:
-                self.say(f"not allowed: {error}")
+                self.explain(f"not allowed: {error}")
                 continue
             self.say(f"you: {name}")
             return
@@ -239,12 +239,12 @@ class PlaySession:
             try:
                 game.check_action(illegal)
             except IllegalActionError as error:
-                self.say(f"no legal action starts with {text!r}: {error}")
+                self.explain(f"no legal action starts with {text!r}: {error}")
                 return None
         try:
             game.string_to_action(text)
         except IllegalActionError as error:
-            self.say(f"{error} (type 'legal' for the legal actions, 'help' for help)")
+            self.explain(f"{error} (type 'legal' for the legal actions, 'help' for help)")
         return None
 
     def ask(self, prompt: str) -> str:
@@ -260,6 +260,10 @@ class PlaySession:
     def say(self, text: str) -> None:
         self.stdout.write(text + "\n")
         self.stdout.flush()
+
+    def explain(self, text: str) -> None:
+        """A message about the person's entry, wrapped to the width (it follows the prompt on its line)."""
+        self.say(textwrap.fill(text, WIDTH - len(f"player_{self.seat}> "), subsequent_indent="    "))
 
     def show_board(self) -> None:
         from fiesta_envs.render import private_lines, seen_by
