@@ -33,7 +33,7 @@ def main() -> None:
             args.game,
             players,
             ShortlistPolicy(actor, shortlist),
-            ["associative"],
+            ["associative:version=1"],
             games_per_baseline=args.games,
             seed=args.seed,
         )

@@ -109,6 +109,8 @@ def test_malformed_set_overrides(toy_file, override, expected):
         ("options.foo=1", "field 'options': toy_nim: unknown option 'foo'"),
         ("opponents.baselines.greedy=1", "field 'opponents.baselines': toy_nim has no baseline 'greedy'; allowed:"),
         ("eval.baselines=[rand]", "field 'eval.baselines': toy_nim has no baseline 'rand'; did you mean 'random'?"),
+        ("eval.baselines=[random:x=1]", "field 'eval.baselines': toy_nim: agent 'random' takes no options, got ['x']"),
+        ("eval.baselines=[rand:x=1]", "field 'eval.baselines': toy_nim has no baseline 'rand'; did you mean 'random'?"),
     ],
 )
 def test_bad_fields_name_the_file_the_field_and_what_is_allowed(toy_file, override, expected):

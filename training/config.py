@@ -198,6 +198,7 @@ class TrainConfig(_Strict):
     @model_validator(mode="after")
     def _fits_the_game(self) -> TrainConfig:
         from fiesta_envs.core.errors import InvalidOptionError
+        from fiesta_envs.core.policy import make_named_policy, parse_agent_spec
         from fiesta_envs.registry import game_spec
 
         spec = game_spec(self.game)
@@ -231,12 +232,21 @@ class TrainConfig(_Strict):
             ("final_eval.baselines", self.final_eval.baselines),
         ):
             for name in names:
-                if name not in known:
-                    hint = difflib.get_close_matches(name, known, n=1)
+                try:  # a baseline with agent options, ``associative:version=1``, is checked as evaluate does
+                    base, agent_options = parse_agent_spec(name)
+                except InvalidOptionError as exc:
+                    raise _FieldError(field, str(exc)) from exc
+                if base not in known:
+                    hint = difflib.get_close_matches(base, known, n=1)
                     did_you_mean = f"did you mean {hint[0]!r}? " if hint else ""
                     raise _FieldError(
-                        field, f"{self.game} has no baseline {name!r}; {did_you_mean}allowed: {', '.join(known)}"
+                        field, f"{self.game} has no baseline {base!r}; {did_you_mean}allowed: {', '.join(known)}"
                     )
+                if agent_options:
+                    try:
+                        make_named_policy(self.game, base, spec.agent_classes()[base], agent_options, None)
+                    except InvalidOptionError as exc:
+                        raise _FieldError(field, str(exc)) from exc
         self_play = self.opponents.self_play
         if game_class.cooperative and "baselines" not in self.opponents.model_fields_set:
             self.opponents.baselines = {}  # the default (random opponents) means nothing in a cooperative game
