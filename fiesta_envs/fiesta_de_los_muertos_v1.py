@@ -161,30 +161,34 @@ Baselines
 ---------
 ``fiesta_envs.muertos.baselines``: ``associative`` and core's ``random``. ``associative`` version 2 (the
 default) writes the word of the best value (shared tags with what it reads, less 0.3 per other meaning),
-avoiding the words it already wrote or read; version 1 (``associative:version=1``) writes the word sharing
-the most tags, ties going to the word with more meanings; both deduce by the best matching. Version 1's share
-of skulls appeased, 200 games per player count, no options (``fiesta evaluate --game fiesta_de_los_muertos
---players N --agents associative:version=1,random --games 200``):
+avoiding the words it already wrote or read, and deduces from every word its seat wrote and read; version 1
+(``associative:version=1``) writes the word sharing the most tags, ties going to the word with more meanings,
+and deduces from the final words, its own first word and the final word it wrote. Share of skulls appeased, 200
+games per player count, no options (``fiesta evaluate --game fiesta_de_los_muertos --players N --agents
+associative,random --games 200``; version 1 with ``--agents associative:version=1,random``):
 
-=======  ================================  ======
-players  associative: skulls appeased      random
-=======  ================================  ======
-4        67.8% (2.71 of 4, CI 2.54-2.88)   1.0%
-5        68.9% (3.45 of 5, CI 3.26-3.63)   0.2%
-6        66.6% (4.00 of 6, CI 3.79-4.20)   0%
-7        68.3% (4.78 of 7, CI 4.56-5.00)   0%
-8        66.3% (5.31 of 8, CI 5.07-5.54)   0%
-=======  ================================  ======
+=======  ===============================  ================================  ======
+players  associative (version 2)          version 1                         random
+=======  ===============================  ================================  ======
+4        98.1% (3.92 of 4, CI 3.88-3.97)  67.8% (2.71 of 4, CI 2.54-2.88)   1.0%
+5        97.5% (4.88 of 5, CI 4.82-4.93)  68.9% (3.45 of 5, CI 3.26-3.63)   0.2%
+6        97.7% (5.86 of 6, CI 5.80-5.92)  66.6% (4.00 of 6, CI 3.79-4.20)   0%
+7        97.3% (6.81 of 7, CI 6.73-6.89)  68.3% (4.78 of 7, CI 4.56-5.00)   0%
+8        97.9% (7.83 of 8, CI 7.76-7.90)  66.3% (5.31 of 8, CI 5.07-5.54)   0%
+=======  ===============================  ================================  ======
 
 Trained agent
 -------------
 ``ppo`` (4 players, shipped): one policy on every seat, choosing among the 10 candidates of the shortlist
 (``fiesta_envs/muertos/shortlist.py``: the best legal actions by the associative scoring, each described by what
-the seat knows; candidate 0 is ``associative``'s own choice). Over 400 shared deals it appeases 3.81 skulls of 4
-(CI 3.77-3.86) where the ``associative`` team appeases 2.71, and wins 238, ties 141, loses 21 deals: 0.771
-[0.728, 0.810] (``fiesta evaluate --game fiesta_de_los_muertos --players 4 --agents ppo,associative,random
---games 400 --seed 1``). It writes the precise word where ``associative`` writes the word with more meanings,
-which keeps the chain from drifting. Trained by ``fiesta train --config configs/fiesta_de_los_muertos/ppo.yaml``.
+the seat knows; candidate 0 is the choice of ``associative`` version 1). Over 400 shared deals it appeases 3.81
+skulls of 4 (CI 3.77-3.86) where the version-1 team appeases 2.71, and wins 238, ties 141, loses 21 deals: 0.771
+[0.728, 0.810] (``fiesta evaluate --game fiesta_de_los_muertos --players 4 --agents ppo,associative:version=1
+--games 400 --seed 1``). It writes the precise word where version 1 writes the word with more meanings, which
+keeps the chain from drifting. ``associative`` version 2 (the default) writes that way too and deduces from every
+word its seat saw: it appeases 3.93 (CI 3.90-3.96) on the same deals, and the agent loses to it: 15 wins, 333
+ties, 52 losses, 0.454 [0.406, 0.503] (``--agents ppo,associative``). Trained by ``fiesta train --config
+configs/fiesta_de_los_muertos/ppo.yaml``.
 
 Version history
 ---------------

@@ -71,27 +71,30 @@ Rulings we added
 
 Baselines
 ---------
-The ``associative`` team (see ``fiesta_de_los_muertos_v1``) and core's ``random``; flowers at the
-end, 200 campaigns per player count, no options (``fiesta evaluate --game la_catrina --players N
---agents associative,random --games 200``):
+The ``associative`` team (see ``fiesta_de_los_muertos_v1``; in the campaign version 2 also takes a Memory
+Bone that saves a round only when that is worth the flowers it costs) and core's ``random``; flowers at the end,
+200 campaigns per player count, no options (``fiesta evaluate --game la_catrina --players N --agents
+associative,random --games 200``; version 1 with ``--agents associative:version=1,random``):
 
-=======  =============================  ===============  ===========
-players  associative: flowers [95% CI]  all 13 flowers   random
-=======  =============================  ===============  ===========
-4        2.25 [1.93, 2.57]              1.0%             0 flowers
-5        3.27 [2.87, 3.67]              2.0%             0 flowers
-6        4.13 [3.68, 4.59]              4.0%             0 flowers
-7        5.92 [5.41, 6.43]              11.0%            0 flowers
-8        7.15 [6.60, 7.70]              14.5%            0 flowers
-=======  =============================  ===============  ===========
+=======  ====================  ==============  ==================  ==============  =========
+players  version 2 [95% CI]    all 13 flowers  version 1 [95% CI]  all 13 flowers  random
+=======  ====================  ==============  ==================  ==============  =========
+4        9.43 [8.92, 9.93]     36.0%           2.25 [1.93, 2.57]   1.0%            0 flowers
+5        10.03 [9.54, 10.51]   45.5%           3.27 [2.87, 3.67]   2.0%            0 flowers
+6        11.69 [11.36, 12.02]  66.0%           4.13 [3.68, 4.59]   4.0%            0 flowers
+7        12.10 [11.82, 12.38]  79.0%           5.92 [5.41, 6.43]   11.0%           0 flowers
+8        12.69 [12.53, 12.84]  91.0%           7.15 [6.60, 7.70]   14.5%           0 flowers
+=======  ====================  ==============  ==================  ==============  =========
 
 Trained agent
 -------------
 ``ppo`` (4 players, shipped): the shortlist policy of ``fiesta_de_los_muertos_v1`` (see there) trained on the
 campaign, rewarded by flowers / 13. Over 400 shared campaigns it colours 3.50 flowers (CI 3.23-3.77) where the
-``associative`` team colours 2.10, and wins 236, ties 74, loses 90: 0.682 [0.635, 0.726] (``fiesta evaluate
---game la_catrina --players 4 --agents ppo,associative,random --games 400 --seed 1``). Trained by ``fiesta train
---config configs/la_catrina/ppo.yaml``.
+``associative`` team of version 1 colours 2.10, and wins 236, ties 74, loses 90: 0.682 [0.635, 0.726] (``fiesta
+evaluate --game la_catrina --players 4 --agents ppo,associative:version=1 --games 400 --seed 1``). It loses to
+``associative`` version 2 (the default), which colours 9.04 (CI 8.66-9.41) on the same campaigns: 34 wins, 26
+ties, 340 losses, 0.117 [0.090, 0.153] (``--agents ppo,associative``). Trained by ``fiesta train --config
+configs/la_catrina/ppo.yaml``.
 
 Version history
 ---------------
