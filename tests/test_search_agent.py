@@ -37,7 +37,9 @@ def test_agent_specs_and_their_options_are_checked():
         resolve_agent(spec, 2, "search:budgte=4")
     with pytest.raises(InvalidOptionError, match="budget=0: must be an integer >= 1"):
         resolve_agent(spec, 2, "search:budget=0")
-    with pytest.raises(InvalidOptionError, match="agent 'careful' takes no options"):
+    with pytest.raises(InvalidOptionError, match="agent 'random' takes no options"):
+        resolve_agent(spec, 2, "random:budget=4")
+    with pytest.raises(InvalidOptionError, match="agent 'careful': unknown option 'budget'; known options: version"):
         resolve_agent(spec, 2, "careful:budget=4")
     with pytest.raises(InvalidOptionError, match="NAME:KEY=VALUE"):
         resolve_agent(spec, 2, "search:16")
@@ -70,10 +72,11 @@ def test_the_search_decides_the_same_when_only_what_its_seat_cannot_know_differs
 
 
 def _careful_declines_to_end_a_won_game() -> TortillaDePatatas:
-    """Seed 1 of ``careful`` against itself, turn 42: team A leads 7-5 with one diner card left, and
-    ``careful`` plays a card instead of serving (serving pan 1 as an M ends the game at once and wins it)."""
+    """Seed 1 of ``careful:version=1`` against itself, turn 42: team A leads 7-5 with one diner card left, and
+    ``careful:version=1`` plays a card instead of serving (serving pan 1 as an M ends the game at once and wins
+    it; version 2 closes out such games itself)."""
     game = TortillaDePatatas(2, seed=1)
-    careful = make_policy("tortilla_de_patatas", "careful", seed=1)
+    careful = make_policy("tortilla_de_patatas", "careful:version=1", seed=1)
     while not (sum(game.diners_left) == 1 and game.phase == "play" and game.current_player == 0):
         game.step(careful.act(None, game.legal_mask(), game, game.current_player))
     assert (game.turn, game.team_scores()) == (42, [7, 5])
@@ -82,8 +85,10 @@ def _careful_declines_to_end_a_won_game() -> TortillaDePatatas:
 
 def test_tortilla_search_takes_the_last_diner_card_to_win_where_careful_plays_on():
     game = _careful_declines_to_end_a_won_game()
-    careful = make_policy("tortilla_de_patatas", "careful", seed=0)
+    careful = make_policy("tortilla_de_patatas", "careful:version=1", seed=0)
     assert game.action_to_string(careful.act(None, game.legal_mask(), game, 0)).startswith("play potato")
+    closing = make_policy("tortilla_de_patatas", "careful", seed=0).act(None, game.legal_mask(), game, 0)
+    assert game.action_to_string(closing).startswith("serve")  # version 2 closes out too
     search = make_policy("tortilla_de_patatas", "search", seed=0)
     action = search.act(None, game.legal_mask(), game, 0)
     assert game.action_to_string(action).startswith("serve")

@@ -1,4 +1,4 @@
-"""Tortilla de Patatas: the careful chef (counts, serves only perfect pans, blocks steals)."""
+"""Tortilla de Patatas: the careful chef (counts, serves perfect pans, closes out won games, blocks steals)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import pytest
 from test_tortilla_engine import careful_game, hide_differently
 from tortilla_positions import position
 
+from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.policy import Policy, RandomPolicy
+from fiesta_envs.registry import make_policy
 from fiesta_envs.tortilla.baselines import BASELINES, CarefulChef
 from fiesta_envs.tortilla.game import TortillaDePatatas
 
@@ -15,10 +17,23 @@ M_PERFECT = ["potato", "potato", "potato", "egg", "egg", "onion"]
 XL_PERFECT = ["potato"] * 6 + ["egg"] * 3 + ["onion"] * 2
 
 
-def choose(game: TortillaDePatatas, seed: int = 0) -> str:
+def choose(game: TortillaDePatatas, seed: int = 0, version: int = 2) -> str:
     player = game.current_player
-    action = CarefulChef(seed=seed).act(game.observe(player), game.legal_mask(), game, player)
+    action = CarefulChef(seed=seed, version=version).act(game.observe(player), game.legal_mask(), game, player)
     return game.action_to_string(action)
+
+
+def choose_versions(game: TortillaDePatatas) -> tuple[str, str]:
+    """What ``careful:version=1`` and the default ``careful`` (version 2) play in ``game``."""
+    return choose(game, version=1), choose(game)
+
+
+def assert_bad_serves_only_win(game: TortillaDePatatas) -> None:
+    """A badly made omelette is served only as the last one, by a team that wins with it."""
+    omelettes, scores = game.final_info()["omelettes"], game.team_scores()
+    for index, dish in enumerate(omelettes):
+        if not dish["perfect"]:
+            assert index == len(omelettes) - 1 and scores[dish["team"]] > scores[1 - dish["team"]], omelettes
 
 
 def play_match(policies: list[Policy], num_players: int, menu: str, seed: int) -> TortillaDePatatas:
@@ -33,6 +48,69 @@ def play_match(policies: list[Policy], num_players: int, menu: str, seed: int) -
 
 def test_baselines_table() -> None:
     assert {"careful": CarefulChef} == BASELINES
+
+
+def test_the_first_version_is_an_agent_option() -> None:
+    assert make_policy("tortilla_de_patatas", "careful:version=1", seed=0).version == 1
+    assert make_policy("tortilla_de_patatas", "careful", seed=0).version == 2
+    with pytest.raises(InvalidOptionError, match="version"):
+        make_policy("tortilla_de_patatas", "careful:version=0", seed=0)
+
+
+M_SERVED = ["potato", "potato", "potato", "egg", "egg", "onion"]
+
+
+def last_card_left(*, leads: bool, pans: list) -> TortillaDePatatas:
+    """Day's menu, five diner cards served and a 1 left: team A 7-4 up (3 + 3 + 1 against 2 + 2), or 3-8 down."""
+    mine, theirs = ([3, 3, 1], [2, 2]) if leads else ([2, 1], [3, 3, 2])
+    served = [{"seat": 0, "size": "M", "diners": d, "cards": M_SERVED} for d in mine]
+    served += [{"seat": 1, "size": "M", "diners": d, "cards": M_SERVED} for d in theirs]
+    return position(
+        hands=[["potato", "potato", "onion"], ["potato", "potato", "potato"]],
+        pans=pans,
+        served=served,
+        diners_left=[1, 0, 0],
+    )
+
+
+def test_closes_out_a_won_game_with_a_badly_made_pan() -> None:
+    # their two pans will cost them a point each at the end
+    game = last_card_left(leads=True, pans=[[["egg", "egg", "egg"], [], []], [["potato"], ["potato"], []]])
+    version_1, version_2 = choose_versions(game)
+    assert not version_1.startswith("serve")  # plays on: the pan is badly made
+    assert version_2 == "serve 0 M with 1"  # -1 for it, but the game ends 6 against 2
+    game.play(version_2)
+    assert game.is_over and game.team_scores() == [6, 2] and game.winners() == [0]
+
+
+def test_does_not_take_the_last_diner_card_to_lose() -> None:
+    # 3-8 down: serving the perfect pan takes the last card and ends the game 4-8
+    game = last_card_left(leads=False, pans=[[M_PERFECT, [], []], [[], [], []]])
+    version_1, version_2 = choose_versions(game)
+    assert version_1 == "serve 0 M with 1"
+    assert not version_2.startswith("serve")
+
+
+def test_kids_grows_an_m_past_the_recipe_towards_an_xl() -> None:
+    # pan 0 is an M short of its onion; an egg instead leaves an XL four cards away (twice the diner card)
+    game = position(
+        "kids",
+        hands=[["potato", "egg", "onion"], ["potato"] * 3],
+        pans=[[["potato", "potato", "potato", "egg", "egg"], [], ["potato"]], [[], [], []]],
+    )
+    assert choose_versions(game) == ("play onion on 0", "play egg on 0")
+
+
+def test_kids_menu_self_play_no_longer_ties_6_6() -> None:
+    """The first version served every M at once with the biggest card: the cards split 3 + 2 + 1 each."""
+    scores = {
+        version: [
+            tuple(play_match([CarefulChef(version=version)] * 2, 2, "kids", seed).team_scores()) for seed in range(10)
+        ]
+        for version in (1, 2)
+    }
+    assert scores[1].count((6, 6)) >= 8
+    assert scores[2].count((6, 6)) <= 2
 
 
 def test_serves_a_perfect_pan_with_the_biggest_card() -> None:
@@ -110,12 +188,15 @@ def test_careful_uses_only_what_its_seat_may_know(num_players: int, menu: str) -
         assert choose(game, seed) == choose(other, seed)
 
 
-def test_careful_is_deterministic_and_serves_only_perfect_omelettes() -> None:
+def test_careful_is_deterministic_and_serves_badly_made_pans_only_to_win() -> None:
     for menu in ("kids", "day", "gourmet"):
         a = play_match([CarefulChef(), CarefulChef()], 2, menu, seed=5)
         b = play_match([CarefulChef(), CarefulChef()], 2, menu, seed=5)
         assert a.state_dict() == b.state_dict()
-        assert a.served and all(dish["perfect"] for dish in a.final_info()["omelettes"])
+        assert a.served
+        assert_bad_serves_only_win(a)
+        first = play_match([CarefulChef(version=1), CarefulChef(version=1)], 2, menu, seed=5)
+        assert first.served and all(dish["perfect"] for dish in first.final_info()["omelettes"])
 
 
 def test_careful_chefs_finish_four_player_games() -> None:

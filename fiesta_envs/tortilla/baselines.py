@@ -11,10 +11,24 @@
   ingredient on top that the other team could steal (covering it with a wildcard blocks that);
 - in the Gourmet menu it fills an empty pan before serving when that allows a bigger card;
 - it takes the fridge door card when that card helps more than an average card from the deck;
-- near the end it stops feeding pans it cannot finish (each one left costs a point).
+- near the end it stops feeding pans it cannot finish (each one left costs a point);
+- it closes out: with one diner card left, it serves to take it when that ends the game with its
+  team ahead (the final scores counted exactly: the omelette, badly made or not, and every pan left
+  unserved), and it does not take it when that ends the game lost. This is the only time it serves a
+  pan it knows to be badly made;
+- in the Kids' menu it builds XL omelettes: there, where nothing is stolen and no pan costs a
+  point, two careful chefs who serve every M the moment it is perfect with the biggest card split
+  the diner cards 3 + 2 + 1 each and tie 6-6 (37 of 40 games of the first version); an XL doubles
+  its card, so version 2 values a pan that has grown past an M (only an XL left) with
+  ``KIDS_XL_DECAY`` per missing card instead of ``PROGRESS_DECAY``: it grows such pans to XL, and
+  grows an M past the recipe when the XL it opens is worth more.
 
 It reads only what its seat may know: the pans, the served omelettes, the door, the number of
 cards in the fridge and its own hand.
+
+``careful:version=1`` is the first version (kept to measure against and to reproduce older
+results): it serves only perfect pans, whatever the last diner card does to the game, and
+values pans the same in every menu.
 """
 
 from __future__ import annotations
@@ -24,10 +38,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from fiesta_envs.core.options import Option
 from fiesta_envs.core.policy import Policy
 from fiesta_envs.tortilla.actions import (
     DRAW_DECK,
     DRAW_DOOR,
+    SERVE_BASE,
     decode_play,
     decode_serve,
     decode_steal,
@@ -54,7 +70,7 @@ from fiesta_envs.tortilla.features import (
     position_value,
 )
 from fiesta_envs.tortilla.observation import unseen_counts
-from fiesta_envs.tortilla.omelettes import is_perfect
+from fiesta_envs.tortilla.omelettes import is_perfect, omelette_points
 from fiesta_envs.tortilla.steals import steal_sources
 
 if TYPE_CHECKING:
@@ -62,15 +78,37 @@ if TYPE_CHECKING:
     from fiesta_envs.tortilla.game import TortillaDePatatas
 
 # The evaluation's constants live with it in ``features`` (the action features share it).
-__all__ = ["BASELINES", "DEAD_PAN_KIDS", "EXPECTED_DINERS", "PROGRESS_DECAY", "STEAL_RISK", "CarefulChef"]
+__all__ = [
+    "BASELINES",
+    "DEAD_PAN_KIDS",
+    "EXPECTED_DINERS",
+    "KIDS_XL_DECAY",
+    "PROGRESS_DECAY",
+    "STEAL_RISK",
+    "CarefulChef",
+]
 
 Piles = list[list[int]]
+VERSIONS = (1, 2)
+#: Version 2, Kids' menu: a pan past an M (only an XL left) loses this share per missing card, not
+#: ``PROGRESS_DECAY``.
+KIDS_XL_DECAY = 0.85
 
 
 class CarefulChef(Policy):
     """Counts every card, serves only perfect omelettes, blocks steals; see the module docstring."""
 
     needs_observation = False  # reads the engine; environments skip encoding an observation for it
+
+    @classmethod
+    def agent_options(cls) -> dict[str, Option]:
+        return {"version": Option(2, choices=VERSIONS, doc="2 (default) or 1: the first version (module docstring)")}
+
+    def __init__(self, seed: int | None = None, version: int = 2) -> None:
+        super().__init__(seed)
+        if version not in VERSIONS:
+            raise ValueError(f"careful: version={version!r} is not allowed; allowed values: 1, 2")
+        self.version = version
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
         legal = np.flatnonzero(action_mask)
@@ -83,6 +121,11 @@ class CarefulChef(Policy):
             return self._choose_start(tortilla, action_mask)
         if phase == "steal":
             return self._choose_steal(tortilla, action_mask)
+        if self.version >= 2 and sum(tortilla.diners_left) == 1:
+            closing = self._close_out(tortilla, action_mask)
+            if closing is not None:
+                return closing
+            action_mask = self._without_losing_serves(tortilla, action_mask)
         if phase == "play":
             return self._choose_serve_or_play(tortilla, action_mask)
         serve = self._best_serve(tortilla, action_mask)
@@ -95,13 +138,15 @@ class CarefulChef(Policy):
     def _prepare(self, game: TortillaDePatatas, player: int) -> None:
         self.player = player
         self.view = outlook(game, player)
+        if self.version >= 2 and game.menu.name == "kids":
+            self.view = self.view._replace(xl_decay=KIDS_XL_DECAY)
         self.team = self.view.team
         self.plays_left = self.view.plays_left  # each team refills about every other turn
         self.stealing = self.view.stealing
         self.dead_pan = self.view.dead_pan
 
     def _pile_value(self, pile: Sequence[int]) -> float:
-        return pile_value(pile, self.plays_left, self.dead_pan)
+        return pile_value(pile, self.plays_left, self.dead_pan, self.view.xl_decay)
 
     def _exposure(self, pile: Sequence[int]) -> float:
         """Expected loss from the other team stealing this pile's top card."""
@@ -157,6 +202,39 @@ class CarefulChef(Policy):
     def _best_serve(self, game: TortillaDePatatas, mask: np.ndarray) -> int | None:
         options = self._serve_options(game, mask)
         return self._argmax(options) if options else None
+
+    def _final_margin(self, game: TortillaDePatatas, serve: int) -> int:
+        """The team's final lead if ``serve`` takes the last diner card (which ends the game)."""
+        pan, size, diners = decode_serve(serve)
+        source = self.team * PANS_PER_TEAM + pan
+        scores = list(game.team_scores())  # the game is not over: no unserved pans counted yet
+        scores[self.team] += omelette_points(game.pan_counts[source], size, diners)
+        for team in range(len(scores)):
+            left = sum(1 for p in range(PANS_PER_TEAM) if game.pans[team * PANS_PER_TEAM + p])
+            scores[team] += game.menu.unserved_penalty * (left - (team == self.team))
+        return scores[self.team] - scores[1 - self.team]
+
+    def _close_out(self, game: TortillaDePatatas, mask: np.ndarray) -> int | None:
+        """Version 2, one diner card left: the serve that ends the game with the biggest lead, if it wins."""
+        margins = {
+            int(action): self._final_margin(game, int(action))
+            for action in np.flatnonzero(mask)
+            if SERVE_BASE <= action < DRAW_DECK
+        }
+        if not margins:
+            return None
+        best = max(margins.values())
+        if best <= 0:
+            return None
+        return min(action for action, margin in margins.items() if margin == best)
+
+    def _without_losing_serves(self, game: TortillaDePatatas, mask: np.ndarray) -> np.ndarray:
+        """``mask`` without the serves that take the last diner card to end the game lost."""
+        kept = mask.copy()
+        for action in np.flatnonzero(mask[SERVE_BASE:DRAW_DECK]) + SERVE_BASE:
+            if self._final_margin(game, int(action)) < 0:
+                kept[action] = 0
+        return kept if kept.any() else mask
 
     def _choose_serve_or_play(self, game: TortillaDePatatas, mask: np.ndarray) -> int:
         serve = self._best_serve(game, mask)

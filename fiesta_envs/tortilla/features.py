@@ -18,7 +18,9 @@ The pan evaluation (``pile_value``, ``exposure``, ``position_value``, ``after_pl
 
 - a pan is worth ``EXPECTED_DINERS x multiplier x PROGRESS_DECAY ** missing`` for its best
   recipe that can still be finished in the plays left (``missing``: fewest cards to add), a
-  dead pan ``dead_pan`` (the unserved penalty, or ``DEAD_PAN_KIDS``);
+  dead pan ``dead_pan`` (the unserved penalty, or ``DEAD_PAN_KIDS``); an evaluation may decay
+  the missing cards of a pan that can only become an XL less (``Outlook.xl_decay``: ``careful``
+  does in the Kids' menu);
 - a pan of one's own whose top card is a plain ingredient loses ``STEAL_RISK`` x what that top
   card is worth to it (the other team may steal it);
 - a position is worth the own pans minus the other team's.
@@ -77,6 +79,7 @@ class Outlook(NamedTuple):
     plays_left: int  # about how many more cards each team will place: fridge // 2
     stealing: bool  # the menu steals (Day's, Gourmet)
     dead_pan: float  # worth of a pan that cannot be finished
+    xl_decay: float = PROGRESS_DECAY  # the decay per missing card of a pan past an M (only an XL left)
 
 
 def outlook(game: TortillaDePatatas, player: int) -> Outlook:
@@ -109,28 +112,34 @@ def missing_cards(counts: tuple[int, ...], size: int) -> int:
 
 
 @lru_cache(maxsize=1 << 16)
-def _counts_value(counts: tuple[int, ...], plays_left: int, dead_pan: float) -> float:
+def _counts_value(counts: tuple[int, ...], plays_left: int, dead_pan: float, xl_decay: float = PROGRESS_DECAY) -> float:
     if not any(counts):
         return 0.0
     best = None
+    past_m = missing_cards(counts, 0) < 0  # only an XL is left: ``xl_decay`` applies
     for size, recipe in enumerate(RECIPES):
         missing = missing_cards(counts, size)
         if 0 <= missing <= plays_left:
-            value = EXPECTED_DINERS * recipe.multiplier * PROGRESS_DECAY**missing
+            decay = xl_decay if past_m else PROGRESS_DECAY
+            value = EXPECTED_DINERS * recipe.multiplier * decay**missing
             best = value if best is None else max(best, value)
     return dead_pan if best is None else best
 
 
-def pile_value(pile: Sequence[int], plays_left: int, dead_pan: float) -> float:
+def pile_value(pile: Sequence[int], plays_left: int, dead_pan: float, xl_decay: float = PROGRESS_DECAY) -> float:
     """What a pan is worth: its best recipe still reachable in ``plays_left``, decayed per missing card."""
-    return _counts_value(pile_counts(pile), plays_left, dead_pan) if pile else 0.0
+    return _counts_value(pile_counts(pile), plays_left, dead_pan, xl_decay) if pile else 0.0
+
+
+def _view_value(pile: Sequence[int], view: Outlook) -> float:
+    return pile_value(pile, view.plays_left, view.dead_pan, view.xl_decay)
 
 
 def exposure(pile: Sequence[int], view: Outlook) -> float:
     """Expected loss from the other team stealing this pile's top card."""
     if not view.stealing or not pile or pile[-1] not in _PLAIN:
         return 0.0
-    value = pile_value(pile, view.plays_left, view.dead_pan) - pile_value(pile[:-1], view.plays_left, view.dead_pan)
+    value = _view_value(pile, view) - _view_value(pile[:-1], view)
     return STEAL_RISK * max(0.0, value)
 
 
@@ -139,9 +148,9 @@ def position_value(piles: Sequence[Sequence[int]], view: Outlook) -> float:
     total = 0.0
     for index, pile in enumerate(piles):
         if index // PANS_PER_TEAM == view.team:
-            total += pile_value(pile, view.plays_left, view.dead_pan) - exposure(pile, view)
+            total += _view_value(pile, view) - exposure(pile, view)
         else:
-            total -= pile_value(pile, view.plays_left, view.dead_pan)
+            total -= _view_value(pile, view)
     return total
 
 
@@ -166,8 +175,7 @@ def card_gain(piles: Sequence[Sequence[int]], card: int, view: Outlook) -> float
     best = 0.0
     for pan in range(view.team * PANS_PER_TEAM, (view.team + 1) * PANS_PER_TEAM):
         pile = piles[pan]
-        grown = pile_value([*pile, card], view.plays_left, view.dead_pan)
-        best = max(best, grown - pile_value(pile, view.plays_left, view.dead_pan))
+        best = max(best, _view_value([*pile, card], view) - _view_value(pile, view))
     return best
 
 
