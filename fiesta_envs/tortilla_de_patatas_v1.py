@@ -91,7 +91,8 @@ what the table shows now: a covered card is *unknown*, and every pan quantity is
 bound over what the unknown cards could be (a pan is "possible" unless no reading of its unknown
 cards works; "missing" is the fewest cards any reading needs; "surely perfect" is never set).
 
-*Value* below is the evaluation the ``careful`` baseline plays by: a pan is worth
+*Value* below is the evaluation the ``careful`` baseline plays by (its version 1; version 2 decays a
+Kids' menu pan past an M more slowly, see ``tortilla/baselines.py``): a pan is worth
 ``2 x multiplier x 0.7 ** missing`` for its best recipe still finishable in the plays left
 (``missing`` = fewest cards to add; plays left = fridge // 2), -1 when it cannot be finished
 (-0.5 in the Kids' menu); a pan of one's own with a plain top card loses half of what that card
