@@ -3,8 +3,8 @@
 # pins gymnasium 1.2.2, so it is kept out of .venv. Made once in $RLLIB_VENV (default .venv-rllib) with the
 # pinned torch CPU build (TORCH_INDEX as in scripts/setup.sh), then reused. Arguments go to pytest instead of
 # the default ones, e.g. bash scripts/rllib_test.sh -x -q -k module
-# The tests start a local Ray instance with two env runners (about 5 minutes on 2 cores), and run fiesta evaluate
-# and fiesta fuzz with --backend ray against the local backend (about 2 minutes).
+# The tests start a local Ray instance with two env runners (about 5 minutes on 2 cores), resume a short run
+# (about 3 minutes), and run fiesta evaluate and fiesta fuzz with --backend ray against the local backend (2 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${RLLIB_VENV:-.venv-rllib}
@@ -18,6 +18,6 @@ if [ ! -x "$venv/bin/python" ]; then
   "$venv/bin/python" -m pip install --quiet -e ".[train,rllib,dev]"
 fi
 if [ "$#" -eq 0 ]; then
-  set -- -q -m rllib tests/test_training_rllib.py tests/test_ray_backend.py
+  set -- -q -m rllib tests/test_training_rllib.py tests/test_training_rllib_resume.py tests/test_ray_backend.py
 fi
 "$venv/bin/python" -m pytest "$@"
