@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
+from information_of_muertos import hidden_cases
 from muertos_scenarios import edit_state, give_characters, play_round, write_all
 
 from fiesta_envs.core.errors import InvalidOptionError
@@ -305,6 +306,21 @@ def test_version_2_does_not_save_the_last_round_for_fewer_flowers_than_its_yello
     new, after_new = yellow_choices(game, 2)
     assert old == ["memory"] * 4 + ["flower"] * 2 and after_old.team.flowers == 8
     assert new == ["flower"] * 6 and after_new.team.flowers == 9
+
+
+@pytest.mark.parametrize("case", hidden_cases(), ids=lambda c: c.name)
+def test_what_the_seat_cannot_know_does_not_change_the_teams_decision(case):
+    """Both versions, every hidden fact of ``information_of_muertos`` (words written on skulls the seat did not
+    hold, other seats' characters, the extras and number cards before the deduction, twins of a word...)."""
+    game_class = GAMES[case.game].game_class()
+    first, second = game_class.from_state_dict(case.first), game_class.from_state_dict(case.second)
+    if first.current_player != case.seat or first.is_over:
+        pytest.skip("the team decides for the seat to act only")
+    for version in (1, 2):
+        one, two = AssociativeTeam(seed=0, version=version), AssociativeTeam(seed=0, version=version)
+        assert one.act(None, first.legal_mask(), first, case.seat) == two.act(
+            None, second.legal_mask(), second, case.seat
+        ), version
 
 
 def test_associative_team_appeases_most_skulls_on_average():
