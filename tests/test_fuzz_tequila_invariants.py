@@ -154,9 +154,11 @@ def _edit_category(final: dict, category: str) -> dict:
     elif category == "market_spaces":
         first["market"] ^= 1 << 23
     elif category == "tequila_majorities":
+        alone = first["production"][2] > 0 and not any(sheet["production"][2] for sheet in sheets[1:])
         for sheet in sheets:
             sheet["production"][2] = 0
-        first["production"][2] = 1  # player 0 alone makes pink tequila
+        if not alone:
+            first["production"][2] = 1  # player 0 alone makes pink tequila (else nobody does)
     elif category == "market_majority":
         for sheet in sheets:
             sheet["market"] = 0

@@ -2,13 +2,32 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
+from tequila_positions import holding, position
 
+from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.policy import Policy, RandomPolicy
+from fiesta_envs.registry import make_policy
 from fiesta_envs.tequila import components
 from fiesta_envs.tequila.baselines import BASELINES, LAYOUT, LAYOUT_NAMES, Planner
 from fiesta_envs.tequila.game import Tequila
+from fiesta_envs.tequila.state import Phase
+
+#: A whole production chain: field - kiln - (road) - distiller - cask - (roads) - shop.
+CHAIN = [
+    "agave at 0 0 as 0",
+    "kiln at 0 2 as 1",
+    "road at 0 3 as 0",
+    "distiller at 0 4 as 0",
+    "cask at 0 5 as 0",
+    "road at 1 6 as 0",
+    "road at 2 6 as 0",
+    "road at 3 6 as 0",
+    "shop at 4 5 as 2",
+]
 
 
 def play(game: Tequila, policies: list[Policy], seed: int) -> np.ndarray:
@@ -44,13 +63,17 @@ def test_planner_is_deterministic():
     assert list(first) == list(again)
 
 
-def test_planner_builds_the_chain_and_fills_a_production_track():
+@pytest.mark.parametrize("version", [1, 2])
+def test_planner_builds_the_chain_and_produces(version):
     game = Tequila(1)
     for seed in range(3):
-        play(game, [Planner()], seed=seed)
+        play(game, [Planner(version=version)], seed=seed)
         sheet = game.sheets[0]
         assert {components.KILN, components.DISTILLER, components.CASK} <= sheet.linked_kinds
-        assert max(sheet.production) == components.PRODUCTION_TRACK_LENGTH
+        if version == 1:  # the same tequila over and over
+            assert max(sheet.production) == components.PRODUCTION_TRACK_LENGTH
+        else:  # spread for the majorities (solo: 6 of a type)
+            assert max(sheet.production) >= components.SOLO_TEQUILA_MINIMUM
 
 
 @pytest.mark.slow
@@ -66,3 +89,85 @@ def test_planner_beats_random_seat_balanced():
         wins += scores[planner_seat] > scores[1 - planner_seat]
     # with p = 0.5 the chance of >= 120 wins in 200 is below 0.3%: a real edge, not luck
     assert wins >= 0.6 * games
+
+
+# ---------------------------------------------------------------- version 2 (issue 20): scenarios version 1 fails
+def chosen(game: Tequila, version: int) -> str:
+    """The action ``planner:version=...`` chooses in this position, by name."""
+    player = game.current_player
+    action = Planner(seed=0, version=version).act(None, game.legal_mask(), game, player)
+    return game.action_to_string(action)
+
+
+def test_planner_version_is_an_agent_option():
+    assert make_policy("tequila", "planner:version=1").version == 1
+    assert make_policy("tequila", "planner").version == 2
+    with pytest.raises(InvalidOptionError, match="version"):
+        make_policy("tequila", "planner:version=3")
+
+
+def test_planner_versus_planner_is_not_a_tie_every_game():
+    tied = {1: 0, 2: 0}
+    for version, seed in itertools.product(tied, range(6)):
+        scores = play(Tequila(2), [Planner(version=version), Planner(version=version)], seed=seed)
+        tied[version] += scores[0] == scores[1]
+    assert tied[1] == 6  # deterministic and blind to the other seat: the same game twice
+    assert tied[2] < 3
+
+
+def test_virtual_die_goes_to_fencing_when_the_building_dice_are_enough():
+    # two building dice already; the hand pays for one agave field only: a third building action is idle
+    game = position(1, phase="virtual", dice=(4, 5), sheets={0: holding(agave=2, donkey=1, barrel=1)})
+    assert chosen(game, 1) == "virtual build"
+    assert chosen(game, 2) == "virtual fence"
+
+
+def test_reroll_chases_building_dice_when_the_hand_can_pay_for_buildings():
+    # two fencing dice, a hand that pays for four buildings: version 1 re-rolls only a 6
+    game = position(1, phase="reroll", dice=(1, 1), sheets={0: holding(agave=4, donkey=2, worker=2)})
+    assert chosen(game, 1) == "reroll none"
+    assert chosen(game, 2) == "reroll both"
+
+
+def test_last_round_builds_no_agave_field_that_gains_nothing():
+    plan = list(LAYOUT_NAMES[:12])  # the chain and the shop; next in the plan: "agave at 5 0 as 0"
+    sheet = {**holding(agave=2), "builds_left": 1, "gears_left": 0}
+    game = position(1, round=components.ROUNDS - 1, sheets={0: sheet}, buildings={0: plan})
+    assert chosen(game, 1) == "build agave at 5 0 as 0"
+    assert not chosen(game, 2).startswith("build")
+
+
+def test_last_round_spends_what_is_left_on_the_market():
+    sheet = {**holding(water=6, agave=1), "builds_left": 0, "gears_left": 0}
+    game = position(1, round=components.ROUNDS - 1, sheets={0: sheet})
+    assert chosen(game, 1) == "end"
+    assert chosen(game, 2) == "extra"
+    policy = Planner(seed=0)
+    while game.current_player == 0 and game.decision != Phase.CASK and not game.is_over:
+        game.step(policy.act(None, game.legal_mask(), game, 0))
+    assert game.sheets[0].market_count() == 1
+
+
+def test_red_tequila_when_it_gives_the_most_per_barrel():
+    # (the donkey and the worker are kept for the next kiln of the plan)
+    sheet = {**holding(agave=1, water=1, barrel=1, donkey=1, worker=1), "builds_left": 0, "gears_left": 1}
+    game = position(1, sheets={0: sheet}, buildings={0: CHAIN})
+    assert chosen(game, 1) == "produce cream"  # version 1 counted the agave and water as dear as the barrel
+    assert chosen(game, 2) == "produce red"
+
+
+def test_planner_races_for_a_majority():
+    # white is far ahead of the other seat; cream is tied at 1 each: the cream breaks the tie (10 points, 2p)
+    mine = {**holding(barrel=1, donkey=1, worker=1), "builds_left": 0, "gears_left": 1, "production": [6, 1, 0, 0]}
+    theirs = {"production": [0, 1, 0, 0]}
+    game = position(2, sheets={0: mine, 1: theirs}, buildings={0: CHAIN[:4]})
+    assert chosen(game, 1) == "produce white"
+    assert chosen(game, 2) == "produce cream"
+
+
+def test_a_building_not_yet_affordable_does_not_block_tequila():
+    # the next kiln of the plan needs a donkey and a worker, none held: version 1 kept back what it lacked
+    sheet = {**holding(barrel=1), "builds_left": 0, "gears_left": 1}
+    game = position(1, sheets={0: sheet}, buildings={0: CHAIN[:4]})
+    assert not chosen(game, 1).startswith("produce")
+    assert chosen(game, 2) == "produce cream"

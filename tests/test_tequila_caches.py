@@ -307,7 +307,7 @@ PLANNER_GOLDEN: dict[int, str] = {1: "8560924aa8b5ac72", 2: "65aa23d595bacab8", 
 
 def planner_digest(num_players: int, seed: int) -> str:
     game = Tequila(num_players=num_players, seed=seed)
-    players = [BASELINES["planner"](seed=seed + p) for p in range(num_players)]
+    players = [BASELINES["planner"](seed=seed + p, version=1) for p in range(num_players)]
     played = []
     while not game.is_over:
         p = game.current_player

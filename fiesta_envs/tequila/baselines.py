@@ -8,17 +8,38 @@ of the chain where it connects to its partner, bridging water with roads. It kee
 the next building needs, produces the most valuable tequila it can, fences the fields that show
 the resources it lacks, sells on the market with the free actions left, and buys extra free
 actions late in the game when a tequila can be paid on top. It reads only public information
-(every sheet is open) through the engine.
+(every sheet is open, the others' as shown at the start of the round) through the engine.
+
+Two versions (agent option ``version``, ``planner:version=1``):
+
+* **2** (default) decides the dice by what they are worth (``_dice_value``): the building actions
+  its hand can pay for among the next buildings, the fences that can still fence something off, a
+  free road, the resources; the virtual die goes to the side worth more, and the starting player
+  re-rolls for the best expected worth over the new values. It values a tequila by its points per
+  barrel (every tequila costs one barrel, the scarce resource; agave and water pile up), majorities
+  included as the counts stand (the others' as shown; solo: the 6th of a type), so it makes red
+  tequila and races the others for majorities; it counts the market columns' "first to" bonuses
+  still to be had; a building it cannot pay yet does not block its tequila (it keeps only what it
+  holds towards it). In the last round it draws only buildings that gain something before the end
+  (a filled section, a distiller, cask or shop connected at once), skips the cask production and
+  buys free actions to spend what is left on the market. Equal choices are broken at random
+  (seeded by the episode), so two planners no longer play the same game.
+* **1** is the planner as first shipped: deterministic, blind to the others, re-rolls only a 6 and
+  puts the virtual die on building whenever it can pay for one of the next buildings.
 """
 
 from __future__ import annotations
 
+from itertools import product
+
 import numpy as np
 
+from fiesta_envs.core.options import Option
 from fiesta_envs.core.policy import Policy
 from fiesta_envs.tequila import actions, components, farm
 from fiesta_envs.tequila.game import Tequila
-from fiesta_envs.tequila.sheet import TEQUILA_BONUS, Sheet
+from fiesta_envs.tequila.scoring import majority_awards
+from fiesta_envs.tequila.sheet import MARKET_BONUS, MARKET_BONUS_COLUMNS, MARKET_COLUMN_MASKS, TEQUILA_BONUS, Sheet
 from fiesta_envs.tequila.state import Phase
 
 #: Buildings in chain order, and the most of each the planner wants.
@@ -66,6 +87,24 @@ LAYOUT: tuple[int, ...] = tuple(_BY_NAME[n] for n in LAYOUT_NAMES) if all(n in _
 #: Layout entries looked at ahead of the first one not yet built.
 LOOKAHEAD = 3
 
+#: Versions of the planner (agent option ``version``): 1 as first shipped, 2 the default (module docstring).
+VERSIONS = (1, 2)
+#: Version 2's estimate of what the dice of a round are worth, in points: each building action it can pay
+#: for, each fence that can still fence something off, a free road (cask tile B), each resource gained.
+BUILD_ACTION_VALUE = 6.0
+FENCE_VALUE = 1.5
+FREE_ROAD_VALUE = 3.0
+RESOURCE_VALUE = 1.0
+#: Building kinds whose placements are counted when version 2 asks how many building actions it can use.
+USABLE_LOOKAHEAD = 4
+#: Version 2 breaks ties between equal choices at random: each action's value gets its own noise below this,
+#: drawn once per episode from the episode's seed (so a choice depends on the position and the seed only).
+TIE_NOISE = 1e-3
+#: Version 2 values a tequila by its points per barrel: each other resource it costs counts this much.
+OTHER_RESOURCE_PRICE = 0.25
+#: Version 2 buys extra free actions (for a tequila) from this round (0-based) on.
+EXTRA_FROM_ROUND = 5
+
 
 def near_spaces(sheet: Sheet, kind: int) -> int:
     """Spaces where a new building would be connected to some building of ``kind``."""
@@ -80,6 +119,31 @@ def near_spaces(sheet: Sheet, kind: int) -> int:
 class Planner(Policy):
     """Builds the production chain, fences for the resources it needs, produces and sells greedily."""
 
+    needs_observation = False  # reads the engine (public facts only)
+
+    @classmethod
+    def agent_options(cls) -> dict[str, Option]:
+        """``planner:version=1`` plays as first shipped (module docstring)."""
+        return {"version": Option(VERSIONS[-1], choices=VERSIONS, doc="1: as first shipped; 2: the dice by value")}
+
+    def __init__(self, seed: int | None = None, version: int = VERSIONS[-1]) -> None:
+        super().__init__(seed)
+        if version not in VERSIONS:
+            raise ValueError(f"planner: version must be one of {VERSIONS}, got {version!r}")
+        self.version = version
+        self._draw_tie_breaks()
+
+    def start_episode(self, seed: int | None) -> None:
+        super().start_episode(seed)
+        self._draw_tie_breaks()
+
+    def _draw_tie_breaks(self) -> None:
+        self.tie_breaks = self.rng.random(actions.NUM_ACTIONS) * TIE_NOISE if self.version >= 2 else None
+
+    def noise(self, action: int) -> float:
+        """Version 2's seeded tie-breaker for ``action`` (0 for version 1, which is deterministic)."""
+        return 0.0 if self.tie_breaks is None else float(self.tie_breaks[action])
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Tequila, player: int) -> int:
         legal = np.flatnonzero(action_mask)
         if len(legal) == 1:
@@ -92,13 +156,98 @@ class Planner(Policy):
         if decision == Phase.GAIN:
             return self._gain(sheet, need, action_mask)
         if decision == Phase.REROLL:
-            return self._reroll(game)
+            return self._reroll(game) if self.version == 1 else self._reroll_by_value(game, player, need)
         if decision == Phase.VIRTUAL:
-            return actions.VIRTUAL + (1 if self._wants_to_build(sheet) else 0)
+            if self.version == 1:
+                return actions.VIRTUAL + (1 if self._wants_to_build(sheet) else 0)
+            useful_fences = self._useful_fences(sheet)
+            return actions.VIRTUAL + self._best_virtual(game, player, game.dice, sheet.hand, useful_fences)[0]
+        if decision == Phase.CASK and self.version >= 2 and game.round == components.ROUNDS - 1:
+            return actions.CASK + actions.NO  # barrels after the last main phase are worth nothing
         if decision in (Phase.CASK, Phase.SHOP):
             start = actions.CASK if decision == Phase.CASK else actions.SHOP
             return start + actions.YES
         return self._main(game, sheet, need, action_mask)
+
+    # ------------------------------------------------------------------ the dice by value (version 2)
+    def _reroll_by_value(self, game: Tequila, player: int, need: np.ndarray) -> int:
+        """The re-roll with the best expected worth of the dice (``_dice_value``) over the new values."""
+        faces = range(1, 7)
+        worth: dict[tuple[int, ...], float] = {}  # the dice's worth, by their values in order
+        useful_fences = self._useful_fences(game.sheets[player])
+        best, best_value = 0, -1e9
+        for choice in range(len(actions.REROLL_CHOICES)):
+            total, outcomes = 0.0, 0
+            for new in product(faces if choice in (1, 3) else (0,), faces if choice in (2, 3) else (0,)):
+                dice = [new[0] or game.dice[0], new[1] or game.dice[1]]
+                key = tuple(sorted(dice))
+                if key not in worth:
+                    worth[key] = self._dice_value(game, player, dice, need, useful_fences)
+                total += worth[key]
+                outcomes += 1
+            if total / outcomes > best_value + 1e-9:
+                best, best_value = choice, total / outcomes
+        return actions.REROLL + best
+
+    def _dice_value(self, game: Tequila, player: int, dice: list[int], need: np.ndarray, useful_fences: int) -> float:
+        """Points the dice are worth to ``player``: the resources they give, then the best virtual die."""
+        tile = components.CASK_TILE_RESOURCES[game.config["cask_tile"]]
+        hand = list(game.sheets[player].hand)
+        value = 0.0
+        for die in dice:
+            resource = tile[die - 1]
+            if resource is not None:
+                hand[resource] += 1
+                value += RESOURCE_VALUE * (1.0 + max(0.0, need[resource]))
+        return value + self._best_virtual(game, player, dice, hand, useful_fences)[1]
+
+    def _best_virtual(
+        self, game: Tequila, player: int, dice: list[int], hand: list[int], useful_fences: int
+    ) -> tuple[int, float]:
+        """The virtual die's side (0 fencing, 1 building) giving the most: building actions it can pay for,
+        fences that can still fence something off, a free road; and what that is worth."""
+        usable = self._usable_builds(game.sheets[player], hand)
+        best, best_value = 0, -1e9
+        for virtual in (0, 1):
+            fences, builds, free_road = game.dice_actions(player, dice, virtual)
+            value = (
+                BUILD_ACTION_VALUE * min(builds, usable)
+                + FENCE_VALUE * min(fences, useful_fences)
+                + FREE_ROAD_VALUE * free_road
+            )
+            if value > best_value:
+                best, best_value = virtual, value
+        return best, best_value
+
+    def _usable_builds(self, sheet: Sheet, hand: list[int]) -> int:
+        """How many of the next buildings ``hand`` pays for, one after another (roads with the most held)."""
+        plan = self._plan(sheet)
+        kinds = [farm.PLACEMENTS[p].kind for p in plan[:USABLE_LOOKAHEAD]] if plan else self._wanted_buildings(sheet)
+        hand = list(hand)
+        count = 0
+        for kind in kinds[:USABLE_LOOKAHEAD]:
+            if kind == components.ROAD:
+                if sum(hand) < components.ROAD_COST_OF_CHOICE:
+                    continue
+                for _ in range(components.ROAD_COST_OF_CHOICE):
+                    hand[int(np.argmax(hand))] -= 1
+            else:
+                cost = components.BUILDING_COSTS[kind]
+                if any(hand[r] < n for r, n in cost.items()):
+                    continue
+                for r, n in cost.items():
+                    hand[r] -= n
+            count += 1
+        return count
+
+    @staticmethod
+    def _useful_fences(sheet: Sheet) -> int:
+        """Segments that may still be drawn and border a field not yet fenced off."""
+        count = 0
+        for s in farm.spaces_of(sheet.legal_fence_bits):
+            if any(f >= 0 and not sheet.rewarded_fields >> f & 1 for f in farm.SEGMENT_FIELDS[s]):
+                count += 1
+        return count
 
     # ------------------------------------------------------------------ what to aim for
     def _wanted_buildings(self, sheet: Sheet) -> list[int]:
@@ -167,7 +316,7 @@ class Planner(Policy):
 
     # ------------------------------------------------------------------ main phase
     def _main(self, game: Tequila, sheet: Sheet, need: np.ndarray, mask: np.ndarray) -> int:
-        build = self._best_build(sheet, mask)
+        build = self._best_build(sheet, mask, last_round=self.version >= 2 and game.round == components.ROUNDS - 1)
         if build is not None:
             return build
         reserve = self._reserve(game, sheet)
@@ -195,7 +344,12 @@ class Planner(Policy):
             cost = components.TEQUILA_COSTS[t]
             if not mask[actions.PRODUCE + t] or not self._affordable_after(sheet, cost, reserve):
                 continue
-            value = self._tequila_prestige(game, sheet, t) / (0.5 + sum(cost.values()))
+            if self.version == 1:
+                value = self._tequila_prestige(game, sheet, t) / (0.5 + sum(cost.values()))
+            else:  # every tequila costs one barrel, the scarce resource: the rest is cheap
+                others = sum(cost.values()) - cost.get(components.BARREL, 0)
+                gain = self._tequila_prestige(game, sheet, t) + self._majority_gain(game, sheet, t)
+                value = gain / (1.0 + OTHER_RESOURCE_PRICE * others) + self.noise(actions.PRODUCE + t)
             if value > best_value:
                 best, best_value = actions.PRODUCE + t, value
         return best
@@ -215,29 +369,66 @@ class Planner(Policy):
             value += components.PRODUCTION_BONUS_PRESTIGE[t] + 1
         return value
 
+    @staticmethod
+    def _majority_gain(game: Tequila, sheet: Sheet, t: int) -> float:
+        """Majority points one more tequila ``t`` would win as the counts stand (the others' as shown at the
+        start of the round; solo: reaching the minimum count)."""
+        player = game.sheets.index(sheet)
+        counts = [shown.production[t] for shown in game.shown_sheets]
+        counts[player] = sheet.production[t]
+        left, right = components.TEQUILA_MAJORITY[t]
+        before = majority_awards(counts, left, right, components.SOLO_TEQUILA_MINIMUM)[player]
+        counts[player] += 1
+        return float(majority_awards(counts, left, right, components.SOLO_TEQUILA_MINIMUM)[player] - before)
+
     def _reserve(self, game: Tequila, sheet: Sheet) -> dict[int, int]:
         """Resources kept for the next building while the chain is being built."""
         kind = self._next_building(sheet)
         if kind is None or game.round >= components.ROUNDS - 1:
             return {}
-        return dict(components.BUILDING_COSTS[kind])
+        cost = components.BUILDING_COSTS[kind]
+        if self.version == 1:  # a resource not held at all blocked every payment
+            return dict(cost)
+        return {r: min(n, sheet.held(r)) for r, n in cost.items()}  # keep what is held of it
 
     @staticmethod
     def _affordable_after(sheet: Sheet, cost: dict[int, int], reserve: dict[int, int]) -> bool:
         return all(sheet.held(r) - cost.get(r, 0) >= reserve.get(r, 0) for r in range(len(components.RESOURCES)))
 
-    def _best_build(self, sheet: Sheet, mask: np.ndarray) -> int | None:
+    def _best_build(self, sheet: Sheet, mask: np.ndarray, last_round: bool = False) -> int | None:
+        """The next building of the plan (or of the chain) that can be built; in the last round (version 2)
+        only one that gains something before the end."""
+        if last_round:
+            mask = mask.copy()
+            for index in np.flatnonzero(mask[actions.BUILD : actions.BUILD + farm.NUM_PLACEMENTS]):
+                if not self._pays_now(sheet, int(index)):
+                    mask[actions.BUILD + index] = 0
         plan = self._plan(sheet)
         if plan:
             for p in plan[:LOOKAHEAD]:
                 if mask[actions.BUILD + p]:
                     return actions.BUILD + p
-            return None
+            if not last_round:
+                return None
         for kind in self._wanted_buildings(sheet):
             action = self._build_kind(sheet, kind, mask)
             if action is not None:
                 return action
         return None
+
+    @staticmethod
+    def _pays_now(sheet: Sheet, index: int) -> bool:
+        """A building worth drawing in the last round: it fills a section, or it is connected to its chain
+        partner at once and is a distiller (barrels), cask (pink tequila) or shop (coins, red tequila).
+        Anything else (an agave field, a kiln, a road) gains only resources, worth nothing at the end."""
+        placement = farm.PLACEMENTS[index]
+        occupied = sheet.occupied | placement.spaces
+        for s in farm.PLACEMENT_SECTIONS[index]:
+            if not sheet.sections >> s & 1 and not farm.SECTIONS[s] & ~occupied:
+                return True
+        if placement.kind not in (components.DISTILLER, components.CASK, components.SHOP):
+            return False
+        return farm.connect(sheet.links, sheet.buildings, placement.kind, index).linked[-1]
 
     def _build_kind(self, sheet: Sheet, kind: int, mask: np.ndarray) -> int | None:
         partner = components.CHAIN_PARTNER[kind]
@@ -248,7 +439,7 @@ class Planner(Policy):
             placement = farm.PLACEMENTS[index]
             if not legal[index] or not placement.spaces & near:
                 continue
-            value = 1.0 + self._placement_value(sheet, index)
+            value = 1.0 + self._placement_value(sheet, index) + self.noise(actions.BUILD + index)
             if value > best_value:
                 best, best_value = actions.BUILD + index, value
         if best is not None or partner is None:
@@ -321,6 +512,7 @@ class Planner(Policy):
                 if f >= 0 and not sheet.rewarded_fields >> f & 1:
                     missing = sum(1 for seg in farm.FIELD_SEGMENTS[f] if not after >> seg & 1)
                     value += (4 - missing) * 0.5
+            value += self.noise(actions.FENCE + s)
             if value > best_value:
                 best, best_value = actions.FENCE + s, value
         return best
@@ -333,14 +525,45 @@ class Planner(Policy):
             if sum(cost.values()) > 1 and not self._affordable_after(sheet, cost, reserve):
                 continue  # a one-resource sale gives a resource of choice back
             value = col - 2.0 * sum(cost.values()) + (3.0 if row == components.MARKET_REQUIREMENT_ROW else 0.0)
+            if self.version >= 2:
+                value += self._column_bonus(game, sheet, col) + self.noise(actions.SELL + int(m))
             if value > best_value:
                 best, best_value = actions.SELL + int(m), value
         return best
 
+    @staticmethod
+    def _column_bonus(game: Tequila, sheet: Sheet, col: int) -> float:
+        """What a first mark in a market column gains (coins counted 2), if its bonus is still to be had."""
+        if col not in components.MARKET_COLUMN_BONUSES or sheet.market & MARKET_COLUMN_MASKS[col]:
+            return 0.0
+        first = game.bonus_round[MARKET_BONUS + MARKET_BONUS_COLUMNS.index(col)]
+        if not (game.solo or first in (-1, game.round)):
+            return 0.0
+        coins, prestige = components.MARKET_COLUMN_BONUSES[col]
+        return prestige + 2.0 * coins
+
+    @staticmethod
+    def _sale_after_extra(game: Tequila, sheet: Sheet) -> bool:
+        """Some open market space could still be marked after paying 4 resources for a free action (the
+        amounts only: which resources are paid is chosen then)."""
+        spare = sheet.total_held() - components.EXTRA_ACTION_COST
+        player = game.sheets.index(sheet)
+        for m in farm.spaces_of(sheet.open_market):
+            row, col = divmod(m, components.MARKET_COLUMNS)
+            if row == components.MARKET_REQUIREMENT_ROW:
+                if sheet.requirement_met(*game.market_requirement(player, col)):
+                    return True
+            elif sum(game.market_cost(player, m).values()) <= spare:
+                return True
+        return False
+
     def _extra_pays(self, game: Tequila, sheet: Sheet, reserve: dict[int, int]) -> bool:
-        """Buy a free action when a linked tequila can be paid on top of 4 resources and the reserve."""
-        if game.round < components.ROUNDS - 3:
+        """Buy a free action when a linked tequila can be paid on top of 4 resources and the reserve
+        (version 1: from round 6 on; version 2: from ``EXTRA_FROM_ROUND`` on)."""
+        if game.round < (components.ROUNDS - 3 if self.version == 1 else EXTRA_FROM_ROUND):
             return False
+        if self.version >= 2 and game.round == components.ROUNDS - 1 and self._sale_after_extra(game, sheet):
+            return True  # the last round: resources left are worth nothing, a market space 1 point
         spare = sheet.total_held() - components.EXTRA_ACTION_COST - sum(reserve.values())
         for t in TEQUILA_ORDER:
             cost = components.TEQUILA_COSTS[t]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -395,7 +395,8 @@ class Tequila(Game):
         """What marking market space ``m`` pays (nothing on the requirement row)."""
         return market_cost(m, self.jimadores[player] == "green")
 
-    def _market_requirement(self, player: int, col: int) -> tuple[int, int]:
+    def market_requirement(self, player: int, col: int) -> tuple[int, int]:
+        """The standing requirement of market column ``col``'s requirement space: (building kind, how many)."""
         return _MARKET_REQUIREMENTS[self.jimadores[player] == "green"][col]
 
     def _sale_problem(self, player: int, m: int) -> str | None:
@@ -408,7 +409,7 @@ class Tequila(Game):
                 f"market space {row} {col} is not open: it must touch a marked space of column {col - 1} or {col + 1}"
             )
         if row == components.MARKET_REQUIREMENT_ROW:
-            kind, amount = self._market_requirement(player, col)
+            kind, amount = self.market_requirement(player, col)
             if not sheet.requirement_met(kind, amount):
                 noun = "road space" if kind == components.ROAD else components.BUILDING_NOUNS[kind]
                 return f"market space {row} {col} requires {amount} {noun}{'s' if amount != 1 else ''}"
@@ -520,22 +521,27 @@ class Tequila(Game):
 
     def _assign_virtual(self, player: int, choice: int) -> None:
         sheet = self.sheets[player]
+        fences, builds, free_road = self.dice_actions(player, self.dice, choice)
+        sheet.assign_dice(choice, fences, builds, free_road or sheet.free_road)
+        self.phase = Phase.MAIN
+
+    def dice_actions(self, player: int, dice: Sequence[int], virtual: int) -> tuple[int, int, bool]:
+        """What ``dice`` with the virtual die on fencing (0) or building (1) give ``player`` this round:
+        (fences, building actions, a free road)."""
         # dice showing 1-3 go to fencing, 4-6 to building; the virtual die (no resource) joins one side
-        fence_dice = sum(d in components.FENCE_DIE_VALUES for d in self.dice) + (choice == 0)
-        build_dice = len(self.dice) + 1 - fence_dice  # one building action per die
+        fence_dice = sum(d in components.FENCE_DIE_VALUES for d in dice) + (virtual == 0)
+        builds = len(dice) + 1 - fence_dice  # one building action per die
         table = components.PURPLE_FENCES_BY_DICE if self.jimadores[player] == "purple" else components.FENCES_BY_DICE
         fences = table[fence_dice]
-        builds = build_dice
-        free_road = sheet.free_road
+        free_road = False
         if self.jimadores[player] == "red":
             builds += components.RED_EXTRA_BUILDS
         if self.config["cask_tile"] == "B":
-            if choice == 0:
+            if virtual == 0:
                 fences += components.CASK_B_VIRTUAL_FENCES
             else:
                 free_road = True
-        sheet.assign_dice(choice, fences, builds, free_road)
-        self.phase = Phase.MAIN
+        return fences, builds, free_road
 
     def _main_action(self, player: int, sheet: Sheet, action: int) -> None:
         kind = actions.KINDS[action]
