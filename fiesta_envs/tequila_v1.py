@@ -181,6 +181,26 @@ Rulings we added or chose (the rulings file fixes the sheet, tracks and tables)
 - Several buildings may share one partner: each kiln on one agave field, each distiller on one
   kiln, each shop on one cask gains its own first-connection bonus (the rulebook's "you can
   connect more than one"); only the cask production needs a different distiller per cask.
+- Prestige values (calibrated, issue 20). The rulebook pictures the sheet without printing its
+  prestige, so the values are ours; they are 1.5 times the values first ruled, rounded half up:
+  sections first filled 18, 18, 6, 9, 15, 18, 9; coin track squares 2, 4, ... 14: 3, 8, 14, 21,
+  30, 41, 53; production tracks white 3, 6, 9, 14, 18, 24, 30, 38, cream 5, 9, 14, 18, 24, 30, 38,
+  45, pink 6, 12, 18, 24, 32, 39, 48, 57, red 8, 15, 23, 30, 39, 48, 59, 69; first to the 5th
+  tequila 6, 9, 12, 15; collections 8, 15, 27, 42; first to market columns 5 and 7: 12 and 24.
+  Why: with the first values nothing reached the solo rank Aged (230): the strongest agent
+  (``planner`` version 2, 1,000 deals, side A) scored mean 147, quartiles 139 / 148 / 155, max
+  172, and the best play found in issue 20 reached 190. One factor keeps the first values' balance
+  between sources; 1.5 puts that agent's typical game in Rested and its better ones in Aged, and
+  leaves Golden (330) to play about 1.5 times as productive as the planner's. Now (1,000 deals,
+  seeds 0-999, side A): ``planner`` mean 207.9, standard deviation 17, min 143, quartiles 198 / 208 /
+  221, max 248; ranks Aged 120, Rested 817, Young 63; points by source (means): coin track 49.0,
+  production tracks 79.1, sections first 44.8, first-to bonuses 14.4, tequila majorities 13.0,
+  market spaces 3.8, collections 3.5, unused gears 0.4. The shipped solo ``ppo`` (trained on the
+  first values): mean 194.1, quartiles 186 / 196 / 205, max 226 (Rested 809, Young 190, Clear 1).
+  Cask tile B is easier: ``planner`` (300 deals) mean 251.9, quartiles 244 / 254 / 261, max 279
+  (typically Aged). The rulebook's own numbers are unchanged: the majorities (16/8, 20/10, 24/12,
+  30/15, market 20/14), 1 point per market space and per unused gear, the solo ranks and the
+  275-point achievement; so are all coins (sections, bonuses, collections).
 
 Scripted baselines
 ------------------
@@ -192,15 +212,18 @@ with spare free actions. It decides the re-roll and the virtual die by what the 
 (building actions it can pay for, fences that still fence something off, resources), spends what
 is left in the last round on the market, and breaks ties at random (seeded), so two planners do not
 play the same game. ``planner:version=1`` is the planner as first shipped (deterministic, blind to
-the others, re-rolls only a 6). Version 2 against version 1 (2 players, 1,000 games, seats rotated,
-seed 1): 756 / 2 / 242, win rate 0.757 [0.729, 0.783]; solo (1,000 deals, seed 1): mean 147.8
-against 131.5 (side A), 170.9 against 160.6 (cask tile B). Scores of ``planner`` against ``planner`` (2
-players, seeds 0-99, 200 scores): mean 146, standard deviation 18, min 93, max 190; solo (seeds
-0-99): mean 148 (Young tequilero). Against ``random`` with seats alternating it won 200 games of
-200 (its mean score there: 169).
+the others, re-rolls only a 6). Version 2 against version 1, with the first prestige values (2
+players, 1,000 games, seats rotated, seed 1): 756 / 2 / 242, win rate 0.757 [0.729, 0.783]; solo
+(1,000 deals, seed 1): mean 147.8 against 131.5 (side A), 170.9 against 160.6 (cask tile B).
+Scores of ``planner`` against ``planner`` (2 players, seeds 0-99, 200 scores): mean 204, standard
+deviation 24, min 137, max 259; solo (seeds 0-99): mean 209 (Rested tequilero). Against ``random``
+with seats alternating it won 200 games of 200 (its mean score there: 232).
 
 Version history
 ---------------
+- v1, 2026-12-02 (issue 20): our prestige values are 1.5 times the first ones (see the rulings:
+  sections, coin track, production tracks, first-to bonuses, collections, market columns 5 and
+  7); the same play scores more, the rulebook's numbers, actions and observations are unchanged.
 - v1: the rounds are simultaneous as printed (the others' sheets as they stood at the start of the
   round; bonuses first taken in this round are not shown) and every public part of every sheet is
   shown (farm, fences, all tracks, unused gears) in one layout per sheet; the state dict saves the

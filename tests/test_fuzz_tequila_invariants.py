@@ -267,11 +267,11 @@ def test_market_majority_as_the_rulebook_splits_it(spaces, points):
 def test_a_final_sheet_scored_by_hand():
     """Each line of the rulebook's "End of the Game and Scoring", on one sheet (solo):
 
-    unused free actions 3; coin track at square 9: highest prestige reached 14 (square 8);
-    production white 3 (6), cream 5 (16), pink 1 (4), red 1 (5): 31; one collection: 5;
-    sections 0 and 2 first: 12 + 4; first to the 5th cream: 6, first to the rulebook's market
-    column 6 (index 5): 8; 7 market spaces: 7; majorities (solo: 6 of a type, 12 spaces): none. Total 3 + 14 + 31 + 5
-    + 16 + 14 + 7 = 90.
+    unused free actions 3; coin track at square 9: highest prestige reached 21 (square 8);
+    production white 3 (9), cream 5 (24), pink 1 (6), red 1 (8): 47; one collection: 8;
+    sections 0 and 2 first: 18 + 6; first to the 5th cream: 9, first to the rulebook's market
+    column 6 (index 5): 12; 7 market spaces: 7; majorities (solo: 6 of a type, 12 spaces): none. Total 3 + 21 + 47
+    + 8 + 24 + 21 + 7 = 131 (our calibrated prestige values).
     """
     market = sum(1 << c for c in range(7))  # row 0, columns 0-6
     bonuses = 1 << inv.SECTION_BIT | 1 << (inv.SECTION_BIT + 2) | 1 << CREAM_BONUS | 1 << (inv.MARKET_BIT + 1)
@@ -287,23 +287,23 @@ def test_a_final_sheet_scored_by_hand():
     )
     expected = {
         "unused_gears": 3,
-        "coin_track": 14,
-        "production_tracks": 31,
-        "collections": 5,
-        "sections_first": 16,
-        "first_to_bonuses": 14,
+        "coin_track": 21,
+        "production_tracks": 47,
+        "collections": 8,
+        "sections_first": 24,
+        "first_to_bonuses": 21,
         "market_spaces": 7,
         "tequila_majorities": 0,
         "market_majority": 0,
     }
     assert inv.score_breakdowns(data) == [expected]
-    assert inv.final_scores(data) == [90]
+    assert inv.final_scores(data) == [131]
     assert _engine_breakdowns(data) == [expected]
 
 
 def test_collections_score_only_the_first_four():
     data = _final(2, collections=[4, 6])
-    assert [b["collections"] for b in inv.score_breakdowns(data)] == [28, 28]
+    assert [b["collections"] for b in inv.score_breakdowns(data)] == [42, 42]
 
 
 # ---------------------------------------------------------------------------- conservation checks fail

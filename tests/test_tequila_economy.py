@@ -176,10 +176,10 @@ def test_first_to_the_fifth_tequila_gains_a_coin_and_prestige():
     game = position(sheets=sheets, buildings={0: CHAIN})
     game.play("produce white")
     assert game.sheets[0].coins == 1
-    assert game.score_breakdowns()[0]["first_to_bonuses"] == 4
+    assert game.score_breakdowns()[0]["first_to_bonuses"] == 6
     game = position(sheets=sheets, buildings={0: CHAIN}, round=2, bonus_round={TEQUILA_BONUS: 2})
     game.play("produce white")  # first reached this same round by somebody else: shared
-    assert game.score_breakdowns()[0]["first_to_bonuses"] == 4
+    assert game.score_breakdowns()[0]["first_to_bonuses"] == 6
     game = position(sheets=sheets, buildings={0: CHAIN}, round=2, bonus_round={TEQUILA_BONUS: 1})
     game.play("produce white")  # reached in an earlier round: nothing
     assert game.score_breakdowns()[0]["first_to_bonuses"] == 0 and game.sheets[0].coins == 0
@@ -197,7 +197,7 @@ def test_a_collection_gains_a_coin_and_prestige():
     game.play("produce red")
     sheet = game.sheets[0]
     assert sheet.collections == 1 and sheet.coins == 1
-    assert game.score_breakdowns()[0]["collections"] == 5
+    assert game.score_breakdowns()[0]["collections"] == 8
 
 
 def test_only_the_first_four_collections_give_coins_and_prestige():
@@ -205,16 +205,16 @@ def test_only_the_first_four_collections_give_coins_and_prestige():
     game = position(sheets=sheets, buildings={0: CHAIN})
     game.play("produce red")
     assert game.sheets[0].collections == 6 and game.sheets[0].coins == 0
-    assert game.score_breakdowns()[0]["collections"] == 28
+    assert game.score_breakdowns()[0]["collections"] == 42
 
 
 def test_production_track_prestige_is_the_highest_reached():
     sheet = Sheet()
     sheet.production = [3, 0, 8, 1]
-    assert sheet.production_prestige(components.WHITE) == 6
+    assert sheet.production_prestige(components.WHITE) == 9
     assert sheet.production_prestige(components.CREAM) == 0
-    assert sheet.production_prestige(components.PINK) == 38
-    assert sheet.production_prestige(components.RED) == 5
+    assert sheet.production_prestige(components.PINK) == 57
+    assert sheet.production_prestige(components.RED) == 8
 
 
 # ---------------------------------------------------------------- the market
@@ -278,7 +278,7 @@ def test_market_column_bonuses_go_to_the_first_to_reach_them():
     assert game.sheets[0].coins == 1
     game = market_position([(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)], agave=2)
     game.play("sell 0 5", "gain agave")
-    assert game.score_breakdowns()[0]["first_to_bonuses"] == 8
+    assert game.score_breakdowns()[0]["first_to_bonuses"] == 12
     game = position(
         sheets={0: {**holding(barrel=3), "market": sum(1 << c for c in range(7)), "gears_left": 1}},
         bonus_round={MARKET_BONUS + 2: 0},
@@ -331,10 +331,10 @@ def test_resource_track_coins_and_the_end_of_the_track():
 def test_coin_track_gems_prestige_and_lost_coins():
     sheet = Sheet()
     assert sheet.gain_coins(3) == 1  # square 3: a gem
-    assert sheet.coin_prestige() == 2
+    assert sheet.coin_prestige() == 3
     assert sheet.gain_coins(13) == 4  # squares 6, 9, 12, 15
     assert sheet.coins == 15 and sheet.coins_earned == 16
-    assert sheet.coin_prestige() == 35
+    assert sheet.coin_prestige() == 53
 
 
 def test_a_gain_of_choice_is_not_offered_on_a_full_track():
@@ -351,16 +351,16 @@ def test_the_fifth_collection_gains_nothing_and_the_track_stops_at_six():
     sheets = {0: {**holding(agave=1, water=1, barrel=1), "production": [5, 5, 5, 4], "collections": 4}}
     red_bonus_taken = {TEQUILA_BONUS + components.RED: 0}  # in an earlier round: no first-to coin now
     game = position(sheets=sheets, buildings={0: CHAIN}, round=1, bonus_round=red_bonus_taken)
-    game.play("produce red")  # the fifth collection: no coin, the prestige stays at the fourth (28)
+    game.play("produce red")  # the fifth collection: no coin, the prestige stays at the fourth (42)
     assert game.sheets[0].collections == 5 and game.sheets[0].coins == 0
-    assert game.score_breakdowns()[0]["collections"] == 28
+    assert game.score_breakdowns()[0]["collections"] == 42
     sheets = {0: {**holding(agave=1, water=1, barrel=1), "production": [7, 7, 7, 6], "collections": 6}}
     game = position(sheets=sheets, buildings={0: CHAIN})
     game.play("produce red")  # a seventh set of tequilas: the collection track (6 squares) is full
     assert game.sheets[0].collections == 6
 
 
-@pytest.mark.parametrize(("tequila", "prestige"), [("white", 4), ("cream", 6), ("pink", 8), ("red", 10)])
+@pytest.mark.parametrize(("tequila", "prestige"), [("white", 6), ("cream", 9), ("pink", 12), ("red", 15)])
 def test_first_to_five_of_each_tequila_prestige(tequila, prestige):
     t = components.TEQUILAS.index(tequila)
     production = [0, 0, 0, 0]
@@ -468,10 +468,10 @@ def test_a_column_bonus_is_gained_once_even_with_two_marks_in_that_column():
     assert game.sheets[0].coins == 1
 
 
-def test_the_column_seven_bonus_is_sixteen_prestige():
+def test_the_column_seven_bonus_is_twenty_four_prestige():
     game = position(sheets={0: {**holding(barrel=3), "market": sum(1 << c for c in range(7)), "gears_left": 1}})
     game.play("sell 0 7", "gain agave")
-    assert game.score_breakdowns()[0]["first_to_bonuses"] == 16
+    assert game.score_breakdowns()[0]["first_to_bonuses"] == 24
 
 
 def test_a_space_is_not_opened_by_the_space_above_it():

@@ -109,7 +109,7 @@ def test_solo_gains_every_first_to_bonus():
     sheets = {0: {**holding(donkey=1, worker=1)}}
     game = position(1, sheets=sheets, round=3, bonus_round={2: 0})
     game.play("build kiln at 2 7 as 1")
-    assert game.score_breakdowns()[0]["sections_first"] == 4
+    assert game.score_breakdowns()[0]["sections_first"] == 6
 
 
 # ---------------------------------------------------------------- round flow and variants
@@ -205,15 +205,15 @@ def test_final_scoring_and_tie_break():
     state["sheets"][1]["rewarded_fields"] = 0b1000  # F3 shows water x2
     game.load_state_dict(data)
     assert game.is_over
-    assert list(game.scores()) == [27, 27]  # 2 + 5 + 6 + 3 + 4 + 7 each
+    assert list(game.scores()) == [33, 33]  # 2 + 8 + 9 + 3 + 4 + 7 each
     assert game.winners() == [1]
     assert list(game.returns()) == [-1.0, 1.0]
     info = game.final_info()
     assert info["tie_break"] == [0, 2]
     assert info["score_breakdown"][0] == {
         "unused_gears": 2,
-        "coin_track": 5,
-        "production_tracks": 6,
+        "coin_track": 8,
+        "production_tracks": 9,
         "collections": 0,
         "sections_first": 0,
         "first_to_bonuses": 0,

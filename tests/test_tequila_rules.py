@@ -250,7 +250,7 @@ def test_filling_a_section_gains_a_coin_and_the_first_to_prestige():
 def test_section_prestige_is_shared_within_the_round_only():
     game = position(sheets={0: holding(donkey=1, worker=1)}, bonus_round={SECTION_BONUS + 2: 0})
     game.play("build kiln at 2 7 as 1")  # somebody filled it earlier this round: still first
-    assert game.score_breakdowns()[0]["sections_first"] == 4
+    assert game.score_breakdowns()[0]["sections_first"] == 6
     game = position(sheets={0: holding(donkey=1, worker=1)}, round=1, bonus_round={SECTION_BONUS + 2: 0})
     game.play("build kiln at 2 7 as 1")  # filled in an earlier round: only the coin
     assert game.score_breakdowns()[0]["sections_first"] == 0
@@ -261,7 +261,7 @@ def test_two_players_filling_a_section_in_the_same_round_both_score():
     game = position(3, sheets={0: holding(donkey=1, worker=1), 1: holding(donkey=1, worker=1)})
     game.play("build kiln at 2 7 as 1", "end", "virtual build", "build kiln at 2 7 as 1", "end")
     scores = [b["sections_first"] for b in game.score_breakdowns()]
-    assert scores == [4, 4, 0]
+    assert scores == [6, 6, 0]
 
 
 def test_roads_fill_sections_too():

@@ -25,8 +25,12 @@ FARM: tuple[str, ...] = (
 )
 FARM_SYMBOLS: dict[str, int | None] = {".": None, "a": AGAVE, "w": WATER, "j": WORKER, "d": DONKEY, "b": BARREL}
 
+#: Our prestige values (the rulebook pictures the sheet without printing them) are calibrated: 1.5 times
+#: the values first ruled, rounded half up, so that the solo ranks mean something (issue 20; the game's
+#: page, Rulings, says why). The rulebook's printed numbers (majorities, market spaces, gears, solo ranks,
+#: achievements) are unchanged.
 #: Prestige for being first to fill each section, sections in reading order of their first space.
-SECTION_PRESTIGE: tuple[int, ...] = (12, 12, 4, 6, 10, 12, 6)
+SECTION_PRESTIGE: tuple[int, ...] = (18, 18, 6, 9, 15, 18, 9)
 #: Coins for filling any section (first or not).
 SECTION_COINS = 1
 
@@ -70,7 +74,7 @@ COIN_TRACK_LENGTH = 15
 #: 1-based squares of the coin track that show a gem (gain a resource of your choice).
 COIN_TRACK_GEMS: frozenset[int] = frozenset({3, 6, 9, 12, 15})
 #: Prestige printed on the coin track: {1-based square: prestige}; the highest reached scores.
-COIN_TRACK_PRESTIGE: dict[int, int] = {2: 2, 4: 5, 6: 9, 8: 14, 10: 20, 12: 27, 14: 35}
+COIN_TRACK_PRESTIGE: dict[int, int] = {2: 3, 4: 8, 6: 14, 8: 21, 10: 30, 12: 41, 14: 53}
 
 # ---------------------------------------------------------------- tequila
 TEQUILAS: tuple[str, ...] = ("white", "cream", "pink", "red")
@@ -85,18 +89,18 @@ TEQUILA_COSTS: tuple[dict[int, int], ...] = (
 PRODUCTION_TRACK_LENGTH = 8
 #: Prestige printed on each square of each production track (the highest reached scores).
 PRODUCTION_PRESTIGE: tuple[tuple[int, ...], ...] = (
-    (2, 4, 6, 9, 12, 16, 20, 25),
-    (3, 6, 9, 12, 16, 20, 25, 30),
-    (4, 8, 12, 16, 21, 26, 32, 38),
-    (5, 10, 15, 20, 26, 32, 39, 46),
+    (3, 6, 9, 14, 18, 24, 30, 38),
+    (5, 9, 14, 18, 24, 30, 38, 45),
+    (6, 12, 18, 24, 32, 39, 48, 57),
+    (8, 15, 23, 30, 39, 48, 59, 69),
 )
 #: 0-based square of each production track holding the "first to reach" bonus.
 PRODUCTION_BONUS_SQUARE = 4
 PRODUCTION_BONUS_COINS = 1
-PRODUCTION_BONUS_PRESTIGE: tuple[int, ...] = (4, 6, 8, 10)
+PRODUCTION_BONUS_PRESTIGE: tuple[int, ...] = (6, 9, 12, 15)
 COLLECTION_TRACK_LENGTH = 6
 #: Prestige of the first collections (each also gives 1 coin); later ones give nothing.
-COLLECTION_PRESTIGE: tuple[int, ...] = (5, 10, 18, 28)
+COLLECTION_PRESTIGE: tuple[int, ...] = (8, 15, 27, 42)
 COLLECTION_COINS = 1
 
 #: Final majorities per tequila type: (left value: most, right value: second most / 2-player most).
@@ -137,7 +141,7 @@ MARKET_REQUIREMENT_ROW = 2
 #: Resources of your choice gained for marking a space.
 MARKET_GAIN = 1
 #: "First to mark a space in this column" bonuses: column -> (coins, prestige).
-MARKET_COLUMN_BONUSES: dict[int, tuple[int, int]] = {3: (1, 0), 5: (0, 8), 7: (0, 16)}
+MARKET_COLUMN_BONUSES: dict[int, tuple[int, int]] = {3: (1, 0), 5: (0, 12), 7: (0, 24)}
 
 # ---------------------------------------------------------------- buildings
 BUILDINGS: tuple[str, ...] = ("road", "agave", "kiln", "distiller", "cask", "shop")  # one word: action names
