@@ -8,7 +8,7 @@ from fiesta_mexicana_positions import card, card_with, objective, position, turn
 
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.policy import Policy, RandomPolicy
-from fiesta_envs.fiesta_mexicana.baselines import BASELINES, GreedyPolicy
+from fiesta_envs.fiesta_mexicana.baselines import BASELINES, NUMBER_PRICE, GreedyPolicy, free_numbers_worth
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 from fiesta_envs.registry import make_policy
 
@@ -57,6 +57,13 @@ def test_greedy_opens_with_the_number_where_the_dish_scores_best():
     bottom = card("tostada", 1, (None, None, "white", None))  # white faces north when turned 2
     game = position(2, tables={0: {2: (top, 0), 10: (bottom, 2)}}, offer=offer, turn=0)
     assert act_versions(game) == ("bid 6", "bid 6")  # two complete bowls between them: +7
+
+
+def test_free_numbers_are_worth_their_price_which_the_search_counts():
+    empty = position(2, turn=0)
+    assert free_numbers_worth(empty, 0) == pytest.approx(NUMBER_PRICE * sum(range(16)))  # 18 points
+    sixteen_taken = position(2, tables={0: {16: (20, 0)}}, turn=0)
+    assert free_numbers_worth(sixteen_taken, 0) == pytest.approx(NUMBER_PRICE * sum(range(15)))  # 16 cost 2.25
 
 
 def test_greedy_opens_low_when_the_dish_is_worth_as_much_there():

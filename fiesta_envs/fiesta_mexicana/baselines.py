@@ -54,6 +54,14 @@ DENY_WEIGHT = 1.0  # version 2: weight of a dish's points to the opponent holdin
 OPPONENT_OBJECTIVE_POINTS = 3.4  # version 2: an opponent's held objective at the end (mean in greedy games)
 
 
+def free_numbers_worth(game: FiestaMexicana, player: int) -> float:
+    """What ``player``'s free numbers are worth at ``NUMBER_PRICE`` a step up the track (what version 2
+    charges for spending one): the part of a position's worth that later auctions will cash."""
+    view = FIXED_OF[game.orientation[player]]
+    dishes = game.dishes[player]
+    return NUMBER_PRICE * sum(number for number in range(NUM_SPACES) if dishes[view[number]] < 0)
+
+
 class GreedyPolicy(Policy):
     """Bids, places and turns its table for the best immediate value (see the module docstring)."""
 

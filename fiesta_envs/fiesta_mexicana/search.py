@@ -5,7 +5,9 @@ objectives afresh (``fiesta_mexicana.determinization``). ``greedy`` values a dis
 search plays each candidate out with ``greedy`` in every seat until two more auctions have been settled
 (the dishes won, placed, and the tables turned) and values the position by the lead in points plus the
 estimated worth of the objectives held (``valuation.objective_worths``, for every seat of the
-determinisation), or by the final lead when the game ended on the way. So it sees what a bid or a pass
+determinisation) plus the worth of the free numbers (``baselines.free_numbers_worth``: what ``greedy``
+charges for spending one, so that two auctions ahead a dish won with a 16 is not free), or by the final
+lead when the game ended on the way. So it sees what a bid or a pass
 gives the others (a dish denied, a price pushed up), what a reserve gives up, what a table turn does to
 the next auction and when filling a table ends the game. Candidates: in an auction ``greedy``'s choice,
 pass, the bids of the three numbers ``greedy`` values most, the lowest bid and the reserve of its best
@@ -21,7 +23,7 @@ import numpy as np
 
 from fiesta_envs.core.search import MonteCarloSearch
 from fiesta_envs.fiesta_mexicana import actions
-from fiesta_envs.fiesta_mexicana.baselines import GreedyPolicy
+from fiesta_envs.fiesta_mexicana.baselines import GreedyPolicy, free_numbers_worth
 from fiesta_envs.fiesta_mexicana.state import Phase
 from fiesta_envs.fiesta_mexicana.valuation import objective_worths, placements_values
 
@@ -67,14 +69,16 @@ class FiestaMexicanaSearch(MonteCarloSearch):
         return game.is_over or (len(deck) <= horizon - AUCTIONS_AHEAD and game.phase == Phase.AUCTION)  # type: ignore[attr-defined]
 
     def value(self, game: Game, player: int) -> float:
-        """The lead over the best other seat (final scores, or points plus the objectives' estimated worth),
-        divided by the game's typical winning score."""
+        """The lead over the best other seat (final scores, or points plus the objectives' estimated worth plus
+        the free numbers' worth), divided by the game's typical winning score."""
         if game.is_over:
             totals = game.scores()
         else:
             totals = np.array(
                 [
-                    game.points[p] + sum(w for w in objective_worths(game, p) if w is not None)  # type: ignore[attr-defined]
+                    game.points[p]  # type: ignore[attr-defined]
+                    + sum(w for w in objective_worths(game, p) if w is not None)
+                    + free_numbers_worth(game, p)  # type: ignore[arg-type]
                     for p in range(game.num_players)
                 ]
             )
