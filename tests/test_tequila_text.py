@@ -142,13 +142,21 @@ def test_building_orientations_are_drawn_where_building_is_asked() -> None:
 def test_an_opponents_round_is_summarised_in_one_paragraph() -> None:
     assert summarise(["pay agave", "pay agave", "pay water", "end"]) == "pay agave x2, water; end"
     assert summarise(["build road at 1 2 as 0", "build kiln at 2 2 as 1"]) == "build road at 1 2 as 0, kiln at 2 2 as 1"
-    game = Tequila(num_players=2, seed=1)
-    out = io.StringIO()
-    run = PlaySession(game, 1, {0: ("random", RandomPolicy(seed=4))}, stdin=io.StringIO("quit\n"), stdout=out)
-    run.run()
-    told = " ".join(out.getvalue().split("-" * WIDTH)[0].split())
-    assert told.count("player_0 (random), ") == 1
-    assert "moves: reroll " in told
+
+    def told(keys: str) -> str:
+        out = io.StringIO()
+        game = Tequila(num_players=2, seed=1)
+        PlaySession(game, 1, {0: ("random", RandomPolicy(seed=4))}, stdin=io.StringIO(keys), stdout=out).run()
+        return " ".join(out.getvalue().split())
+
+    # the round is simultaneous: while it lasts, the opponent's moves are held back ...
+    during = told("quit\n")
+    assert "player_0 (random) has played in this round" in during
+    assert "player_0 (random), " not in during
+    # ... and told as one paragraph when it ends (the re-roll, public at once, was told before)
+    after = told("reroll none\nvirtual fence\nend\nquit\n")
+    assert after.count("player_0 (random), 6 moves: virtual build; build road at 6 4 as 0;") == 1
+    assert after.index("player_0 (random), 6 moves:") < after.index("round 2/8")
 
 
 def test_a_payment_of_choice_says_what_it_pays_for() -> None:
