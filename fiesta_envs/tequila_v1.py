@@ -212,9 +212,10 @@ with spare free actions. It decides the re-roll and the virtual die by what the 
 (building actions it can pay for, fences that still fence something off, resources), spends what
 is left in the last round on the market, and breaks ties at random (seeded), so two planners do not
 play the same game. ``planner:version=1`` is the planner as first shipped (deterministic, blind to
-the others, re-rolls only a 6). Version 2 against version 1, with the first prestige values (2
-players, 1,000 games, seats rotated, seed 1): 756 / 2 / 242, win rate 0.757 [0.729, 0.783]; solo
-(1,000 deals, seed 1): mean 147.8 against 131.5 (side A), 170.9 against 160.6 (cask tile B).
+the others, re-rolls only a 6). Version 2 against version 1 (2 players, 1,000 games, seats rotated,
+seed 1): 715 / 0 / 285, win rate 0.715 [0.686, 0.742] (with the first prestige values 0.757 [0.729,
+0.783]); solo (1,000 deals, seed 1): mean 209.1 against 189.4 (first values: 147.8 against 131.5;
+cask tile B 170.9 against 160.6).
 Scores of ``planner`` against ``planner`` (2 players, seeds 0-99, 200 scores): mean 204, standard
 deviation 24, min 137, max 259; solo (seeds 0-99): mean 209 (Rested tequilero). Against ``random``
 with seats alternating it won 200 games of 200 (its mean score there: 232).
