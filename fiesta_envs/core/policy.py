@@ -52,6 +52,26 @@ class Policy:
         raise NotImplementedError
 
 
+class VersionedPolicy(Policy):
+    """A scripted player kept playable in every version it had: ``versions`` lists them, the last is the
+    default and ``NAME:version=1`` (an agent option) plays an earlier one, to measure an improvement against
+    it and to reproduce results measured before. The subclass branches on ``self.version``."""
+
+    versions: ClassVar[tuple[int, ...]] = (1,)
+
+    @classmethod
+    def agent_options(cls) -> dict[str, Option]:
+        latest = cls.versions[-1]
+        return {"version": Option(latest, choices=cls.versions, doc=f"{latest} (default) or an earlier version")}
+
+    def __init__(self, seed: int | None = None, version: int | None = None) -> None:
+        super().__init__(seed)
+        self.version = self.versions[-1] if version is None else version
+        if self.version not in self.versions:
+            allowed = ", ".join(str(v) for v in self.versions)
+            raise InvalidOptionError(f"{type(self).__name__}: version={version!r} is not allowed; allowed: {allowed}")
+
+
 class RandomPolicy(Policy):
     """Plays a uniformly random legal action."""
 

@@ -32,8 +32,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fiesta_envs.core.options import Option
-from fiesta_envs.core.policy import Policy, first_legal
+from fiesta_envs.core.policy import Policy, VersionedPolicy, first_legal
 from fiesta_envs.fiesta_mexicana import actions
 from fiesta_envs.fiesta_mexicana.board import FIXED_OF, NEIGHBOURS, OPPOSITE, ROTATED_EDGES, VIEW_OF
 from fiesta_envs.fiesta_mexicana.components import CHILDREN, NUM_SPACES, OBJECTIVE_KINDS, PINATA_SPACES, TEENS
@@ -45,7 +44,6 @@ from fiesta_envs.fiesta_mexicana.valuation import PRIOR_VALUE, best_rotation, ob
 if TYPE_CHECKING:
     from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 
-VERSIONS = (1, 2)
 MIN_BID_VALUE = 1.0  # a dish worth less is not worth outbidding for
 RESERVE_VALUE = 7.0  # a dish worth this much may be reserved
 RESERVE_MARGIN = 3.0  # ... when the objective given up is worth this much less
@@ -62,20 +60,11 @@ def free_numbers_worth(game: FiestaMexicana, player: int) -> float:
     return NUMBER_PRICE * sum(number for number in range(NUM_SPACES) if dishes[view[number]] < 0)
 
 
-class GreedyPolicy(Policy):
+class GreedyPolicy(VersionedPolicy):
     """Bids, places and turns its table for the best immediate value (see the module docstring)."""
 
     needs_observation = False  # reads the engine; environments skip encoding an observation for it
-
-    @classmethod
-    def agent_options(cls) -> dict[str, Option]:
-        return {"version": Option(2, choices=VERSIONS, doc="2 (default) or 1: the first version (module docstring)")}
-
-    def __init__(self, seed: int | None = None, version: int = 2) -> None:
-        super().__init__(seed)
-        if version not in VERSIONS:
-            raise ValueError(f"greedy: version={version!r} is not allowed; allowed values: 1, 2")
-        self.version = version
+    versions = (1, 2)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: FiestaMexicana, player: int) -> int:
         phase = game.phase

@@ -38,8 +38,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fiesta_envs.core.options import Option
-from fiesta_envs.core.policy import Policy
+from fiesta_envs.core.policy import Policy, VersionedPolicy
 from fiesta_envs.tortilla.actions import (
     DRAW_DECK,
     DRAW_DOOR,
@@ -89,26 +88,16 @@ __all__ = [
 ]
 
 Piles = list[list[int]]
-VERSIONS = (1, 2)
 #: Version 2, Kids' menu: a pan past an M (only an XL left) loses this share per missing card, not
 #: ``PROGRESS_DECAY``.
 KIDS_XL_DECAY = 0.85
 
 
-class CarefulChef(Policy):
+class CarefulChef(VersionedPolicy):
     """Counts every card, serves only perfect omelettes, blocks steals; see the module docstring."""
 
     needs_observation = False  # reads the engine; environments skip encoding an observation for it
-
-    @classmethod
-    def agent_options(cls) -> dict[str, Option]:
-        return {"version": Option(2, choices=VERSIONS, doc="2 (default) or 1: the first version (module docstring)")}
-
-    def __init__(self, seed: int | None = None, version: int = 2) -> None:
-        super().__init__(seed)
-        if version not in VERSIONS:
-            raise ValueError(f"careful: version={version!r} is not allowed; allowed values: 1, 2")
-        self.version = version
+    versions = (1, 2)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
         legal = np.flatnonzero(action_mask)
