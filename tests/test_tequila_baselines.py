@@ -12,7 +12,7 @@ from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.policy import Policy, RandomPolicy
 from fiesta_envs.registry import make_policy
 from fiesta_envs.tequila import components
-from fiesta_envs.tequila.baselines import BASELINES, LAYOUT, LAYOUT_NAMES, Planner
+from fiesta_envs.tequila.baselines import BASELINES, LAYOUT, LAYOUT_NAMES, LAYOUT_NAMES_V1, LAYOUT_V1, Planner
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.state import Phase
 
@@ -45,7 +45,7 @@ def play(game: Tequila, policies: list[Policy], seed: int) -> np.ndarray:
 
 def test_baselines_table():
     assert {"planner": Planner} == BASELINES
-    assert len(LAYOUT) == len(LAYOUT_NAMES)  # the layout fits the printed sheet
+    assert len(LAYOUT) == len(LAYOUT_NAMES) and len(LAYOUT_V1) == len(LAYOUT_NAMES_V1)  # they fit the printed sheet
 
 
 @pytest.mark.parametrize(
@@ -130,7 +130,7 @@ def test_reroll_chases_building_dice_when_the_hand_can_pay_for_buildings():
 
 
 def test_last_round_builds_no_agave_field_that_gains_nothing():
-    plan = list(LAYOUT_NAMES[:12])  # the chain and the shop; next in the plan: "agave at 5 0 as 0"
+    plan = list(LAYOUT_NAMES_V1[:12])  # version 1's chain and shop; next in its plan: "agave at 5 0 as 0"
     sheet = {**holding(agave=2), "builds_left": 1, "gears_left": 0}
     game = position(1, round=components.ROUNDS - 1, sheets={0: sheet}, buildings={0: plan})
     assert chosen(game, 1) == "build agave at 5 0 as 0"
@@ -171,3 +171,16 @@ def test_a_building_not_yet_affordable_does_not_block_tequila():
     game = position(1, sheets={0: sheet}, buildings={0: CHAIN[:4]})
     assert not chosen(game, 1).startswith("produce")
     assert chosen(game, 2) == "produce cream"
+
+
+def test_a_shop_with_a_cask_of_its_own_makes_red_tequila_early():
+    # version 2's layout: the chain to the cask, then a shop and a second cask in section 5 (no roads over water)
+    built = list(LAYOUT_NAMES[: LAYOUT_NAMES.index("shop at 4 4 as 2")])
+    sheet = {**holding(agave=2, donkey=1, worker=1), "builds_left": 2, "gears_left": 0}
+    game = position(1, round=3, sheets={0: sheet}, buildings={0: built})
+    policy = Planner(seed=0)
+    game.play("build shop at 4 4 as 2")
+    assert chosen(game, 2) == "build cask at 5 7 as 1"
+    game.step(policy.act(None, game.legal_mask(), game, 0))
+    assert game.sheets[0].building_linked(components.SHOP)  # red tequila may be produced
+    assert "road at 1 6 as 0" in LAYOUT_NAMES_V1 and "road at 1 6 as 0" not in LAYOUT_NAMES
