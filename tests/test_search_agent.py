@@ -96,6 +96,18 @@ def test_tortilla_search_takes_the_last_diner_card_to_win_where_careful_plays_on
     assert game.is_over and game.winners() == [0]
 
 
+def test_tortilla_search_compares_the_plays_careful_values_most():
+    game = TortillaDePatatas(2, seed=3)
+    while game.phase != "play":
+        game.step(make_policy("tortilla_de_patatas", "careful", seed=0).act(None, game.legal_mask(), game, 0))
+    search = make_policy("tortilla_de_patatas", "search", seed=0)
+    player = game.current_player
+    proposal = search._heuristic_action(game, player)
+    candidates = search.candidates(game, player, np.flatnonzero(game.legal_mask()), proposal)
+    assert candidates[0] == proposal
+    assert set(search.heuristic.best_plays(game, player, 2)) <= set(candidates)
+
+
 def test_tequila_search_decides_the_dice_and_leaves_the_rest_to_planner():
     game = GAMES["tequila"].game_class()(num_players=2, seed=3)
     search = make_policy("tequila", "search:budget=2", seed=0)

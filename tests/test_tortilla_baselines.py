@@ -148,6 +148,16 @@ def test_covers_with_a_wildcard_rather_than_leave_a_potato_to_steal() -> None:
     assert choose(game) == "play potato+onion on 0"
 
 
+def test_best_plays_rank_its_own_choice_first() -> None:
+    game = position(
+        hands=[["potato", "potato+onion", "egg"], ["potato"] * 3],
+        pans=[[["egg", "egg", "onion"], ["egg"], ["onion"]], [[], [], []]],
+    )
+    plays = CarefulChef(seed=0).best_plays(game, 0, 3)
+    assert game.action_to_string(plays[0]) == choose(game) == "play potato+onion on 0"
+    assert len(plays) == 3 and all(game.legal_mask()[a] for a in plays)
+
+
 def test_steals_where_it_hurts_the_other_team_most() -> None:
     perfect_m_egg_on_top = ["potato", "potato", "potato", "egg", "onion", "egg"]
     game = position(

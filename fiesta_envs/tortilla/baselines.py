@@ -233,6 +233,10 @@ class CarefulChef(VersionedPolicy):
                 return better
         if serve is not None:
             return serve
+        return self._argmax(self._play_values(game, mask))
+
+    def _play_values(self, game: TortillaDePatatas, mask: np.ndarray) -> dict[int, float]:
+        """Each legal play (card on pan) and the value of the position after it (its best steal)."""
         values = {}
         for action in np.flatnonzero(mask[:DRAW_DECK]):
             if action >= play_action(NUM_CARD_TYPES, 0):
@@ -240,7 +244,13 @@ class CarefulChef(VersionedPolicy):
             card, pan = decode_play(int(action))
             target = self.team * PANS_PER_TEAM + pan
             values[int(action)] = self._after_play(game, card, target, stealing=self.stealing)
-        return self._argmax(values)
+        return values
+
+    def best_plays(self, game: TortillaDePatatas, player: int, count: int) -> list[int]:
+        """The ``count`` legal plays this chef values most for ``player`` (best first; for a search to compare)."""
+        self._prepare(game, player)
+        values = self._play_values(game, game.legal_mask())
+        return sorted(values, key=lambda action: -values[action])[:count]
 
     def _play_to_raise_limit(self, game: TortillaDePatatas, mask: np.ndarray, serve: int) -> int | None:
         """Gourmet: a play into an empty pan that keeps the perfect pan intact and allows a bigger card."""

@@ -4,11 +4,13 @@ See ``fiesta_envs.core.search`` for the method. Each determinisation deals the f
 unknown cards afresh (``tortilla.determinization``); every candidate is played out to the end of the game by
 ``careful`` in every seat.
 
-``careful`` plays its cards well (it counts every card in every pan); what it does not weigh is the race:
-when to serve, with which diner card, and taking the last diner card to end a game it leads. So the search
-is asked only where a serve is open and compares ``careful``'s choice, the best move that does not serve
+``careful`` counts every card in every pan, but it plays by a one-move evaluation of the pans and weighs
+the race only roughly: when to serve, with which diner card (version 2 takes the last diner card to end a
+game it leads). So the search is asked at every play and wherever a serve is open, and compares
+``careful``'s choice, the ``TOP_PLAYS`` plays ``careful`` values most, the best move that does not serve
 (its own choice among the plays or draws), every serve of a pan that is perfect now (each allowed diner
 card, the size it is perfect at) and, when one diner card is left, serving any pan to end the game.
+(Searching the serves alone beat ``careful`` version 1, 0.598 over 200 games, but not version 2, 0.512.)
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
 
 NUM_SERVES = PANS_PER_TEAM * 2 * len(DINER_VALUES)
+#: The plays ``careful`` values most that are compared at every play.
+TOP_PLAYS = 2
 SERVES = slice(SERVE_BASE, SERVE_BASE + NUM_SERVES)
 M, XL = 0, 1
 
@@ -38,7 +42,8 @@ class TortillaSearch(MonteCarloSearch):
     default_budget = 8
 
     def searched(self, game: Game, player: int, legal: np.ndarray) -> bool:
-        return game.phase in ("play", "after") and bool(game.legal_mask()[SERVES].any())  # type: ignore[attr-defined]
+        phase = game.phase  # type: ignore[attr-defined]
+        return phase == "play" or (phase == "after" and bool(game.legal_mask()[SERVES].any()))
 
     def candidates(self, game: Game, player: int, legal: np.ndarray, proposal: int) -> list[int]:
         mask = game.legal_mask()
@@ -49,6 +54,8 @@ class TortillaSearch(MonteCarloSearch):
             if without_serves.any():
                 self.heuristic.rng = self.rng
                 wanted.append(int(self.heuristic.act(None, without_serves, game, player)))
+        if game.phase == "play":  # type: ignore[attr-defined]
+            wanted += self.heuristic.best_plays(game, player, TOP_PLAYS)  # type: ignore[attr-defined]
         wanted += self._sensible_serves(game, player, mask)
         return list(dict.fromkeys(wanted))
 
