@@ -29,7 +29,9 @@ class TequilaSearch(MonteCarloSearch):
     """Flat Monte-Carlo over the re-roll and the virtual die, ``planner`` rollouts (module docstring)."""
 
     rollout_policy = Planner
-    default_budget = 4
+    #: 8 determinisations: against ``planner`` version 2 (200 games, seed 1) budget 4 gave 0.568 [0.498, 0.634],
+    #: budget 8 0.720 [0.654, 0.778] (about 4 CPU seconds a game).
+    default_budget = 8
 
     def searched(self, game: Game, player: int, legal: np.ndarray) -> bool:
         return game.decision in SEARCHED_DECISIONS and len(legal) > 1  # type: ignore[attr-defined]
