@@ -43,7 +43,7 @@ def test_the_version_is_an_agent_option_version_2_by_default():
     assert resolve_agent(spec, 4, "associative:version=1").make(spec, 4).version == 1
     with pytest.raises(InvalidOptionError, match="version=3.*allowed values: 1, 2"):
         resolve_agent(spec, 4, "associative:version=3")
-    with pytest.raises(ValueError, match="version must be one of"):
+    with pytest.raises(InvalidOptionError, match="version=0 is not allowed; allowed: 1, 2"):
         AssociativeTeam(version=0)
 
 

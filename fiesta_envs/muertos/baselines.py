@@ -44,8 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from fiesta_envs.core.options import Option
-from fiesta_envs.core.policy import Policy
+from fiesta_envs.core.policy import Policy, VersionedPolicy
 from fiesta_envs.muertos.catrina import SUCCESS_FLOWERS
 from fiesta_envs.muertos.common import LAYOUT, LEXICON
 from fiesta_envs.muertos.components import BLANK, MAX_FLOWERS, STEPS, Phase
@@ -109,19 +108,14 @@ def best_matching(scores: np.ndarray) -> list[int]:
 VERSIONS = (1, 2)
 
 
-class AssociativeTeam(Policy):
-    """Writes the most associated word; deduces by the best total association."""
+class AssociativeTeam(VersionedPolicy):
+    """Writes the most associated word; deduces by the best total association (``associative:version=1``: the
+    team as it was before issue 20, see the module docstring)."""
 
-    @classmethod
-    def agent_options(cls) -> dict[str, Option]:
-        """``version``: 2 (the default) or 1, the team as it was before issue 20 (``associative:version=1``)."""
-        return {"version": Option(VERSIONS[-1], choices=VERSIONS, doc="1: the original team, 2: the improved one")}
+    versions = VERSIONS
 
-    def __init__(self, seed: int | None = None, version: int = VERSIONS[-1]) -> None:
-        super().__init__(seed)
-        if version not in VERSIONS:
-            raise ValueError(f"associative: version must be one of {VERSIONS}, got {version!r}")
-        self.version = version
+    def __init__(self, seed: int | None = None, version: int | None = None) -> None:
+        super().__init__(seed, version)
         self._plans: dict[Any, list[int]] = {}
 
     def start_episode(self, seed: int | None) -> None:

@@ -36,8 +36,7 @@ from itertools import product
 
 import numpy as np
 
-from fiesta_envs.core.options import Option
-from fiesta_envs.core.policy import Policy
+from fiesta_envs.core.policy import Policy, VersionedPolicy
 from fiesta_envs.tequila import actions, components, farm
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.scoring import majority_awards
@@ -149,22 +148,16 @@ def near_spaces(sheet: Sheet, kind: int) -> int:
     return near
 
 
-class Planner(Policy):
-    """Builds the production chain, fences for the resources it needs, produces and sells greedily."""
+class Planner(VersionedPolicy):
+    """Builds the production chain, fences for the resources it needs, produces and sells greedily
+    (``planner:version=1`` plays as first shipped, see the module docstring)."""
 
     needs_observation = False  # reads the engine (public facts only)
+    versions = VERSIONS
 
-    @classmethod
-    def agent_options(cls) -> dict[str, Option]:
-        """``planner:version=1`` plays as first shipped (module docstring)."""
-        return {"version": Option(VERSIONS[-1], choices=VERSIONS, doc="1: as first shipped; 2: the dice by value")}
-
-    def __init__(self, seed: int | None = None, version: int = VERSIONS[-1]) -> None:
-        super().__init__(seed)
-        if version not in VERSIONS:
-            raise ValueError(f"planner: version must be one of {VERSIONS}, got {version!r}")
-        self.version = version
-        self.layout = LAYOUT_V1 if version == 1 else LAYOUT
+    def __init__(self, seed: int | None = None, version: int | None = None) -> None:
+        super().__init__(seed, version)
+        self.layout = LAYOUT_V1 if self.version == 1 else LAYOUT
         self._draw_tie_breaks()
 
     def start_episode(self, seed: int | None) -> None:
