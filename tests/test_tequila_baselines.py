@@ -7,6 +7,7 @@ import itertools
 import numpy as np
 import pytest
 from tequila_positions import holding, position
+from tequila_support import CHAIN
 
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.policy import Policy, RandomPolicy
@@ -15,19 +16,6 @@ from fiesta_envs.tequila import components
 from fiesta_envs.tequila.baselines import BASELINES, LAYOUT, LAYOUT_NAMES, LAYOUT_NAMES_V1, LAYOUT_V1, Planner
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.state import Phase
-
-#: A whole production chain: field - kiln - (road) - distiller - cask - (roads) - shop.
-CHAIN = [
-    "agave at 0 0 as 0",
-    "kiln at 0 2 as 1",
-    "road at 0 3 as 0",
-    "distiller at 0 4 as 0",
-    "cask at 0 5 as 0",
-    "road at 1 6 as 0",
-    "road at 2 6 as 0",
-    "road at 3 6 as 0",
-    "shop at 4 5 as 2",
-]
 
 
 def play(game: Tequila, policies: list[Policy], seed: int) -> np.ndarray:

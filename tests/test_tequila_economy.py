@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from tequila_positions import held, holding, position
+from tequila_support import CHAIN
 
 from fiesta_envs.core.errors import IllegalActionError
 from fiesta_envs.tequila import components
@@ -11,19 +12,6 @@ from fiesta_envs.tequila.sheet import MARKET_BONUS, TEQUILA_BONUS, Sheet
 from fiesta_envs.tequila.state import Phase
 
 NOTHING = {"agave": 0, "water": 0, "worker": 0, "donkey": 0, "barrel": 0}
-
-#: A whole production chain: field - kiln - (road) - distiller - cask - (roads) - shop.
-CHAIN = [
-    "agave at 0 0 as 0",
-    "kiln at 0 2 as 1",
-    "road at 0 3 as 0",
-    "distiller at 0 4 as 0",
-    "cask at 0 5 as 0",
-    "road at 1 6 as 0",
-    "road at 2 6 as 0",
-    "road at 3 6 as 0",
-    "shop at 4 5 as 2",
-]
 
 
 def has(**amounts: int) -> dict[str, int]:
