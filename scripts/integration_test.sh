@@ -8,17 +8,13 @@
 # Arguments go to pytest instead of the default ones, e.g. bash scripts/integration_test.sh -x -q -k torchrl
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/torch_pin.sh
 venv=${INTEGRATION_VENV:-.venv-integration}
 if [ ! -x "$venv/bin/python" ]; then
   "${PYTHON:-python3}" -m venv "$venv"
-  if [ -n "${TORCH_INDEX:-}" ]; then
-    "$venv/bin/python" -m pip install --quiet torch==2.13.0 --index-url "$TORCH_INDEX"
-  else
-    "$venv/bin/python" -m pip install --quiet torch==2.13.0
-  fi
-  constraints=$(mktemp)
+  install_pinned_torch "$venv/bin/python"
+  constraints=$(torch_constraints_file)
   trap 'rm -f "$constraints"' EXIT
-  echo "torch==2.13.0" >"$constraints"
   "$venv/bin/python" -m pip install --quiet --constraint "$constraints" -e ".[train,integration,dev]"
 fi
 if [ "$#" -eq 0 ]; then

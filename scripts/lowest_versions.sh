@@ -9,19 +9,15 @@
 # The virtualenv is $LOWEST_VENV (default /tmp/fiesta-lowest-venv); it is made afresh on every run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/torch_pin.sh
 python_bin=${PYTHON:-python3}
 venv=${LOWEST_VENV:-/tmp/fiesta-lowest-venv}
 rm -rf "$venv"
 "$python_bin" -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --upgrade pip uv
-if [ -n "${TORCH_INDEX:-}" ]; then
-  "$venv/bin/python" -m pip install --quiet torch==2.13.0 --index-url "$TORCH_INDEX"
-else
-  "$venv/bin/python" -m pip install --quiet torch==2.13.0
-fi
-constraints=$(mktemp)
+install_pinned_torch "$venv/bin/python"
+constraints=$(torch_constraints_file)
 trap 'rm -f "$constraints"' EXIT
-echo "torch==2.13.0" >"$constraints"
 find_links=()
 for folder in ${PIP_FIND_LINKS:-}; do find_links+=(--find-links "$folder"); done
 "$venv/bin/uv" pip install --python "$venv/bin/python" --resolution lowest-direct --constraint "$constraints" \

@@ -7,15 +7,14 @@
 # (about 3 minutes), and run fiesta evaluate and fiesta fuzz with --backend ray against the local backend (2 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/torch_pin.sh
 venv=${RLLIB_VENV:-.venv-rllib}
 if [ ! -x "$venv/bin/python" ]; then
   "${PYTHON:-python3}" -m venv "$venv"
-  if [ -n "${TORCH_INDEX:-}" ]; then
-    "$venv/bin/python" -m pip install --quiet torch==2.13.0 --index-url "$TORCH_INDEX"
-  else
-    "$venv/bin/python" -m pip install --quiet torch==2.13.0
-  fi
-  "$venv/bin/python" -m pip install --quiet -e ".[train,rllib,dev]"
+  install_pinned_torch "$venv/bin/python"
+  constraints=$(torch_constraints_file)
+  trap 'rm -f "$constraints"' EXIT
+  "$venv/bin/python" -m pip install --quiet --constraint "$constraints" -e ".[train,rllib,dev]"
 fi
 if [ "$#" -eq 0 ]; then
   set -- -q -m rllib tests/test_training_rllib.py tests/test_training_rllib_resume.py tests/test_ray_backend.py
