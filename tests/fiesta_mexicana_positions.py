@@ -3,11 +3,14 @@
 Cards are picked by what is printed on them (``card("salad", 1, ("green", None, None, "brown"))``)
 or by a property (``card_with("chilis", half="red")``), tables are filled space by space in the
 owner's current view (``{number: (card, rotation)}``), and everything else comes from a fresh game.
+``face_up_spaces`` reads a picture of the table: which spaces it draws face up.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+
+import numpy as np
 
 from fiesta_envs.fiesta_mexicana.board import space_of_number
 from fiesta_envs.fiesta_mexicana.components import DISH_CARDS, DISHES, OBJECTIVE_KINDS, SAUCES
@@ -107,3 +110,20 @@ def position(
     )
     game.load_state_dict(data)
     return game
+
+
+def face_up_spaces(picture: np.ndarray, game: FiestaMexicana) -> list[list[int]]:
+    """Per table, the numbers of the spaces that ``picture`` (``render.draw`` of ``game``, perhaps as one seat
+    sees it) draws face up: in their dish's colour, not face down nor empty."""
+    from fiesta_envs.render import square_boxes
+    from fiesta_envs.render.fiesta_mexicana import DISH_COLOURS
+
+    colours = set(DISH_COLOURS.values())
+    return [
+        [
+            row * 4 + col + 1
+            for (row, col), (_, _, right, bottom) in (square_boxes(game, table) or {}).items()
+            if tuple(int(v) for v in picture[int(bottom) - 6, int(right) - 6]) in colours
+        ]
+        for table in range(game.num_players)
+    ]

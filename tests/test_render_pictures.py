@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from fiesta_mexicana_positions import face_up_spaces
 
 from fiesta_envs import render
 from fiesta_envs.core.errors import InvalidOptionError
@@ -103,13 +104,18 @@ def test_a_pillow_without_scalable_fonts_gives_the_upgrade_command(monkeypatch: 
 
 
 # ---------------------------------------------------------------------- honest pictures
-def same_picture_after(game, edit) -> bool:
-    """Whether the picture stays the same when ``edit`` changes hidden parts of the state."""
-    before = render.draw(game)
+def same_picture_after(game, edit, seat: int | None = None) -> bool:
+    """Whether the picture (the spectator's, or ``seat``'s: ``render.seen_by``) stays the same when ``edit``
+    changes hidden parts of the state."""
+
+    def picture() -> np.ndarray:
+        return render.draw(game if seat is None else render.seen_by(game, seat))
+
+    before = picture()
     data = game.state_dict()
     edit(data["state"])
     game.load_state_dict(data)
-    return np.array_equal(before, render.draw(game))
+    return np.array_equal(before, picture())
 
 
 def test_fiesta_mexicana_picture_hides_objectives_and_deck() -> None:
@@ -141,6 +147,42 @@ def test_fiesta_mexicana_picture_hides_start_cards_until_everybody_has_oriented(
     assert same_picture_after(game, other_start_cards)
     game.play("orient 0 0", "orient 1 0")  # everybody has oriented: the tables show
     assert not same_picture_after(game, lambda state: state["rotations"][0].__setitem__(5, 0))
+
+
+def face_up_tables(game, seat: int | None) -> list[list[int]]:
+    """Per table, the spaces drawn face up in the picture of ``game`` as ``seat`` sees it (None: a spectator)."""
+    return face_up_spaces(render.draw(game if seat is None else render.seen_by(game, seat)), game)
+
+
+def test_fiesta_mexicana_picture_for_a_seat_shows_its_own_start_cards_while_orienting() -> None:
+    """Each player knows its own start cards while orienting: the picture drawn for a seat shows them face up,
+    as turned, with its points; the others' stay face down, as in the spectator's picture."""
+    game = game_class("fiesta_mexicana")(num_players=3, seed=2)
+    game.play("orient 0 1", "orient 1 2", "orient 0 3")  # seat 0 is done, seat 1 has oriented one card
+    assert face_up_tables(game, None) == [[], [], []]
+    assert face_up_tables(game, 0) == [[6, 11], [], []]
+    assert face_up_tables(game, 1) == [[], [6], []]
+    assert face_up_tables(game, 2) == [[], [], []]
+
+    def seat_0_start_cards(state: dict) -> None:
+        state["rotations"][0][5] = (state["rotations"][0][5] + 1) % 4
+        state["cards"][0][10], state["deck"][-1] = state["deck"][-1], state["cards"][0][10]
+
+    def seat_1_turn(state: dict) -> None:
+        state["rotations"][1][5] = (state["rotations"][1][5] + 1) % 4
+
+    def seat_1_points(state: dict) -> None:
+        state["points"][1] += 1
+
+    assert same_picture_after(game, seat_0_start_cards, seat=1)  # the others' cards stay hidden
+    assert same_picture_after(game, seat_1_turn, seat=0)
+    assert not same_picture_after(game, seat_1_turn, seat=1)  # its own, as it turned them...
+    assert not same_picture_after(game, seat_1_points, seat=1)  # ...and its points
+    assert same_picture_after(game, seat_1_points, seat=2)
+    text = render.seen_by(game, 1).render_text()  # the terminal's table as seat 1 sees it
+    assert "player 0: ? points" in text and "player 1: ? points" not in text and text.count("?????????") == 2
+    game.play("orient 1 0", "orient 0 0", "orient 1 0")  # everybody has oriented: every table is face up
+    assert face_up_tables(game, None) == face_up_tables(game, 2) == [[6, 11], [6, 11], [6, 11]]
 
 
 def test_tortilla_picture_hides_hands_and_fridge_order() -> None:

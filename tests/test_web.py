@@ -16,6 +16,8 @@ import pytest
 
 pytest.importorskip("flask")
 
+import numpy as np
+from fiesta_mexicana_positions import face_up_spaces
 from PIL import Image
 from web_support import PREVIEW_LINK, action_values, click_through, random_record, start_table
 
@@ -371,6 +373,29 @@ def test_fiesta_mexicana_turns_are_chosen_by_clicking_their_pictures(client) -> 
     bid = next(a for a in range(game.num_actions) if game.action_to_string(a) == "bid 16")
     assert client.get(f"{address}/choice/{bid}.png").status_code == 404
     assert client.get(f"{address}/choice/99999.png").status_code == 404
+
+
+def test_fiesta_mexicana_start_cards_are_face_up_to_their_owner_only(client) -> None:
+    """While start cards are oriented, the person's picture shows its own face up and the others' face down;
+    so does a replay as one seat; the spectator's picture shows none."""
+
+    def face_up(address: str, query: str, game) -> list[list[int]]:
+        png = client.get(f"{address}/picture.png{query}").data
+        return face_up_spaces(np.asarray(Image.open(io.BytesIO(png)).convert("RGB")), game)
+
+    address = start_table(client, "/new/play", game="fiesta_mexicana", seat="1", agent="random", seed="4")
+    game = table_of(client, address).game
+    assert game.phase_name == "orient" and game.current_player == 1  # seat 0 has oriented its two
+    client.post(f"{address}/play", data={"action": str(game.string_to_action("orient 0 1"))})
+    assert game.phase_name == "orient" and game.current_player == 1
+    assert face_up(address, "", game) == [[], [6]]
+
+    watched = start_table(client, "/new/watch", game="fiesta_mexicana", agent="random", seed="4")
+    at_step_3 = table_of(client, watched).go(3)  # seat 0 has oriented its two, seat 1 one
+    assert at_step_3.phase_name == "orient" and at_step_3.current_player == 1
+    assert face_up(watched, "?step=3&seat=0", at_step_3) == [[6, 11], []]
+    assert face_up(watched, "?step=3&seat=1", at_step_3) == [[], [6]]
+    assert face_up(watched, "?step=3", at_step_3) == [[], []]
 
 
 def test_tequila_fences_and_market_spaces_are_clickable_on_the_picture(client) -> None:

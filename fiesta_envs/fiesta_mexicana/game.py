@@ -149,6 +149,9 @@ class FiestaMexicana(Game):
     }
     score_scale: ClassVar[float] = 50.0
     version: ClassVar[int] = 1
+    #: The seat this game is shown to (a copy made by ``render.seen_by``), whose own start cards and points
+    #: the text and the picture show while start cards are oriented; None: the public table, every one hidden.
+    shown_to: int | None = None
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -502,6 +505,16 @@ class FiestaMexicana(Game):
         """What each action would bring ``player`` now (``features.py``; appended with ``action_features=True``)."""
         return action_features(self, player)
 
+    def table_hidden(self, player: int) -> bool:
+        """Whether ``player``'s table and points are face down where this game is shown: while start cards are
+        oriented (at the same time in the printed game), to everybody but their owner (``shown_to``)."""
+        return self.phase == Phase.ORIENT and player != self.shown_to
+
+    def orienting_note(self) -> str:
+        """What the table says while start cards are oriented (the text and the picture)."""
+        tables = "the other tables and points" if self.shown_to is not None else "tables and points"
+        return f"start cards are oriented at the same time: {tables} are shown when all are done"
+
     def card_shown(self) -> int:
         """The dish on offer, or during setup the start card being oriented (-1 for none)."""
         if self.phase == Phase.ORIENT:
@@ -543,7 +556,8 @@ class FiestaMexicana(Game):
     # ------------------------------------------------------------------ text
     def render_text(self) -> str:
         """The public table: what every player sees (no objective, no start card while they are oriented, no
-        table turn chosen before the tables turn; ``render.private_lines`` has what one seat alone knows)."""
+        table turn chosen before the tables turn; ``render.private_lines`` has what one seat alone knows). A copy
+        shown to one seat (``shown_to``) shows that seat's own start cards and points while they are oriented."""
         lines = [
             f"Fiesta Mexicana ({self.config['variant']}), phase: {PHASE_LABELS[self.phase]}, deck: {len(self.deck)}"
         ]
@@ -565,13 +579,12 @@ class FiestaMexicana(Game):
                 "(secret until the tables turn together)"
             )
             lines += textwrap.wrap(text, TEXT_WIDTH, subsequent_indent="    ")
-        orienting = self.phase == Phase.ORIENT
-        if orienting:
-            lines.append("start cards are oriented at the same time: tables and points are shown when all are done")
+        if self.phase == Phase.ORIENT:
+            lines.append(self.orienting_note())
         for player in range(self.num_players):
             held = sum(code >= 0 for code in self.objectives[player])
             marker = " <- to act" if player == self.current_player else ""
-            points = "?" if orienting else self.points[player]
+            points = "?" if self.table_hidden(player) else self.points[player]
             lines.append(
                 f"player {player}: {points} points, {held} objectives, turned left {self.orientation[player]}x{marker}"
             )
@@ -590,7 +603,7 @@ class FiestaMexicana(Game):
         card = self.cards[player][space]
         if card < 0:
             return "-" * 9
-        if self.phase == Phase.ORIENT:  # only start cards are on the tables, each seen by its owner only
+        if self.table_hidden(player):  # only start cards are on the tables, each seen by its owner only
             return "?" * 9
         orientation = self.orientation[player]
         # the edges as the owner sees them: view direction d shows fixed direction (d + orientation)

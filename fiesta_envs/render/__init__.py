@@ -8,8 +8,9 @@ to the person in that seat), and may give ``public_action(name)``, how an action
 actions name are drawn (the web app makes them clickable), ``action_boxes(game, seat)``, where single
 actions are drawn (a fence segment, a market space: clickable too), ``choice_picture(game, seat, action)``, a small
 picture of what one choice would do (the web app makes those its buttons), and ``seen_by(game, seat)``, the
-table as one seat sees it when the public state holds moves the others may not see yet (Tequila's rounds are
-simultaneous: another player's moves of the round under way are shown when it ends). The functions here pick
+table as one seat sees it when that differs from the spectator's (Tequila's rounds are simultaneous: another
+player's moves of the round under way are shown when it ends; Fiesta Mexicana's start cards are face up to their
+owner only while they are oriented). The functions here pick
 the module through the registry (``GameSpec.drawing_module``), as the environments do (``GameSpec.picture``):
 the engines draw nothing. Pillow is optional: ``pip install fiesta_envs[render]``.
 """

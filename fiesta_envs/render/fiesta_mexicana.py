@@ -5,7 +5,9 @@ passed) and the deck. Below, one panel per player: the 4x4 table as its owner se
 (small numbers are the numbers each space reads), each dish card in its dish's colour with its
 skulls and its half sauce bowls on the edges, the points, how many objectives are held (their
 faces stay hidden until the end, when they are shown with the points they scored). While start cards
-are oriented (at the same time in the printed game) they are drawn face down and points are not shown.
+are oriented (at the same time in the printed game) they are drawn face down and points are not shown,
+except to their owner: the picture of the game as one seat sees it (``seen_by(game, seat)``: the web app,
+a replay as one seat) shows that seat's own start cards, as it turned them, and its points.
 """
 
 from __future__ import annotations
@@ -116,8 +118,9 @@ def _header(canvas: Canvas, game: Any, state: dict[str, Any]) -> None:
     elif state["phase"] in ("place", "rotate"):
         canvas.text((x, 64), f"dish won with bid {state['high_bid']}", 15)
     elif state["phase"] == "orient":
-        canvas.text((x, 64), "start cards are oriented at the same time:", 15)
-        canvas.text((x, 86), "tables and points are shown when all are done", 14)
+        first, second = game.orienting_note().split(": ")
+        canvas.text((x, 64), f"{first}:", 15)
+        canvas.text((x, 86), second, 14)
 
 
 def _card_shown(state: dict[str, Any]) -> tuple[int, str]:
@@ -141,16 +144,14 @@ def _player_panel(
     left = box[0] + 10
     orientation = state["orientation"][player]
     held = sum(code >= 0 for code in state["objectives"][player])
-    orienting = state["phase"] == "orient"  # only start cards are on the tables, each seen by its owner only
-    points = "?" if orienting else state["points"][player]
+    hidden = game.table_hidden(player)  # while orienting: only start cards on the tables, each seen by its owner
+    points = "?" if hidden else state["points"][player]
     canvas.text((left, y), f"{points} points   turned left {orientation}x", 14)
     y += line_height(14)
     canvas.text((left, y), f"objectives held: {held}   reserves used: {state['reserves'][player]}", 13)
     grid_left, y = _table_origin(box)
     variant = game.config["variant"] != "standard"
-    _table(
-        canvas, state, player=player, origin=(grid_left, y), orientation=orientation, hidden=orienting, variant=variant
-    )
+    _table(canvas, state, player=player, origin=(grid_left, y), orientation=orientation, hidden=hidden, variant=variant)
     y += TABLE_SIDE * CELL + 8
     if final:
         _final_lines(canvas, final, player=player, origin=(left, y), room=box[2] - box[0] - 20)
@@ -324,6 +325,17 @@ def _dish(canvas: Canvas, origin: tuple[float, float], card: int, *, edges: tupl
         )
 
 
+def seen_by(game: Any, seat: int) -> Any:
+    """The game as ``seat`` sees it, to draw or print: while start cards are oriented, a copy shown to ``seat``
+    (``FiestaMexicana.shown_to``: its own start cards and points face up, the others' face down); else the
+    game itself (the rest of the table is public; objectives and a table turn chosen are never drawn)."""
+    if game.phase_name != "orient":
+        return game
+    view = game.clone()
+    view.shown_to = seat
+    return view
+
+
 def private_lines(game: Any, seat: int) -> list[str]:
     """What ``seat`` alone knows: its start cards while they are oriented, the table turn it chose (until the
     tables turn together), its objectives (with the points they would score now) or the hand of five it keeps
@@ -391,4 +403,4 @@ def public_action(name: str) -> str:
     return HIDDEN_ACTIONS.get(kind, name)
 
 
-__all__ = ["choice_outcome", "choice_picture", "draw", "private_lines", "public_action", "square_boxes"]
+__all__ = ["choice_outcome", "choice_picture", "draw", "private_lines", "public_action", "seen_by", "square_boxes"]
