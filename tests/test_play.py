@@ -100,6 +100,18 @@ def test_quit_or_end_of_input_leaves_cleanly(line: str | None) -> None:
     assert not game.is_over
 
 
+def test_the_others_points_are_not_told_while_start_cards_are_oriented() -> None:
+    """Seat 0's points count the skulls of its start cards, hidden until everybody has oriented: its turn is
+    told without its score change; the person's own table shows its start card and points."""
+    game = FiestaMexicana(num_players=2, seed=4)
+    run, out = session(game, "1\n", seat=1)
+    assert run.run() == 0 and game.phase_name == "orient" and game.points[0] > 0
+    text = out.getvalue()
+    assert "player_0 (random), 2 moves: orients a start card x2\n" in text and "(score" not in text
+    after = text[text.index("you: orient 0 0") :]
+    assert "player 0: ? points" in after and f"player 1: {game.points[1]} points" in after and "  6 ?????????" in after
+
+
 def test_opponents_words_are_not_shown_in_fiesta_de_los_muertos() -> None:
     from fiesta_envs.muertos.game import FiestaDeLosMuertos
 

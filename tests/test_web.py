@@ -398,6 +398,29 @@ def test_fiesta_mexicana_start_cards_are_face_up_to_their_owner_only(client) -> 
     assert face_up(watched, "?step=3", at_step_3) == [[], []]
 
 
+def test_fiesta_mexicana_the_others_points_stay_hidden_while_orienting(client) -> None:
+    """The seats table tells a seat no other player's points while start cards are oriented (they count the
+    skulls of hidden cards), in play and in a replay as that seat; the spectator's shows every score."""
+
+    def score_column(page: str) -> list[str]:
+        return re.findall(r"<td>player_\d \([^)]*\)(?: ◀)?</td><td>([^<]*)</td>", page)
+
+    address = start_table(client, "/new/play", game="fiesta_mexicana", seat="1", agent="random", seed="4")
+    game = table_of(client, address).game
+    assert game.phase_name == "orient" and game.current_player == 1 and game.points[0] > 0
+    assert score_column(client.get(address).get_data(as_text=True)) == ["?", "0"]
+
+    watched = start_table(client, "/new/watch", game="fiesta_mexicana", agent="random", seed="4")
+    at_step_3 = table_of(client, watched).go(3)
+    points = [str(p) for p in at_step_3.points]
+    assert score_column(client.get(f"{watched}?step=3&seat=1").get_data(as_text=True)) == ["?", points[1]]
+    assert score_column(client.get(f"{watched}?step=3&seat=0").get_data(as_text=True)) == [points[0], "?"]
+    assert score_column(client.get(f"{watched}?step=3").get_data(as_text=True)) == points
+    later = table_of(client, watched).go(4)  # everybody has oriented: every score shows
+    assert later.phase_name != "orient"
+    assert score_column(client.get(f"{watched}?step=4&seat=1").get_data(as_text=True)) == [str(p) for p in later.points]
+
+
 def test_tequila_fences_and_market_spaces_are_clickable_on_the_picture(client) -> None:
     """Each legal fence segment and market space is an area of the picture that previews it."""
     from fiesta_envs.render import action_boxes

@@ -10,7 +10,8 @@ actions are drawn (a fence segment, a market space: clickable too), ``choice_pic
 picture of what one choice would do (the web app makes those its buttons), and ``seen_by(game, seat)``, the
 table as one seat sees it when that differs from the spectator's (Tequila's rounds are simultaneous: another
 player's moves of the round under way are shown when it ends; Fiesta Mexicana's start cards are face up to their
-owner only while they are oriented). The functions here pick
+owner only while they are oriented), and ``hidden_scores(game, seat)``, the players whose score that seat may not
+see yet (Fiesta Mexicana's others' points while start cards are oriented). The functions here pick
 the module through the registry (``GameSpec.drawing_module``), as the environments do (``GameSpec.picture``):
 the engines draw nothing. Pillow is optional: ``pip install fiesta_envs[render]``.
 """
@@ -73,6 +74,13 @@ def seen_by(game: Any, seat: int) -> Any:
     a copy without the others' moves that are not shown yet, or the game itself when there are none."""
     view = getattr(module_for(game), "seen_by", None)
     return view(game, seat) if view else game
+
+
+def hidden_scores(game: Any, seat: int) -> set[int]:
+    """The players whose score ``seat`` may not see now (their points would tell hidden cards): the web app's
+    score column shows "?" and the terminal game tells no score change for them. Empty in most games."""
+    hidden = getattr(module_for(game), "hidden_scores", None)
+    return set(hidden(game, seat)) if hidden else set()
 
 
 def public_action(game: Any, name: str) -> str:

@@ -336,6 +336,13 @@ def seen_by(game: Any, seat: int) -> Any:
     return view
 
 
+def hidden_scores(game: Any, seat: int) -> set[int]:
+    """The players whose points ``seat`` may not see now: while start cards are oriented, everybody else
+    (their points count the skulls of their hidden start cards)."""
+    view = seen_by(game, seat)
+    return {player for player in range(game.num_players) if view.table_hidden(player)}
+
+
 def private_lines(game: Any, seat: int) -> list[str]:
     """What ``seat`` alone knows: its start cards while they are oriented, the table turn it chose (until the
     tables turn together), its objectives (with the points they would score now) or the hand of five it keeps
@@ -403,4 +410,13 @@ def public_action(name: str) -> str:
     return HIDDEN_ACTIONS.get(kind, name)
 
 
-__all__ = ["choice_outcome", "choice_picture", "draw", "private_lines", "public_action", "seen_by", "square_boxes"]
+__all__ = [
+    "choice_outcome",
+    "choice_picture",
+    "draw",
+    "hidden_scores",
+    "private_lines",
+    "public_action",
+    "seen_by",
+    "square_boxes",
+]

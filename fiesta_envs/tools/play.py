@@ -41,6 +41,7 @@ from fiesta_envs.core.options import add_option_argument, parse_options
 from fiesta_envs.core.policy import Policy
 from fiesta_envs.evaluation.agents import add_trust_argument, seat_agents
 from fiesta_envs.registry import game_spec
+from fiesta_envs.render import hidden_scores
 from fiesta_envs.tools.action_groups import ActionGroup, group_actions
 from fiesta_envs.tools.breakdown import Breakdown, build_breakdown
 from fiesta_envs.tools.guides import decision_hint, guide_for, outcome_text
@@ -149,11 +150,12 @@ class PlaySession:
         waiting: list[TurnTold] = []
         for turn in self.pending:
             (told if is_told(game, turn.held, turn.player, self.seat) else waiting).append(turn)
+        hidden = hidden_scores(game, self.seat)  # scores that would tell hidden cards: no change told
         for turn in told:
             line = f"player_{turn.player} ({self.opponents[turn.player][0]}): " + summarise(turn.moves)
             if len(turn.moves) > 1:
                 line = line.replace(": ", f", {len(turn.moves)} moves: ", 1)
-            if not game.cooperative and turn.score_after != turn.score_before:
+            if not game.cooperative and turn.score_after != turn.score_before and turn.player not in hidden:
                 line += f" (score {turn.score_before:g} -> {turn.score_after:g})"
             self.say(textwrap.fill(line, WIDTH, subsequent_indent="    "))
         self.pending = waiting

@@ -32,7 +32,7 @@ from fiesta_envs.core.errors import FiestaError
 from fiesta_envs.core.game import Game
 from fiesta_envs.evaluation.agents import seat_agents
 from fiesta_envs.registry import GAMES, game_spec
-from fiesta_envs.render import pictured_choices, seen_by
+from fiesta_envs.render import hidden_scores, pictured_choices, seen_by
 from fiesta_envs.tools.action_groups import group_actions
 from fiesta_envs.tools.breakdown import build_breakdown, show
 from fiesta_envs.tools.guides import decision_hint, guide_for, outcome_text
@@ -185,7 +185,7 @@ def _play_page(table_id: str, table: PlayTable, error: str | None = None) -> str
         game=game,
         guide=guide_for(game.name),
         labels=_seat_labels(table.labels),
-        scores=[show(float(s)) for s in seen_by(game, table.seat).scores()],
+        scores=_score_column(game, table.seat),
         private=_private_lines(game, table.seat),
         hint=decision_hint(game, table.seat),
         groups=groups,
@@ -220,7 +220,7 @@ def _timeline_page(table_id: str, timeline: Timeline) -> str:
         last_step=timeline.last_step,
         forward=timeline.can_go_forward(),
         labels=_seat_labels(timeline.labels),
-        scores=[show(float(s)) for s in (seen_by(game, shown_seat) if shown_seat is not None else game).scores()],
+        scores=_score_column(game, shown_seat),
         seat=shown_seat,
         private=_private_lines(game, shown_seat) if shown_seat is not None else [],
         moves=told_moves(timeline.moves[: timeline.position], game, shown_seat)[-LOG_LENGTH:],
@@ -228,6 +228,17 @@ def _timeline_page(table_id: str, timeline: Timeline) -> str:
         end=_end_of_game(game, timeline.labels) if game.is_over else None,
         recorded_scores=timeline.recorded_scores,
     )
+
+
+def _score_column(game: Game, seat: int | None) -> list[str]:
+    """The seats table's scores as ``seat`` sees them ("?": a score it may not see yet, ``render.hidden_scores``);
+    a spectator (None) sees every score."""
+    if seat is None:
+        return [show(float(score)) for score in game.scores()]
+    hidden = hidden_scores(game, seat)
+    return [
+        "?" if player in hidden else show(float(score)) for player, score in enumerate(seen_by(game, seat).scores())
+    ]
 
 
 def _clickable_squares(game: Game, seat: int, grid: SquareGrid) -> list[tuple[tuple[int, int], str]]:
