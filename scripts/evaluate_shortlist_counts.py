@@ -10,10 +10,11 @@ for them), so this script plays the network directly, deal by deal against the `
 from __future__ import annotations
 
 import argparse
+import json
 
 from fiesta_envs.agents.shipped import PACKAGE_WEIGHTS_DIR
 from fiesta_envs.core.mlp import ActorSnapshot
-from fiesta_envs.core.shortlist import ShortlistPolicy, shortlist_of
+from fiesta_envs.core.shortlist import DEFAULT_VERSION, ShortlistPolicy, shortlist_of
 from fiesta_envs.evaluation.evaluate import evaluate_against_baselines, print_results_table
 from fiesta_envs.registry import game_spec
 
@@ -26,8 +27,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    shortlist = shortlist_of(game_spec(args.game).game_class())
-    actor = ActorSnapshot.load(PACKAGE_WEIGHTS_DIR / f"{args.game}-{args.trained_players}p.npz")
+    stem = PACKAGE_WEIGHTS_DIR / f"{args.game}-{args.trained_players}p"
+    version = json.loads(stem.with_suffix(".json").read_text()).get("shortlist_version", DEFAULT_VERSION)
+    shortlist = shortlist_of(game_spec(args.game).game_class(), version)
+    actor = ActorSnapshot.load(stem.with_suffix(".npz"))
     for players in args.players:
         results = evaluate_against_baselines(
             args.game,

@@ -17,6 +17,7 @@ A config names the game and everything the run needs (see ``configs/fiesta_mexic
     checkpoint_every: 102400
     pretrain: {teacher: greedy, games: 2000, epochs: 10}   # optional: see training/pretrain.py
     shortlist: false               # true: choose among the game's shortlist (fiesta_envs/core/shortlist.py)
+    shortlist_version: 1           # which version of it (with shortlist: true; the game's shortlist lists them)
     eval: {every: 102400, games: 40, baselines: [random, greedy]}
     final_eval: {games: 200, baselines: [random, greedy], workers: 2}
     backend: sb3                   # or rllib: RLlib's PPO on Ray (configs/fiesta_mexicana/ppo_rllib.yaml)
@@ -172,6 +173,8 @@ class TrainConfig(_Strict):
     # the learner chooses among the game's shortlist of candidates (fiesta_envs/core/shortlist.py) and reads its
     # features instead of the observation; for games with a huge action space (Fiesta de los Muertos)
     shortlist: bool = False
+    # the version of the game's shortlist (with ``shortlist: true``): 1, the shipped agents', or a later one
+    shortlist_version: int = 1
     pretrain: PretrainConfig | None = None  # behaviour cloning before PPO (None: start from scratch)
     checkpoint_every: PositiveInt = 50000
     eval: EvalConfig = EvalConfig()
@@ -216,9 +219,13 @@ class TrainConfig(_Strict):
             from fiesta_envs.core.shortlist import shortlist_of
 
             try:
-                shortlist_of(game_class)
+                shortlist_of(game_class, self.shortlist_version)
             except NotImplementedError as exc:
                 raise _FieldError("shortlist", f"{self.game} has no shortlist; set `shortlist: false`") from exc
+            except InvalidOptionError as exc:
+                raise _FieldError("shortlist_version", str(exc)) from exc
+        elif self.shortlist_version != 1:  # (1, the default, is in every saved config)
+            raise _FieldError("shortlist_version", "a shortlist version other than 1 needs `shortlist: true`")
         known = ["random", *sorted(spec.baseline_classes())]
         pretrain_names = (
             [("pretrain.teacher", [self.pretrain.teacher]), ("pretrain.opponents", list(self.pretrain.opponents))]
@@ -301,13 +308,18 @@ class TrainConfig(_Strict):
         return list(names) or ["random", *sorted(game_spec(self.game).baseline_classes())]
 
     def game_shortlist(self) -> Any:
-        """The game's ``Shortlist`` when ``shortlist`` is set, else None."""
+        """The game's ``Shortlist`` (version ``shortlist_version``) when ``shortlist`` is set, else None."""
         if not self.shortlist:
             return None
         from fiesta_envs.core.shortlist import shortlist_of
         from fiesta_envs.registry import game_spec
 
-        return shortlist_of(game_spec(self.game).game_class())
+        return shortlist_of(game_spec(self.game).game_class(), self.shortlist_version)
+
+    @property
+    def shortlist_in_use(self) -> int | None:
+        """The version of the shortlist the learner chooses among, None without ``shortlist: true``."""
+        return self.shortlist_version if self.shortlist else None
 
     def cooperative(self) -> bool:
         from fiesta_envs.registry import game_spec

@@ -33,9 +33,9 @@ from pathlib import Path
 from typing import Any
 
 from fiesta_envs.agents.shipped import PACKAGE_WEIGHTS_DIR, SHIPPED_NAMES, agent_stem, write_shipped_agent
-from fiesta_envs.core.errors import FiestaError
+from fiesta_envs.core.errors import FiestaError, InvalidOptionError
 from fiesta_envs.core.mlp import ActorSnapshot
-from fiesta_envs.core.shortlist import shortlist_of
+from fiesta_envs.core.shortlist import DEFAULT_VERSION, shortlist_of, shortlist_version_of
 from fiesta_envs.evaluation.agents import add_trust_argument
 from fiesta_envs.registry import game_spec
 
@@ -82,7 +82,7 @@ def export_checkpoint(
     except CheckpointError as error:
         raise ExportError(f"cannot export {source}: {error}") from error
     config = meta.get("config") or {}
-    shortlist = bool(config.get("shortlist", False))
+    shortlist = shortlist_version_of(config)
     _check_sizes(actor, game_class, meta, shortlist)
     extra: dict[str, Any] = {
         "training": {
@@ -109,18 +109,24 @@ def export_checkpoint(
             name=name,
             extra=extra,
             force=force,
-            shortlist=shortlist,
+            shortlist=shortlist is not None,
+            shortlist_version=DEFAULT_VERSION if shortlist is None else shortlist,
         )
     except FiestaError as error:
         raise ExportError(f"cannot export {meta['path']}: {error}") from error
 
 
-def _check_sizes(actor: ActorSnapshot, game_class: Any, meta: Mapping[str, Any], shortlist: bool = False) -> None:
+def _check_sizes(actor: ActorSnapshot, game_class: Any, meta: Mapping[str, Any], shortlist: int | None = None) -> None:
     """The network must take this game's observations and give one logit per action (trained with
-    ``shortlist: true``: take the shortlist's vector and give one logit per candidate)."""
+    ``shortlist: true``: take the vector of version ``shortlist`` of the shortlist and give one logit per
+    candidate)."""
     game = game_class(num_players=meta["num_players"], seed=0, **dict(meta.get("options") or {}))
-    if shortlist:
-        expected = (shortlist_of(game).size, shortlist_of(game).choices)
+    if shortlist is not None:
+        try:
+            game_shortlist = shortlist_of(game, shortlist)
+        except InvalidOptionError as error:
+            raise ExportError(f"cannot export {meta['path']}: {error}; retrain") from error
+        expected = (game_shortlist.size, game_shortlist.choices)
         if (actor.input_size, actor.output_size) != expected:
             raise ExportError(
                 f"cannot export {meta['path']}: its network maps {actor.input_size} inputs to {actor.output_size} "

@@ -288,7 +288,6 @@ def clone(model: Any, data: Decisions, settings: Any, *, seed: int, action_names
 
 def pretrain(model: Any, config: Any, run_dir: Path, *, env_factory: Any, seed: int, note: Any) -> dict[str, Any]:
     """Collect (or reuse) the teacher's decisions and clone them into ``model``; returns the metrics."""
-    from fiesta_envs.core.shortlist import shortlist_of
     from fiesta_envs.registry import game_spec
 
     settings = config.pretrain
@@ -304,6 +303,8 @@ def pretrain(model: Any, config: Any, run_dir: Path, *, env_factory: Any, seed: 
         "reward_shaping": config.reward_shaping,
         "seed": seed,
         **({"shortlist": True} if config.shortlist else {}),  # (absent otherwise: older data sets stay valid)
+        # (version 1's data sets predate the field)
+        **({"shortlist_version": config.shortlist_version} if config.shortlist_in_use not in (None, 1) else {}),
     }
     started = time.perf_counter()
     data = Decisions.load(directory / DATASET, dataset_meta)
@@ -315,7 +316,8 @@ def pretrain(model: Any, config: Any, run_dir: Path, *, env_factory: Any, seed: 
         note(f"pretrain: reusing {len(data):,} decisions from {directory / DATASET}")
     collected = time.perf_counter() - started
     game = game_spec(config.game).game_class()(num_players=config.num_players, **config.options)
-    names = shortlist_of(game).action_names() if config.shortlist else game.action_names()
+    shortlist = config.game_shortlist()
+    names = shortlist.action_names() if shortlist is not None else game.action_names()
     metrics = clone(model, data, settings, seed=seed, action_names=names)
     metrics["collect_seconds"] = round(collected, 1)
     metrics["clone_seconds"] = round(time.perf_counter() - started - collected, 1)

@@ -234,9 +234,10 @@ def _build_env(
     reward_shaping: float = 0.0,
     gamma: float = 0.99,
     team_play: str = "frozen",
-    shortlist: bool = False,
+    shortlist: int | None = None,
 ) -> Any:
-    """One training environment (module level so that worker processes can build it)."""
+    """One training environment (module level so that worker processes can build it); ``shortlist``: the version
+    of the game's shortlist the learner chooses among (None: the game's actions)."""
     if "torch" in sys.modules:  # one thread per worker: n_envs workers share the machine's cores
         sys.modules["torch"].set_num_threads(1)
     from stable_baselines3.common.monitor import Monitor
@@ -248,8 +249,8 @@ def _build_env(
         from fiesta_envs.core.team_env import TeamEnv
 
         env: Any = TeamEnv(game_spec(game).game_class(), num_players=num_players, **options)
-        if shortlist:
-            env = ShortlistEnv(env, shortlist_of(env.game))
+        if shortlist is not None:
+            env = ShortlistEnv(env, shortlist_of(env.game, shortlist))
         if reward_shaping > 0:
             from fiesta_envs.training.shaping import ScoreShaping
 
@@ -266,8 +267,8 @@ def _build_env(
     ]
     env = LeagueEnv(make_gym_env(game, num_players=num_players, opponents=opponents, seat=None, **options))
     env.set_league(members)
-    if shortlist:
-        env = ShortlistEnv(env, shortlist_of(env.unwrapped.game))
+    if shortlist is not None:
+        env = ShortlistEnv(env, shortlist_of(env.unwrapped.game, shortlist))
     if reward_shaping > 0:
         from fiesta_envs.training.shaping import ScoreShaping
 
@@ -291,7 +292,7 @@ def env_factory(config: TrainConfig, members: list[str], pretraining: bool = Fal
         reward_shaping=config.reward_shaping,
         gamma=config.ppo.gamma,
         team_play=config.team_play,
-        shortlist=config.shortlist,
+        shortlist=config.shortlist_in_use,
     )
 
 

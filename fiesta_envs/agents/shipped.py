@@ -29,6 +29,7 @@ The JSON holds:
 * ``shortlist`` (agents trained with ``shortlist: true``): the name of the game's shortlist
   (``fiesta_envs.core.shortlist``); the network then reads the shortlist's vector (``observation_size``
   = ``plain_observation_size`` = its size) and chooses a candidate (``num_actions`` = the candidates);
+  ``shortlist_version``: which version of the game's shortlist (absent in older files: version 1);
 * ``network``: ``layers`` (sizes, inputs first), ``activations``, ``parameters``;
 * ``training``: algorithm, a summary of the config, the full config, the checkpoint it came
   from, library versions; ``steps``, ``seed``;
@@ -44,9 +45,9 @@ never matters; ``action_features`` neither: a network trained with action featur
 computed from the engine (``game.action_features(player)`` appended to the plain observation)
 when the environment was made without the option, and a network trained without them reads
 only the plain part of an observation that has them. A shortlist agent builds its input from the
-engine (``shortlist_of(game).build(game, player)``) and plays its chosen candidate's action; it reads no
-observation, so it is refused only when the game's shortlist has another name. The weights are loaded
-once per process.
+engine (``shortlist_of(game, version).build(game, player)``, the version its JSON names) and plays its chosen
+candidate's action; it reads no observation, so it is refused only when the game has no such version or that
+version has another name. The weights are loaded once per process.
 
 It refuses (``ShippedAgentError``, an ``InvalidOptionError``) when no file fits the game,
 player count and options (the message lists what is shipped), when the observation layout differs
@@ -89,7 +90,7 @@ from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
 from fiesta_envs.core.options import validate_options
 from fiesta_envs.core.policy import Policy
 from fiesta_envs.core.saved_files import read_json_object, sha256_of
-from fiesta_envs.core.shortlist import shortlist_of
+from fiesta_envs.core.shortlist import DEFAULT_VERSION, Shortlist, shortlist_of
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
@@ -315,18 +316,19 @@ class _Binding:
     mode: str  # "direct" (the observation), "plain" (its plain part), "features" (plain + computed features)
     # or "shortlist" (the game's shortlist vector; the network chooses a candidate)
     plain_size: int
+    shortlist: Shortlist | None = None  # mode "shortlist": the version of the game's shortlist it was trained on
 
     def choose(self, observation: np.ndarray | None, game: Game, player: int, rng: Any) -> int:
         """The game action the network picks for ``player`` (argmax over the legal ones, or sampled by ``rng``)."""
-        if self.mode == "shortlist":
-            candidates = shortlist_of(game).build(game, player)
+        if self.shortlist is not None:
+            candidates = self.shortlist.build(game, player)
             return candidates.action(masked_choice(self.actor.logits(candidates.vector), candidates.mask, rng))
         logits = self.actor.logits(self.network_input(observation, game, player))
         return masked_choice(logits, game.legal_mask(), rng)
 
     def network_input(self, observation: np.ndarray | None, game: Game, player: int) -> np.ndarray:
-        if self.mode == "shortlist":
-            return shortlist_of(game).build(game, player).vector
+        if self.shortlist is not None:
+            return self.shortlist.build(game, player).vector
         if observation is None:
             observation = game.observe(player)
         if self.mode == "direct":
@@ -382,11 +384,15 @@ def _bind(agent: ShippedAgent, actor: ActorSnapshot, game: Game) -> _Binding:
 
 
 def _bind_shortlist(agent: ShippedAgent, actor: ActorSnapshot, game: Game, where: str) -> _Binding:
-    """A network trained on the game's shortlist: the shortlist must be the same (its name) and fit the network."""
+    """A network trained on the game's shortlist: the version its JSON names (1 when it names none) must exist, be
+    the same (its name) and fit the network."""
+    version = agent.info.get("shortlist_version", DEFAULT_VERSION)
     try:
-        shortlist = shortlist_of(game)
+        shortlist = shortlist_of(game, version)
     except NotImplementedError as exc:
         raise ShippedAgentError(f"{where}: trained on a shortlist, which this {game.name} engine lacks") from exc
+    except InvalidOptionError as exc:
+        raise ShippedAgentError(f"{where}: trained on a shortlist this engine lacks: {exc}; retrain") from exc
     if shortlist.name != agent.info["shortlist"]:
         raise ShippedAgentError(
             f"{where}: trained on the shortlist {agent.info['shortlist']!r}, this game has {shortlist.name!r}; retrain"
@@ -396,7 +402,7 @@ def _bind_shortlist(agent: ShippedAgent, actor: ActorSnapshot, game: Game, where
             f"{where}: the network takes {actor.input_size} inputs and gives {actor.output_size} logits; the "
             f"shortlist has {shortlist.size} entries and {shortlist.choices} candidates; retrain"
         )
-    return _Binding(agent, actor, "shortlist", shortlist.size)
+    return _Binding(agent, actor, "shortlist", shortlist.size, shortlist)
 
 
 def check_shipped(
@@ -507,10 +513,12 @@ def write_shipped_agent(
     extra: Mapping[str, Any] | None = None,
     force: bool = False,
     shortlist: bool = False,
+    shortlist_version: int = DEFAULT_VERSION,
 ) -> tuple[Path, Path]:
     """Write ``<stem>.npz`` and ``<stem>.json`` into ``out_dir`` (default: the package's folder).
 
-    ``shortlist``: the network was trained on the game's shortlist (reads its vector, picks a candidate).
+    ``shortlist``: the network was trained on the game's shortlist, version ``shortlist_version`` (reads its
+    vector, picks a candidate).
 
     Checks first that the network fits the game (sizes, action features). Both files are written
     to temporary files, then renamed into place, the weights first: a reader sees the old pair,
@@ -528,13 +536,16 @@ def write_shipped_agent(
     shortlist_name = None
     if shortlist:
         try:
-            game_shortlist = shortlist_of(probe)
+            game_shortlist = shortlist_of(probe, shortlist_version)
         except NotImplementedError as exc:
             raise ShippedAgentError(f"{game_class.name} has no shortlist") from exc
+        except InvalidOptionError as exc:
+            raise ShippedAgentError(str(exc)) from exc
         if (actor.input_size, actor.output_size) != (game_shortlist.size, game_shortlist.choices):
             raise ShippedAgentError(
                 f"{game_class.name}: the network takes {actor.input_size} inputs and gives {actor.output_size} "
-                f"logits; its shortlist has {game_shortlist.size} entries and {game_shortlist.choices} candidates"
+                f"logits; its shortlist {game_shortlist.name!r} has {game_shortlist.size} entries and "
+                f"{game_shortlist.choices} candidates"
             )
         shortlist_name, plain, features = game_shortlist.name, game_shortlist.size, 0
     elif actor.input_size == plain:
@@ -577,7 +588,7 @@ def write_shipped_agent(
             "plain_observation_size": plain,
             "action_features_size": features,
             "num_actions": num_actions,
-            **({"shortlist": shortlist_name} if shortlist_name else {}),
+            **({"shortlist": shortlist_name, "shortlist_version": shortlist_version} if shortlist_name else {}),
             "network": {
                 "layers": actor.layer_sizes,
                 "activations": actor.activations,

@@ -8,6 +8,7 @@ them, and describes each with a few numbers. The learner then picks a candidate 
 and reads, as its whole input, a vector of the decision's context and every candidate's features.
 
     shortlist = shortlist_of(game)           # a ``Shortlist`` (games that have one: ``Game.shortlist_target``)
+    shortlist = shortlist_of(game, version=2)  # a later version of it (``shortlist_versions(game)``)
     candidates = shortlist.build(game, seat)  # for the seat to act now
     candidates.vector                        # float32 (shortlist.size,), entries in [0, 1]
     candidates.actions                       # int64 (shortlist.choices,): the game action of each
@@ -23,6 +24,11 @@ Three users share it, so that training and the shipped agent see exactly the sam
   (evaluations during training, frozen team-mates);
 * ``fiesta_envs.agents.shipped`` plays a shipped agent trained this way (its JSON names the shortlist).
 
+A game may keep several versions of its shortlist (a newer ranking, other features) so that agents trained
+on an older one play as they did: a run chooses one with ``shortlist_version`` in its config (default 1),
+its checkpoints and exported JSON record it, and ``shortlist_version_of(config)`` reads it back (1 when a
+run or file predates the field).
+
 A shortlist must use only what the seat to act may know (its test: the vector and the candidates do not
 change when only hidden information changes).
 """
@@ -31,6 +37,7 @@ from __future__ import annotations
 
 import abc
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +45,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
 from fiesta_envs.core.policy import Policy
 
@@ -46,6 +54,8 @@ if TYPE_CHECKING:
 
 #: ``Candidates.actions`` entry of an empty candidate place.
 NO_CANDIDATE = -1
+#: The shortlist version of a run or file that does not name one.
+DEFAULT_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -99,14 +109,33 @@ class Shortlist(abc.ABC):
         return [f"candidate {k}" for k in range(self.choices)]
 
 
-def shortlist_of(game: Game | type[Game]) -> Shortlist:
-    """The shortlist of a game (or game class), loaded from its ``shortlist_target``; ``NotImplementedError``
-    for a game without one."""
+def shortlist_versions(game: Game | type[Game]) -> dict[int, Shortlist]:
+    """Every version of a game's shortlist, ``{version: Shortlist}``, loaded from its ``shortlist_target`` (a
+    ``Shortlist``: version 1 only, or a mapping of versions); ``NotImplementedError`` for a game without one."""
     target = game.shortlist_target
     if target is None:
         raise NotImplementedError(f"{game.name} has no shortlist")
     module, _, attribute = target.partition(":")
-    return getattr(importlib.import_module(module), attribute)
+    found = getattr(importlib.import_module(module), attribute)
+    return dict(found) if isinstance(found, Mapping) else {DEFAULT_VERSION: found}
+
+
+def shortlist_of(game: Game | type[Game], version: int = DEFAULT_VERSION) -> Shortlist:
+    """Version ``version`` of a game's (or game class's) shortlist; ``NotImplementedError`` for a game without
+    one, ``InvalidOptionError`` naming the allowed versions for an unknown version."""
+    versions = shortlist_versions(game)
+    if isinstance(version, bool) or version not in versions:
+        allowed = ", ".join(str(v) for v in versions)
+        raise InvalidOptionError(f"{game.name} has no shortlist version {version!r}; allowed: {allowed}")
+    return versions[version]
+
+
+def shortlist_version_of(config: Mapping[str, Any]) -> int | None:
+    """The shortlist version a run's config (a checkpoint's, or an exported agent's) trained on: None without
+    ``shortlist: true``, else its ``shortlist_version`` (``DEFAULT_VERSION`` when the run predates the field)."""
+    if not config.get("shortlist", False):
+        return None
+    return int(config.get("shortlist_version", DEFAULT_VERSION))
 
 
 class ShortlistEnv(gymnasium.Wrapper):
@@ -174,3 +203,12 @@ class ShortlistPolicy(Policy):
 
     def __repr__(self) -> str:
         return f"ShortlistPolicy({self.shortlist.name!r}, deterministic={self.deterministic})"
+
+
+def first_candidate_policy(shortlist: Shortlist) -> ShortlistPolicy:
+    """A policy that always plays candidate 0 (the ranking's own choice): what behaviour cloning starts from,
+    and the check that a shortlist's candidate 0 plays like the team it ranks by."""
+    bias = np.zeros(shortlist.choices, dtype=np.float32)
+    bias[0] = 1.0
+    actor = ActorSnapshot([np.zeros((shortlist.size, shortlist.choices), dtype=np.float32)], [bias], ["identity"])
+    return ShortlistPolicy(actor, shortlist)

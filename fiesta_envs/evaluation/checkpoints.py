@@ -41,7 +41,7 @@ from fiesta_envs.core.errors import FiestaError
 from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
 from fiesta_envs.core.policy import Policy
 from fiesta_envs.core.saved_files import read_json_object, sha256_of
-from fiesta_envs.core.shortlist import shortlist_of
+from fiesta_envs.core.shortlist import shortlist_of, shortlist_version_of
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
@@ -272,7 +272,8 @@ class CheckpointPolicy(Policy):
     ``model.zip`` is not read unless ``trust_pickle=True``). ``deterministic=True`` plays the most
     probable legal action; otherwise it samples from the masked action distribution with
     ``self.rng`` (so the policy is reproducible from its seed). A checkpoint trained with ``shortlist: true``
-    reads the game's shortlist instead of the observation and plays its chosen candidate's action.
+    reads the game's shortlist (the version of its config) instead of the observation and plays its chosen
+    candidate's action.
     """
 
     def __init__(
@@ -292,11 +293,12 @@ class CheckpointPolicy(Policy):
         self.num_players: int = self.meta["num_players"]
         self.deterministic = deterministic
         self.actor = load_actor(self.path, trust_pickle=trust_pickle)
-        self.shortlisted = bool((self.meta.get("config") or {}).get("shortlist", False))
+        # the version of the game's shortlist it chooses among (None: the game's actions)
+        self.shortlist_version = shortlist_version_of(self.meta.get("config") or {})
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
-        if self.shortlisted:
-            candidates = shortlist_of(game).build(game, player)
+        if self.shortlist_version is not None:
+            candidates = shortlist_of(game, self.shortlist_version).build(game, player)
             logits = self.actor.logits(candidates.vector)
             return candidates.action(masked_choice(logits, candidates.mask, None if self.deterministic else self.rng))
         logits = self.actor.logits(np.asarray(observation, dtype=np.float32))

@@ -50,7 +50,7 @@ class MuertosGame(Game):
     score_scale = 1.0
     version = 1  # 1: identity codes in the observation; the lexicon's LEXICON_VERSION is saved in state dicts too
     #: The candidates the trained agents choose among (loaded by name: the shortlist reads the baselines).
-    shortlist_target = "fiesta_envs.muertos.shortlist:SHORTLIST"
+    shortlist_target = "fiesta_envs.muertos.shortlist:SHORTLISTS"
     #: Rounds the game can last (1 for the base game, 4 for La Catrina).
     max_rounds: ClassVar[int] = 1
     #: La Catrina's phase 4 (yellow-box choice, Limbo Bones).

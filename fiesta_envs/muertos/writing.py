@@ -33,11 +33,17 @@ def word_values(shared: np.ndarray) -> np.ndarray:
     return shared - PRECISION_WEIGHT * (_MEANINGS - shared)
 
 
-def best_fresh_word(values: np.ndarray, legal: np.ndarray, used: set[int], rng: np.random.Generator) -> int:
-    """The legal word of the best value, one not in ``used`` when such a word is as good, else at random
-    among the best. ``legal`` must hold at least one word."""
+def fresh_best_words(values: np.ndarray, legal: np.ndarray, used: set[int]) -> list[int]:
+    """The legal words of the best value, lowest id first, keeping only those not in ``used`` when there are
+    any: the words the writer chooses among. ``legal`` must hold at least one word."""
     best = np.where(legal, values, -np.inf)
     tied = np.flatnonzero(best >= best.max() - _SAME_VALUE)
     fresh = [int(word) for word in tied if int(word) not in used]
-    pool = fresh or tied.tolist()
+    return fresh or tied.tolist()
+
+
+def best_fresh_word(values: np.ndarray, legal: np.ndarray, used: set[int], rng: np.random.Generator) -> int:
+    """The legal word of the best value, one not in ``used`` when such a word is as good, else at random
+    among the best. ``legal`` must hold at least one word."""
+    pool = fresh_best_words(values, legal, used)
     return int(pool[rng.integers(len(pool))])
