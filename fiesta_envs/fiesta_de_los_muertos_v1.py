@@ -188,7 +188,8 @@ skulls of 4 (CI 3.77-3.86) where the version-1 team appeases 2.71, and wins 238,
 keeps the chain from drifting. ``associative`` version 2 (the default) writes that way too and deduces from every
 word its seat saw: it appeases 3.93 (CI 3.90-3.96) on the same deals, and the agent loses to it: 15 wins, 333
 ties, 52 losses, 0.454 [0.406, 0.503] (``--agents ppo,associative``). Trained by ``fiesta train --config
-configs/fiesta_de_los_muertos/ppo.yaml``.
+configs/fiesta_de_los_muertos/ppo.yaml``. Version 2 of the shortlist ranks by ``associative`` version 2 (its
+words, its deduction) for retraining the agent against that team: ``configs/fiesta_de_los_muertos/ppo_v2.yaml``.
 
 Version history
 ---------------

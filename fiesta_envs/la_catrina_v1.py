@@ -94,7 +94,8 @@ campaign, rewarded by flowers / 13. Over 400 shared campaigns it colours 3.50 fl
 evaluate --game la_catrina --players 4 --agents ppo,associative:version=1 --games 400 --seed 1``). It loses to
 ``associative`` version 2 (the default), which colours 9.04 (CI 8.66-9.41) on the same campaigns: 34 wins, 26
 ties, 340 losses, 0.117 [0.090, 0.153] (``--agents ppo,associative``). Trained by ``fiesta train --config
-configs/la_catrina/ppo.yaml``.
+configs/la_catrina/ppo.yaml``; its retraining on version 2 of the shortlist (ranked by ``associative`` version 2):
+``configs/la_catrina/ppo_v2.yaml``.
 
 Version history
 ---------------
