@@ -88,14 +88,13 @@ players  version 2 [95% CI]    all 13 flowers  version 1 [95% CI]  all 13 flower
 
 Trained agent
 -------------
-``ppo`` (4 players, shipped): the shortlist policy of ``fiesta_de_los_muertos_v1`` (see there) trained on the
-campaign, rewarded by flowers / 13. Over 400 shared campaigns it colours 3.50 flowers (CI 3.23-3.77) where the
-``associative`` team of version 1 colours 2.10, and wins 236, ties 74, loses 90: 0.682 [0.635, 0.726] (``fiesta
-evaluate --game la_catrina --players 4 --agents ppo,associative:version=1 --games 400 --seed 1``). It loses to
-``associative`` version 2 (the default), which colours 9.04 (CI 8.66-9.41) on the same campaigns: 34 wins, 26
-ties, 340 losses, 0.117 [0.090, 0.153] (``--agents ppo,associative``). Trained by ``fiesta train --config
-configs/la_catrina/ppo.yaml``; its retraining on version 2 of the shortlist (ranked by ``associative`` version 2):
-``configs/la_catrina/ppo_v2.yaml``.
+``ppo`` (4 players, shipped): a shortlist policy (version 2 of the shortlist of ``fiesta_de_los_muertos_v1``,
+ranked by ``associative`` version 2) trained on the campaign, rewarded by flowers / 13. Over 1,000 shared
+campaigns it colours 9.72 flowers (CI 9.50-9.95) where the ``associative`` team (version 2, the default) colours
+9.16, and wins 370, ties 351, loses 279: 0.545 [0.515, 0.576] (``fiesta evaluate --game la_catrina --players 4
+--agents ppo,associative --games 1000 --seed 1``; seed 2: 0.545, 9.44 against 9.01). Against ``associative``
+version 1 (2.15 flowers): 0.954. Trained by ``fiesta train --config configs/la_catrina/ppo.yaml`` (2026-12-02;
+the agent shipped before it, on version 1 of the shortlist, coloured 3.50 and lost to version 2).
 
 Version history
 ---------------

@@ -25,11 +25,11 @@ from fiesta_envs.training.config import load_config
 ROOT = Path(__file__).resolve().parent.parent
 
 TARGETS = [
-    ("configs/fiesta_mexicana/ppo.yaml", "greedy:version=1"),  # the shipped agents' opponents (issue 20: version 2
-    ("configs/tortilla_de_patatas/ppo.yaml", "careful:version=1"),  # of greedy and careful are stronger)
+    ("configs/fiesta_mexicana/ppo.yaml", "greedy"),  # retrained against version 2 (issue 20)
+    ("configs/tortilla_de_patatas/ppo.yaml", "careful:version=1"),  # trained against version 1 (still beats 2)
     ("configs/tortilla_de_patatas/ppo_kids.yaml", "careful"),  # retrained against version 2
-    ("configs/fiesta_de_los_muertos/ppo.yaml", "associative:version=1"),  # teams compared deal by deal
-    ("configs/la_catrina/ppo.yaml", "associative:version=1"),  # (version 2, the default, beats the shipped agents)
+    ("configs/fiesta_de_los_muertos/ppo.yaml", "associative:version=1"),  # teams compared deal by deal (v2 ahead)
+    ("configs/la_catrina/ppo.yaml", "associative"),  # retrained against version 2
 ]
 
 

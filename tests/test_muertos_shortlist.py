@@ -364,16 +364,22 @@ def test_a_shipped_agent_whose_json_names_no_version_plays_version_1(tmp_path):
     plays_like(ShippedPolicy(weights_dir=tmp_path), ShortlistPolicy(actor, SHORTLIST), FiestaDeLosMuertos)
 
 
-#: The shipped agents' moves (and team results) in three deals each, as played before version 2 existed (71ceb0f).
-SHIPPED_GAMES = {"fiesta_de_los_muertos": (102, "c6252e1aa90a6e80"), "la_catrina": (248, "40d10cff46edef3a")}
+#: The shipped agents' shortlist version, and their moves (and team results) in three deals each: the Muertos agent as
+#: played before version 2 existed (71ceb0f), the La Catrina agent as retrained on version 2 (2026-12-02).
+SHIPPED_GAMES = {
+    "fiesta_de_los_muertos": (1, 102, "c6252e1aa90a6e80"),
+    "la_catrina": (2, 323, "75f4654ee75bec1c"),
+}
 
 
 @pytest.mark.parametrize("name", sorted(SHIPPED_GAMES))
-def test_the_shipped_agents_still_play_version_1_and_the_same_games(name):
+def test_the_shipped_agents_play_their_shortlist_version_and_the_same_games(name):
     import hashlib
 
+    version, length, digest = SHIPPED_GAMES[name]
     info = json.loads((PACKAGE_WEIGHTS_DIR / f"{name}-4p.json").read_text())
-    assert "shortlist_version" not in info and info["shortlist"] == SHORTLIST.name
+    assert info.get("shortlist_version", 1) == version  # no version: a file of before version 2, version 1
+    assert info["shortlist"] == {1: SHORTLIST, 2: SHORTLIST_V2}[version].name
     policy, moves = ShippedPolicy(), []
     for seed in range(3):
         game = GAMES[name].game_class()(num_players=4, seed=seed)
@@ -381,8 +387,7 @@ def test_the_shipped_agents_still_play_version_1_and_the_same_games(name):
             moves.append(policy.act(None, game.legal_mask(), game, game.current_player))
             game.step(moves[-1])
         moves.append(-round(100 * game.team_reward()))
-    digest = hashlib.sha256(",".join(map(str, moves)).encode()).hexdigest()[:16]
-    assert (len(moves), digest) == SHIPPED_GAMES[name]
+    assert (len(moves), hashlib.sha256(",".join(map(str, moves)).encode()).hexdigest()[:16]) == (length, digest)
 
 
 def test_writing_a_shortlist_agent_for_a_game_without_one_is_refused(tmp_path):
@@ -421,11 +426,11 @@ def test_a_config_chooses_the_shortlist_version_and_an_unknown_one_names_the_fie
         load_config(configs / "smoke.yaml", ["shortlist_version=2"])
 
 
-#: The recipes of the shipped agents (shortlist version 1) and of their retraining (version 2), with the shortlist.
+#: The recipes of the shipped agents and of the Muertos agent's retraining, with their shortlist.
 RECIPES = [
     ("fiesta_de_los_muertos/ppo.yaml", SHORTLIST),
     ("fiesta_de_los_muertos/ppo_v2.yaml", SHORTLIST_V2),
-    ("la_catrina/ppo_v2.yaml", SHORTLIST_V2),
+    ("la_catrina/ppo.yaml", SHORTLIST_V2),
 ]
 
 
