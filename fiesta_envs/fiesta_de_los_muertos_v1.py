@@ -179,17 +179,14 @@ players  associative (version 2)          version 1                         rand
 
 Trained agent
 -------------
-``ppo`` (4 players, shipped): one policy on every seat, choosing among the 10 candidates of the shortlist
-(``fiesta_envs/muertos/shortlist.py``: the best legal actions by the associative scoring, each described by what
-the seat knows; candidate 0 is the choice of ``associative`` version 1). Over 400 shared deals it appeases 3.81
-skulls of 4 (CI 3.77-3.86) where the version-1 team appeases 2.71, and wins 238, ties 141, loses 21 deals: 0.771
-[0.728, 0.810] (``fiesta evaluate --game fiesta_de_los_muertos --players 4 --agents ppo,associative:version=1
---games 400 --seed 1``). It writes the precise word where version 1 writes the word with more meanings, which
-keeps the chain from drifting. ``associative`` version 2 (the default) writes that way too and deduces from every
-word its seat saw: it appeases 3.93 (CI 3.90-3.96) on the same deals, and the agent loses to it: 15 wins, 333
-ties, 52 losses, 0.454 [0.406, 0.503] (``--agents ppo,associative``). Trained by ``fiesta train --config
-configs/fiesta_de_los_muertos/ppo.yaml``. Version 2 of the shortlist ranks by ``associative`` version 2 (its
-words, its deduction) for retraining the agent against that team: ``configs/fiesta_de_los_muertos/ppo_v2.yaml``.
+``ppo`` (4 players, shipped): one policy on every seat, choosing among the 10 candidates of version 2 of the
+shortlist (``fiesta_envs/muertos/shortlist.py``: the best legal actions by the scoring of ``associative`` version 2,
+each described by what the seat knows; candidate 0 is that team's choice). Over 1,000 shared deals it appeases 3.94
+skulls of 4 (CI 3.93-3.96) where ``associative`` (version 2, the default) appeases 3.92: 47 wins, 924 ties, 29
+losses, 0.509 [0.478, 0.540], level (``fiesta evaluate --game fiesta_de_los_muertos --players 4 --agents
+ppo,associative --games 1000 --seed 1``; seed 2: 0.516, 3.96 against 3.92). Against ``associative:version=1``
+(2.71 skulls): 0.806. Trained by ``fiesta train --config configs/fiesta_de_los_muertos/ppo.yaml`` (2026-12-02; the
+agent shipped before it, on version 1 of the shortlist, appeased 3.81 and lost to version 2, 0.454).
 
 Version history
 ---------------

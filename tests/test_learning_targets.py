@@ -28,7 +28,7 @@ TARGETS = [
     ("configs/fiesta_mexicana/ppo.yaml", "greedy"),  # retrained against version 2 (issue 20)
     ("configs/tortilla_de_patatas/ppo.yaml", "careful:version=1"),  # trained against version 1 (still beats 2)
     ("configs/tortilla_de_patatas/ppo_kids.yaml", "careful"),  # retrained against version 2
-    ("configs/fiesta_de_los_muertos/ppo.yaml", "associative:version=1"),  # teams compared deal by deal (v2 ahead)
+    ("configs/fiesta_de_los_muertos/ppo.yaml", "associative:version=1"),  # deal by deal; level with version 2
     ("configs/la_catrina/ppo.yaml", "associative"),  # retrained against version 2
 ]
 

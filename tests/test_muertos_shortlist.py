@@ -364,10 +364,10 @@ def test_a_shipped_agent_whose_json_names_no_version_plays_version_1(tmp_path):
     plays_like(ShippedPolicy(weights_dir=tmp_path), ShortlistPolicy(actor, SHORTLIST), FiestaDeLosMuertos)
 
 
-#: The shipped agents' shortlist version, and their moves (and team results) in three deals each: the Muertos agent as
-#: played before version 2 existed (71ceb0f), the La Catrina agent as retrained on version 2 (2026-12-02).
+#: The shipped agents' shortlist version, and their moves (and team results) in three deals each, as retrained on
+#: version 2 (2026-12-02; the agents before, on version 1, played 102 moves c6252e1aa90a6e80 and 248 40d10cff46edef3a).
 SHIPPED_GAMES = {
-    "fiesta_de_los_muertos": (1, 102, "c6252e1aa90a6e80"),
+    "fiesta_de_los_muertos": (2, 99, "05739370711406ab"),
     "la_catrina": (2, 323, "75f4654ee75bec1c"),
 }
 
@@ -408,7 +408,7 @@ def test_a_config_asking_a_shortlist_of_a_game_without_one_names_the_field():
         load_config(smoke, ["shortlist=true"])
 
 
-def test_a_config_chooses_the_shortlist_version_and_an_unknown_one_names_the_field_and_the_allowed():
+def test_a_config_chooses_the_shortlist_version_and_an_unknown_one_names_the_field_and_the_allowed(tmp_path):
     pytest.importorskip("pydantic")
     from pathlib import Path
 
@@ -416,8 +416,13 @@ def test_a_config_chooses_the_shortlist_version_and_an_unknown_one_names_the_fie
 
     configs = Path(__file__).resolve().parent.parent / "configs"
     muertos = configs / "fiesta_de_los_muertos" / "ppo.yaml"
-    assert load_config(muertos).game_shortlist() is SHORTLIST  # no version: 1
-    assert load_config(muertos, ["shortlist_version=2"]).game_shortlist() is SHORTLIST_V2
+    assert load_config(muertos).game_shortlist() is SHORTLIST_V2
+    assert load_config(muertos, ["shortlist_version=1"]).game_shortlist() is SHORTLIST
+    unversioned = tmp_path / "unversioned.yaml"
+    unversioned.write_text(
+        "".join(line for line in muertos.read_text().splitlines(True) if "shortlist_version" not in line)
+    )
+    assert load_config(unversioned).game_shortlist() is SHORTLIST  # no version: 1
     with pytest.raises(ConfigError, match=r"shortlist_version.*no shortlist version 3; allowed: 1, 2"):
         load_config(muertos, ["shortlist_version=3"])
     with pytest.raises(ConfigError, match="shortlist_version"):
@@ -426,12 +431,14 @@ def test_a_config_chooses_the_shortlist_version_and_an_unknown_one_names_the_fie
         load_config(configs / "smoke.yaml", ["shortlist_version=2"])
 
 
-#: The recipes of the shipped agents and of the Muertos agent's retraining, with their shortlist.
+#: The recipes of the shipped agents (version 2 of the shortlist), and the Muertos recipe on version 1 (as the agents
+#: shipped before version 2 were trained), with their shortlist.
 RECIPES = [
-    ("fiesta_de_los_muertos/ppo.yaml", SHORTLIST),
-    ("fiesta_de_los_muertos/ppo_v2.yaml", SHORTLIST_V2),
-    ("la_catrina/ppo.yaml", SHORTLIST_V2),
+    ("fiesta_de_los_muertos/ppo.yaml", ["shortlist_version=1", "pretrain.teacher=associative:version=1"], SHORTLIST),
+    ("fiesta_de_los_muertos/ppo.yaml", [], SHORTLIST_V2),
+    ("la_catrina/ppo.yaml", [], SHORTLIST_V2),
 ]
+RECIPE_IDS = ["muertos-shortlist-v1", "muertos", "la_catrina"]
 
 
 def recipe(name):
@@ -440,14 +447,14 @@ def recipe(name):
     return Path(__file__).resolve().parent.parent / "configs" / name
 
 
-@pytest.mark.parametrize(("config_name", "shortlist"), RECIPES, ids=[name for name, _ in RECIPES])
-def test_the_teachers_games_are_collected_as_candidates(config_name, shortlist):
+@pytest.mark.parametrize(("config_name", "overrides", "shortlist"), RECIPES, ids=RECIPE_IDS)
+def test_the_teachers_games_are_collected_as_candidates(config_name, overrides, shortlist):
     pytest.importorskip("sb3_contrib")
     from fiesta_envs.training.config import load_config
     from fiesta_envs.training.pretrain import collect_decisions
     from fiesta_envs.training.train import env_factory
 
-    config = load_config(recipe(config_name), ["pretrain.games=3"])
+    config = load_config(recipe(config_name), [*overrides, "pretrain.games=3"])
     assert config.game_shortlist() is shortlist
     data = collect_decisions(config, env_factory(config, [], pretraining=True), seed=1)
     assert data.observations.shape[1] == shortlist.size and data.masks.shape[1] == CHOICES
@@ -455,9 +462,9 @@ def test_the_teachers_games_are_collected_as_candidates(config_name, shortlist):
     assert (data.actions == 0).mean() > 0.6  # candidate 0 is associative's choice (up to its random tie-breaks)
 
 
-@pytest.mark.parametrize(("config_name", "shortlist"), RECIPES[:2], ids=[name for name, _ in RECIPES[:2]])
+@pytest.mark.parametrize(("config_name", "overrides", "shortlist"), RECIPES[:2], ids=RECIPE_IDS[:2])
 def test_a_shortlist_run_trains_exports_and_plays_the_same_moves_from_checkpoint_and_package(
-    tmp_path, config_name, shortlist
+    tmp_path, config_name, overrides, shortlist
 ):
     pytest.importorskip("sb3_contrib")
     from fiesta_envs.cli import main
@@ -465,7 +472,7 @@ def test_a_shortlist_run_trains_exports_and_plays_the_same_moves_from_checkpoint
     from fiesta_envs.training.export import export_checkpoint
 
     run = tmp_path / "run"
-    settings = ["pretrain.games=4", "total_timesteps=512", "n_envs=2", "ppo.batch_size=256", "eval.every=0"]
+    settings = [*overrides, "pretrain.games=4", "total_timesteps=512", "n_envs=2", "ppo.batch_size=256", "eval.every=0"]
     settings += ["final_eval.games=0", "ppo.net_arch=[16]"]
     assert (
         main(
