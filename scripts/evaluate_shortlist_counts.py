@@ -5,8 +5,8 @@
 The shortlist (``fiesta_envs/muertos/shortlist.py``) is the same at every player count, so the network of the
 4-player agent can play 6 or 8 players; ``fiesta evaluate --agents ppo`` refuses those counts (nothing is shipped
 for them), so this script plays the network directly, deal by deal against the ``associative`` team
-(``--baseline``: version 1 by default, the team the shipped agents were measured against; ``--baseline
-associative`` for version 2). The shortlist version is the one the agent's JSON names.
+(``--baseline``: version 2 by default, the team the shipped agents are measured against since 2026-12-02;
+``--baseline associative:version=1`` for the first team). The shortlist version is the one the agent's JSON names.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", required=True)
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--baseline", default="associative:version=1", help="the team it plays against")
+    parser.add_argument("--baseline", default="associative", help="the team it plays against")
     args = parser.parse_args()
     stem = PACKAGE_WEIGHTS_DIR / f"{args.game}-{args.trained_players}p"
     version = json.loads(stem.with_suffix(".json").read_text()).get("shortlist_version", DEFAULT_VERSION)
