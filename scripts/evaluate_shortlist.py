@@ -37,7 +37,8 @@ def shipped_policy(game: str, trained_players: int) -> tuple[ShortlistPolicy, st
     stem = PACKAGE_WEIGHTS_DIR / f"{game}-{trained_players}p"
     version = json.loads(stem.with_suffix(".json").read_text()).get("shortlist_version", DEFAULT_VERSION)
     shortlist = shortlist_of(game_spec(game).game_class(), version)
-    return ShortlistPolicy(ActorSnapshot.load(stem.with_suffix(".npz")), shortlist), f"the {trained_players}-player agent"
+    policy = ShortlistPolicy(ActorSnapshot.load(stem.with_suffix(".npz")), shortlist)
+    return policy, f"the {trained_players}-player agent"
 
 
 def main() -> None:

@@ -216,7 +216,8 @@ def test_the_version_2_match_candidates_follow_version_2s_deduction():
 
 def test_a_team_playing_candidate_0_of_version_2_scores_like_associative_version_2():
     """On the same deals (seats' other choices aside, only the tie-breaks differ): measured 3.90 vs 3.86 skulls of 4
-    at 4 players and 8.70 vs 8.58 flowers in La Catrina over 50 deals (``scripts/evaluate_shortlist.py --candidate0 2``)."""
+    at 4 players and 8.70 vs 8.58 flowers in La Catrina over 50 deals
+    (``python scripts/evaluate_shortlist.py la_catrina --candidate0 2 --players 4 --games 50``)."""
     from fiesta_envs.evaluation.evaluate import evaluate_against_baselines
 
     for game, games, tolerance in (("fiesta_de_los_muertos", 30, 0.3), ("la_catrina", 12, 1.5)):
