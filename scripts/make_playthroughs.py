@@ -1,6 +1,6 @@
 """Regenerate the golden playthroughs under tests/playthroughs/ (read the diff before committing it).
 
-    python scripts/make_playthroughs.py
+python scripts/make_playthroughs.py
 """
 
 from __future__ import annotations
