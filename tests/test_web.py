@@ -400,7 +400,8 @@ def test_fiesta_mexicana_start_cards_are_face_up_to_their_owner_only(client) -> 
 
 def test_fiesta_mexicana_the_others_points_stay_hidden_while_orienting(client) -> None:
     """The seats table tells a seat no other player's points while start cards are oriented (they count the
-    skulls of hidden cards), in play and in a replay as that seat; the spectator's shows every score."""
+    skulls of hidden cards), in play and in a replay as that seat; the spectator's shows none then (its picture
+    shows every start card face down), and every score once all are oriented."""
 
     def score_column(page: str) -> list[str]:
         return re.findall(r"<td>player_\d \([^)]*\)(?: ◀)?</td><td>([^<]*)</td>", page)
@@ -415,10 +416,11 @@ def test_fiesta_mexicana_the_others_points_stay_hidden_while_orienting(client) -
     points = [str(p) for p in at_step_3.points]
     assert score_column(client.get(f"{watched}?step=3&seat=1").get_data(as_text=True)) == ["?", points[1]]
     assert score_column(client.get(f"{watched}?step=3&seat=0").get_data(as_text=True)) == [points[0], "?"]
-    assert score_column(client.get(f"{watched}?step=3").get_data(as_text=True)) == points
+    assert score_column(client.get(f"{watched}?step=3").get_data(as_text=True)) == ["?", "?"]
     later = table_of(client, watched).go(4)  # everybody has oriented: every score shows
     assert later.phase_name != "orient"
     assert score_column(client.get(f"{watched}?step=4&seat=1").get_data(as_text=True)) == [str(p) for p in later.points]
+    assert score_column(client.get(f"{watched}?step=4").get_data(as_text=True)) == [str(p) for p in later.points]
 
 
 def test_tequila_fences_and_market_spaces_are_clickable_on_the_picture(client) -> None:

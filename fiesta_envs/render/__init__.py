@@ -76,9 +76,10 @@ def seen_by(game: Any, seat: int) -> Any:
     return view(game, seat) if view else game
 
 
-def hidden_scores(game: Any, seat: int) -> set[int]:
-    """The players whose score ``seat`` may not see now (their points would tell hidden cards): the web app's
-    score column shows "?" and the terminal game tells no score change for them. Empty in most games."""
+def hidden_scores(game: Any, seat: int | None) -> set[int]:
+    """The players whose score ``seat`` (``None``: a spectator) may not see now (their points would tell hidden
+    cards): the web app's score column shows "?" and the terminal game tells no score change for them. Empty in
+    most games."""
     hidden = getattr(module_for(game), "hidden_scores", None)
     return set(hidden(game, seat)) if hidden else set()
 

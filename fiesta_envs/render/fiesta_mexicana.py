@@ -336,10 +336,11 @@ def seen_by(game: Any, seat: int) -> Any:
     return view
 
 
-def hidden_scores(game: Any, seat: int) -> set[int]:
+def hidden_scores(game: Any, seat: int | None) -> set[int]:
     """The players whose points ``seat`` may not see now: while start cards are oriented, everybody else
-    (their points count the skulls of their hidden start cards)."""
-    view = seen_by(game, seat)
+    (their points count the skulls of their hidden start cards); a spectator (``None``) sees none of them then,
+    as the picture shows every start card face down."""
+    view = game if seat is None else seen_by(game, seat)
     return {player for player in range(game.num_players) if view.table_hidden(player)}
 
 

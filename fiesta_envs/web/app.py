@@ -231,14 +231,11 @@ def _timeline_page(table_id: str, timeline: Timeline) -> str:
 
 
 def _score_column(game: Game, seat: int | None) -> list[str]:
-    """The seats table's scores as ``seat`` sees them ("?": a score it may not see yet, ``render.hidden_scores``);
-    a spectator (None) sees every score."""
-    if seat is None:
-        return [show(float(score)) for score in game.scores()]
+    """The seats table's scores as ``seat`` (``None``: a spectator) sees them ("?": a score it may not see yet,
+    ``render.hidden_scores``), as the picture beside it does."""
     hidden = hidden_scores(game, seat)
-    return [
-        "?" if player in hidden else show(float(score)) for player, score in enumerate(seen_by(game, seat).scores())
-    ]
+    scores = (game if seat is None else seen_by(game, seat)).scores()
+    return ["?" if player in hidden else show(float(score)) for player, score in enumerate(scores)]
 
 
 def _clickable_squares(game: Game, seat: int, grid: SquareGrid) -> list[tuple[tuple[int, int], str]]:
