@@ -470,7 +470,6 @@ def test_a_shortlist_run_trains_exports_and_plays_the_same_moves_from_checkpoint
     pytest.importorskip("sb3_contrib")
     from fiesta_envs.cli import main
     from fiesta_envs.evaluation.checkpoints import CheckpointPolicy
-    from fiesta_envs.training.export import export_checkpoint
 
     run = tmp_path / "run"
     settings = [*overrides, "pretrain.games=4", "total_timesteps=512", "n_envs=2", "ppo.batch_size=256", "eval.every=0"]
@@ -482,9 +481,10 @@ def test_a_shortlist_run_trains_exports_and_plays_the_same_moves_from_checkpoint
         )
         == 0
     )
-    _, json_path = export_checkpoint(run, out_dir=tmp_path / "weights")
-    info = json.loads(json_path.read_text())
+    assert main(["export", str(run), "--out", str(tmp_path / "weights"), "--also-plays", "8,5", "6"]) == 0
+    info = json.loads((tmp_path / "weights" / "fiesta_de_los_muertos-4p.json").read_text())
     assert (info["shortlist"], info["shortlist_version"]) == (shortlist.name, shortlist.version)
+    assert info["also_plays"] == [5, 6, 8]  # the other player counts it plays, sorted
     from_checkpoint, shipped = CheckpointPolicy(run), ShippedPolicy(weights_dir=tmp_path / "weights")
     assert from_checkpoint.shortlist_version == shortlist.version
     plays_like(from_checkpoint, ShortlistPolicy(from_checkpoint.actor, shortlist), FiestaDeLosMuertos, seed=4)

@@ -155,6 +155,14 @@ def test_export_writes_weights_and_a_description(checkpoint, tmp_path, capsys):
     assert "already exists" in capsys.readouterr().err
     assert main([*argv, "--force"]) == 0
 
+    # only a shortlist agent plays other player counts
+    assert main([*argv, "--force", "--also-plays", "3,4"]) == 2
+    assert "with --also-plays: only a shortlist agent (trained with 'shortlist: true')" in capsys.readouterr().err
+    assert "also_plays" not in json.loads(description.read_text())
+    with pytest.raises(SystemExit):
+        main([*argv, "--force", "--also-plays", "three"])
+    assert "player counts are whole numbers (5 6 7 or 5,6,7), got 'three'" in capsys.readouterr().err
+
 
 def test_export_refuses_a_network_that_is_not_a_plain_mlp(tmp_path):
     pytest.importorskip("sb3_contrib")

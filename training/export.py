@@ -18,6 +18,10 @@ config, the step and seed, the evaluation (``--eval-json``, else the run's ``fin
 when it is about this checkpoint) and ``--command``; see ``fiesta_envs.agents.shipped`` for the
 format. Both files are written to temporary files and renamed into place.
 
+``--also-plays 5 6 7 8`` (or ``5,6,7,8``) writes ``also_plays``: the other player counts the agent plays, for a
+run trained on a shortlist (``shortlist: true``) only, and only counts it was measured at
+(``scripts/evaluate_shortlist.py``); a run that reads the observation is refused.
+
 Only plain MLP policies on flat observations can be exported; anything else is refused.
 An existing agent is replaced only with ``--force``.
 """
@@ -56,8 +60,10 @@ def export_checkpoint(
     command: str | None = None,
     force: bool = False,
     trust_checkpoint: bool = False,
+    also_plays: list[int] | None = None,
 ) -> tuple[Path, Path]:
-    """Write the shipped agent of checkpoint ``source``; returns the (npz, json) paths."""
+    """Write the shipped agent of checkpoint ``source``; returns the (npz, json) paths. ``also_plays``: the other
+    player counts it plays (a shortlist run only)."""
     from fiesta_envs.evaluation.checkpoints import CheckpointError, load_actor, read_meta
 
     try:
@@ -77,12 +83,17 @@ def export_checkpoint(
     existing = [out / f"{stem}{suffix}" for suffix in (".npz", ".json") if (out / f"{stem}{suffix}").exists()]
     if existing and not force:
         raise ExportError(f"{existing[0]} already exists; pass --force to replace it")
+    config = meta.get("config") or {}
+    shortlist = shortlist_version_of(config)
+    if also_plays is not None and shortlist is None:
+        raise ExportError(
+            f"cannot export {meta['path']} with --also-plays: only a shortlist agent (trained with 'shortlist: true') "
+            f"plays other player counts; this run reads the observation of {meta['num_players']} players"
+        )
     try:
         actor = load_actor(meta["path"], trust_pickle=trust_checkpoint)
     except CheckpointError as error:
         raise ExportError(f"cannot export {source}: {error}") from error
-    config = meta.get("config") or {}
-    shortlist = shortlist_version_of(config)
     _check_sizes(actor, game_class, meta, shortlist)
     extra: dict[str, Any] = {
         "training": {
@@ -111,6 +122,7 @@ def export_checkpoint(
             force=force,
             shortlist=shortlist is not None,
             shortlist_version=DEFAULT_VERSION if shortlist is None else shortlist,
+            also_plays=also_plays,
         )
     except FiestaError as error:
         raise ExportError(f"cannot export {meta['path']}: {error}") from error
@@ -182,10 +194,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--eval-json", type=Path, default=None, help="evaluation results to record (a JSON file)")
     parser.add_argument("--command", default=None, help="the command that reproduces the training run")
     parser.add_argument("--force", action="store_true", help="replace an agent already exported there")
+    parser.add_argument(
+        "--also-plays",
+        nargs="+",
+        type=_player_counts,
+        default=None,
+        metavar="N",
+        help="other player counts a shortlist agent plays (measured there), e.g. 5 6 7 8 or 5,6,7,8",
+    )
     add_trust_argument(parser)
 
 
+def _player_counts(text: str) -> list[int]:
+    """``"5"`` or ``"5,6,7"``: player counts (one argument of ``--also-plays``)."""
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"player counts are whole numbers (5 6 7 or 5,6,7), got {text!r}") from None
+
+
 def run(args: argparse.Namespace) -> int:
+    also_plays = None if args.also_plays is None else [count for counts in args.also_plays for count in counts]
     try:
         paths = export_checkpoint(
             args.source,
@@ -195,6 +224,7 @@ def run(args: argparse.Namespace) -> int:
             command=args.command,
             force=args.force,
             trust_checkpoint=args.trust_checkpoint,
+            also_plays=also_plays,
         )
     except (FiestaError, ValueError) as error:
         print(f"fiesta export: error: {error}", file=sys.stderr)
@@ -207,6 +237,8 @@ def run(args: argparse.Namespace) -> int:
         f"{info['game']}, {info['num_players']} players, version {info['version']}, step {info['steps']:,}: "
         f"network {layers} ({info['network']['parameters']:,} parameters)"
     )
+    if info.get("also_plays"):
+        print(f"also plays {', '.join(map(str, info['also_plays']))} players")
     if info.get("evaluation") is None:
         print("note: no evaluation recorded (pass --eval-json FILE)")
     if not info.get("command"):

@@ -30,6 +30,11 @@ The JSON holds:
   (``fiesta_envs.core.shortlist``); the network then reads the shortlist's vector (``observation_size``
   = ``plain_observation_size`` = its size) and chooses a candidate (``num_actions`` = the candidates);
   ``shortlist_version``: which version of the game's shortlist (absent in older files: version 1);
+* ``also_plays`` (optional, shortlist agents only): the other player counts the agent plays, e.g. ``[5, 6, 7, 8]``
+  for a 4-player network measured at those counts (a shortlist vector is the same at every count; a network
+  reading the observation plays only the count it was trained at, and a JSON of one with ``also_plays`` is
+  refused). Each count must be one of the game's ``player_counts``, other than ``num_players``, and listed once;
+  ``also_plays_evaluation`` records the measurements behind it;
 * ``network``: ``layers`` (sizes, inputs first), ``activations``, ``parameters``;
 * ``training``: algorithm, a summary of the config, the full config, the checkpoint it came
   from, library versions; ``steps``, ``seed``;
@@ -40,7 +45,8 @@ The JSON holds:
 Which file plays
 ----------------
 ``ShippedPolicy`` picks, at its first ``act`` for a game configuration, the file of that game
-and player count whose options equal the game's on every option that matters. ``reward``
+and player count whose options equal the game's on every option that matters; when no file was trained at
+that count, the one whose ``also_plays`` holds it (a file trained at the count always wins). ``reward``
 never matters; ``action_features`` neither: a network trained with action features gets them
 computed from the engine (``game.action_features(player)`` appended to the plain observation)
 when the environment was made without the option, and a network trained without them reads
@@ -61,7 +67,9 @@ Adding an agent
 1. Train: ``fiesta train --config configs/<game>/<config>.yaml`` (an MLP policy).
 2. Evaluate it: ``fiesta evaluate --game <game> --players N --agents ppo=RUN_DIR,greedy,random --out EVAL``.
 3. Export: ``fiesta export RUN_DIR --name ppo --eval-json EVAL/results.json --command "fiesta train ..."``
-   writes ``fiesta_envs/agents/weights/<game>-<N>p.npz`` and ``.json`` (``--out`` for another folder).
+   writes ``fiesta_envs/agents/weights/<game>-<N>p.npz`` and ``.json`` (``--out`` for another folder);
+   ``--also-plays 5 6 7 8`` (a shortlist agent) the other player counts it was measured at
+   (``scripts/evaluate_shortlist.py``), which it then plays too.
 4. Run ``pytest tests/test_shipped_agents.py`` (every shipped file must load without torch,
    play legal games and beat ``random``), then commit both files. A change of the observation
    layout the agent was trained on (``Game.observation_layout``) makes it refuse until it is
@@ -171,6 +179,11 @@ class ShippedAgent:
         return int(self.info["num_players"])
 
     @property
+    def also_plays(self) -> tuple[int, ...]:
+        """The other player counts it plays (``also_plays`` in its JSON; checked when read)."""
+        return tuple(self.info.get("also_plays") or ())
+
+    @property
     def options(self) -> dict[str, Any]:
         return dict(self.info["options"])
 
@@ -183,12 +196,24 @@ class ShippedAgent:
         return options
 
     def describe(self, game_class: type[Game]) -> str:
-        """``2 players`` or ``2 players (menu='gourmet')``: non-default options that matter."""
-        text = f"{self.num_players} players"
+        """``2 players``, ``2 players (menu='gourmet')`` (non-default options that matter), ``4 players (also 5-8)``
+        (the other counts it plays), or both: ``4 players (also 5, 7; constraints=2)``."""
         extra = _non_default(game_class, self.relevant_options(game_class))
+        parts = [f"also {count_ranges(self.also_plays)}"] if self.also_plays else []
         if extra:
-            text += " (" + ", ".join(f"{k}={v!r}" for k, v in extra.items()) + ")"
-        return text
+            parts.append(", ".join(f"{k}={v!r}" for k, v in extra.items()))
+        return f"{self.num_players} players" + (f" ({'; '.join(parts)})" if parts else "")
+
+
+def count_ranges(counts: tuple[int, ...] | list[int]) -> str:
+    """``5-8`` for 5, 6, 7, 8; ``5, 7-8`` for 5, 7, 8 (runs of consecutive counts joined by a dash)."""
+    runs: list[list[int]] = []
+    for count in sorted(counts):
+        if runs and count == runs[-1][-1] + 1:
+            runs[-1].append(count)
+        else:
+            runs.append([count])
+    return ", ".join(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)
 
 
 def _non_default(game_class: type[Game], options: Mapping[str, Any]) -> dict[str, Any]:
@@ -231,7 +256,43 @@ def _read_info(path: Path) -> ShippedAgent:
         )
     if not isinstance(info["options"], dict) or not isinstance(info["num_players"], int):
         raise ShippedAgentError(f"corrupt shipped agent file {path}: 'options' must be an object, 'num_players' an int")
+    if "also_plays" in info:
+        check_also_plays(
+            f"shipped agent file {path}",
+            info["game"],
+            info["num_players"],
+            info.get("shortlist") is not None,
+            info["also_plays"],
+        )
     return ShippedAgent(path, info)
+
+
+def check_also_plays(where: str, game: str, num_players: int, shortlist: bool, value: Any) -> list[int]:
+    """``value`` if it is a valid ``also_plays`` of an agent of ``game`` trained at ``num_players`` (``shortlist``:
+    a shortlist agent): a list of other player counts of the game, each once; else ``ShippedAgentError`` naming the
+    field (``where`` says whose) and what is allowed."""
+    if not shortlist:
+        raise ShippedAgentError(
+            f"{where}: 'also_plays' is allowed only for shortlist agents (a JSON with 'shortlist'): a network reading "
+            f"the observation plays only the player count it was trained at ({num_players})"
+        )
+    from fiesta_envs.registry import game_spec
+
+    try:
+        counts = game_spec(str(game)).game_class().player_counts
+    except InvalidOptionError as error:
+        raise ShippedAgentError(f"{where}: 'also_plays': {error}") from error
+    allowed = [count for count in counts if count != num_players]
+    if not (
+        isinstance(value, list)
+        and all(type(count) is int and count in allowed for count in value)
+        and len(set(value)) == len(value)
+    ):
+        raise ShippedAgentError(
+            f"{where}: 'also_plays' must be a list of other player counts of {game}, each once, from "
+            f"{', '.join(map(str, allowed))}; got {value!r}"
+        )
+    return sorted(value)
 
 
 def find_shipped(
@@ -242,11 +303,15 @@ def find_shipped(
     name: str = "ppo",
     weights_dir: str | os.PathLike[str] | None = None,
 ) -> ShippedAgent:
-    """The shipped agent for this game, player count and options, or ``ShippedAgentError`` saying what exists."""
+    """The shipped agent for this game, player count and options, or ``ShippedAgentError`` saying what exists.
+
+    An agent trained at ``num_players`` first; else one whose ``also_plays`` holds it.
+    """
     wanted = validate_options(game_class.name, game_class.options, dict(options or {}))
     wanted = {k: v for k, v in wanted.items() if k not in IGNORED_OPTIONS}
     agents = shipped_agents(game_class.name, name, weights_dir)
-    found = [a for a in agents if a.num_players == num_players and a.relevant_options(game_class) == wanted]
+    fitting = [a for a in agents if a.relevant_options(game_class) == wanted]
+    found = [a for a in fitting if a.num_players == num_players] or [a for a in fitting if num_players in a.also_plays]
     if len(found) == 1:
         return found[0]
     if found:
@@ -514,11 +579,13 @@ def write_shipped_agent(
     force: bool = False,
     shortlist: bool = False,
     shortlist_version: int = DEFAULT_VERSION,
+    also_plays: list[int] | tuple[int, ...] | None = None,
 ) -> tuple[Path, Path]:
     """Write ``<stem>.npz`` and ``<stem>.json`` into ``out_dir`` (default: the package's folder).
 
     ``shortlist``: the network was trained on the game's shortlist, version ``shortlist_version`` (reads its
-    vector, picks a candidate).
+    vector, picks a candidate). ``also_plays``: the other player counts a shortlist agent plays (written as the
+    JSON's ``also_plays``; refused for an agent that reads the observation).
 
     Checks first that the network fits the game (sizes, action features). Both files are written
     to temporary files, then renamed into place, the weights first: a reader sees the old pair,
@@ -532,6 +599,9 @@ def write_shipped_agent(
     npz_path, json_path = directory / f"{stem}.npz", directory / f"{stem}.json"
     if not force and (npz_path.exists() or json_path.exists()):
         raise ShippedAgentError(f"{json_path} already exists; pass force=True (fiesta export --force) to replace it")
+    if also_plays is not None:
+        counts = list(also_plays) if isinstance(also_plays, tuple) else also_plays
+        also_plays = check_also_plays(str(json_path), game_class.name, probe.num_players, shortlist, counts)
     plain = probe.observation_size - probe.action_features_size
     shortlist_name = None
     if shortlist:
@@ -589,6 +659,7 @@ def write_shipped_agent(
             "action_features_size": features,
             "num_actions": num_actions,
             **({"shortlist": shortlist_name, "shortlist_version": shortlist_version} if shortlist_name else {}),
+            **({"also_plays": also_plays} if also_plays is not None else {}),
             "network": {
                 "layers": actor.layer_sizes,
                 "activations": actor.activations,
