@@ -5,7 +5,8 @@
 
 ``--shipped N`` plays the network of the shipped N-player agent with the shortlist version its JSON names. The
 shortlist (``fiesta_envs/muertos/shortlist.py``) is the same at every player count, so the 4-player network can
-play 6 or 8 players; ``fiesta evaluate --agents ppo`` refuses those counts (nothing is shipped for them).
+play 6 or 8 players; ``fiesta evaluate --agents ppo`` plays it only at the counts its JSON lists in ``also_plays``
+(those measured here with 1,000 deals and a win rate of at least 0.5).
 
 ``--candidate0 V`` plays candidate 0 of shortlist version V: the choice of the team that version ranks by
 (version 1 ranks by ``associative:version=1``, version 2 by ``associative``, version 2) with its random tie-breaks

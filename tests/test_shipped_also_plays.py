@@ -203,3 +203,27 @@ def test_evaluate_and_gymnasium_play_the_4_player_network_at_8_players_when_it_a
     while not done:
         _, _, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     assert env.unwrapped.game.num_players == 8 and env.unwrapped.game.is_over
+
+
+# ---------------------------------------------------------------------------------- what is really shipped
+def _agents_that_also_play() -> list:
+    paths = sorted(PACKAGE_WEIGHTS_DIR.glob("*.json"))
+    found = [path for path in paths if json.loads(path.read_text()).get("also_plays")]
+    skip = pytest.mark.skip(reason="no shipped agent plays other player counts")
+    return [pytest.param(path, id=path.stem) for path in found] or [pytest.param(None, id="none", marks=skip)]
+
+
+@pytest.mark.parametrize("description", _agents_that_also_play())
+def test_a_shipped_agent_also_plays_only_counts_where_it_won_half_of_1000_deals(description, monkeypatch):
+    from fiesta_envs.registry import game_spec
+
+    monkeypatch.delenv(WEIGHTS_ENV, raising=False)
+    info = json.loads(description.read_text())
+    measured = info["also_plays_evaluation"]["results"]
+    for count in info["also_plays"]:
+        result = measured[str(count)]
+        assert result["games"] >= 1000 and result["win_rate"] >= 0.5, (count, result)
+        assert result["won"] + result["drawn"] + result["lost"] == result["games"]
+        assert f"--players {count} --games {result['games']}" in result["command"]
+        game_class = game_spec(info["game"]).game_class()
+        assert check_shipped(game_class, count, info["options"]).json_path == description
