@@ -2,7 +2,7 @@
 
 An hour or so each on 2 cores, so they are marked ``target`` and run on their own:
 
-    .venv/bin/python -m pytest -m target tests/test_learning_targets.py          # all of them, ~4 hours
+    .venv/bin/python -m pytest -m target tests/test_learning_targets.py          # all of them, ~6 hours
     .venv/bin/python -m pytest -m target tests/test_learning_targets.py -k kids  # one
 
 Each trains the config into a temporary run directory, then plays 1,000 seat-rotated games against the
@@ -30,13 +30,17 @@ TARGETS = [
     ("configs/tortilla_de_patatas/ppo_kids.yaml", "careful"),  # retrained against version 2
     ("configs/fiesta_de_los_muertos/ppo.yaml", "associative:version=1"),  # deal by deal; level with version 2
     ("configs/la_catrina/ppo.yaml", "associative"),  # retrained against version 2
+    ("configs/tequila/ppo.yaml", "planner"),  # retrained against version 2
+    ("configs/tequila/ppo_solo.yaml", "planner"),  # deal by deal, retrained against version 2
 ]
 
 
 @pytest.mark.target
 @pytest.mark.timeout(3 * 3600)
 @pytest.mark.parametrize(
-    ("config_path", "baseline"), TARGETS, ids=["fiesta_mexicana", "tortilla_day", "tortilla_kids", "muertos", "catrina"]
+    ("config_path", "baseline"),
+    TARGETS,
+    ids=["fiesta_mexicana", "tortilla_day", "tortilla_kids", "muertos", "catrina", "tequila", "tequila_solo"],
 )
 def test_the_shipped_config_beats_the_baseline(config_path, baseline, tmp_path):
     config = load_config(ROOT / config_path)
