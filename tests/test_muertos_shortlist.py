@@ -10,6 +10,7 @@ import json
 import numpy as np
 import pytest
 from information_of_muertos import hidden_cases
+from shortlist_support import assert_plays_like
 
 from fiesta_envs.agents.shipped import PACKAGE_WEIGHTS_DIR, ShippedAgentError, ShippedPolicy, write_shipped_agent
 from fiesta_envs.core.errors import InvalidOptionError
@@ -304,12 +305,7 @@ def test_a_shipped_shortlist_agent_plays_and_refuses_another_shortlist(tmp_path)
     assert info["shortlist"] == SHORTLIST.name and info["observation_size"] == SHORTLIST.size
     assert info["num_actions"] == CHOICES and info["shortlist_version"] == 1
     policy, reference = ShippedPolicy(weights_dir=tmp_path), ShortlistPolicy(actor, SHORTLIST)
-    game = FiestaDeLosMuertos(num_players=4, seed=2)
-    while not game.is_over:
-        player = game.current_player
-        action = policy.act(game.observe(player), game.legal_mask(), game, player)
-        assert action == reference.act(None, game.legal_mask(), game, player)
-        game.step(action)
+    assert_plays_like(policy, reference, FiestaDeLosMuertos(num_players=4, seed=2))
     info["shortlist"] = "muertos/shortlist/v0"
     json_path.write_text(json.dumps(info))
     with pytest.raises(ShippedAgentError, match="trained on the shortlist 'muertos/shortlist/v0'"):

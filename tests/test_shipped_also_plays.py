@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from shortlist_support import assert_plays_like
 
 from fiesta_envs.agents.shipped import (
     PACKAGE_WEIGHTS_DIR,
@@ -84,12 +85,7 @@ def test_an_agent_also_plays_the_counts_its_json_lists(tmp_path):
 
     # at 5 players it plays the network's choices among the shortlist's candidates
     policy, reference = ShippedPolicy(GAME, weights_dir=tmp_path), ShortlistPolicy(actor, SHORTLIST_V2)
-    game = FiestaDeLosMuertos(num_players=5, seed=3)
-    while not game.is_over:
-        player = game.current_player
-        action = policy.act(game.observe(player), game.legal_mask(), game, player)
-        assert action == reference.act(None, game.legal_mask(), game, player)
-        game.step(action)
+    assert_plays_like(policy, reference, FiestaDeLosMuertos(num_players=5, seed=3))
 
 
 def test_an_agent_trained_at_the_count_wins_over_one_that_also_plays_it(tmp_path):
