@@ -86,7 +86,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -256,7 +256,7 @@ def _read_info(path: Path) -> ShippedAgent:
         )
     if not isinstance(info["options"], dict) or not isinstance(info["num_players"], int):
         raise ShippedAgentError(f"corrupt shipped agent file {path}: 'options' must be an object, 'num_players' an int")
-    if "also_plays" in info:
+    if "also_plays" in info:  # the counts legal for the game are checked where the game is known (find_shipped)
         check_also_plays(
             f"shipped agent file {path}",
             info["game"],
@@ -267,30 +267,27 @@ def _read_info(path: Path) -> ShippedAgent:
     return ShippedAgent(path, info)
 
 
-def check_also_plays(where: str, game: str, num_players: int, shortlist: bool, value: Any) -> list[int]:
+def check_also_plays(
+    where: str, game: str, num_players: int, shortlist: bool, value: Any, counts: Sequence[int] | None = None
+) -> list[int]:
     """``value`` if it is a valid ``also_plays`` of an agent of ``game`` trained at ``num_players`` (``shortlist``:
-    a shortlist agent): a list of other player counts of the game, each once; else ``ShippedAgentError`` naming the
-    field (``where`` says whose) and what is allowed."""
+    a shortlist agent): a list of other player counts of the game (``counts``: its legal ones, when known), each
+    once; else ``ShippedAgentError`` naming the field (``where`` says whose) and what is allowed."""
     if not shortlist:
         raise ShippedAgentError(
             f"{where}: 'also_plays' is allowed only for shortlist agents (a JSON with 'shortlist'): a network reading "
             f"the observation plays only the player count it was trained at ({num_players})"
         )
-    from fiesta_envs.registry import game_spec
-
-    try:
-        counts = game_spec(str(game)).game_class().player_counts
-    except InvalidOptionError as error:
-        raise ShippedAgentError(f"{where}: 'also_plays': {error}") from error
-    allowed = [count for count in counts if count != num_players]
+    allowed = None if counts is None else [count for count in counts if count != num_players]
     if not (
         isinstance(value, list)
-        and all(type(count) is int and count in allowed for count in value)
+        and all(type(count) is int and count != num_players for count in value)
+        and (allowed is None or all(count in allowed for count in value))
         and len(set(value)) == len(value)
     ):
+        legal = "" if allowed is None else ", from " + ", ".join(map(str, allowed))
         raise ShippedAgentError(
-            f"{where}: 'also_plays' must be a list of other player counts of {game}, each once, from "
-            f"{', '.join(map(str, allowed))}; got {value!r}"
+            f"{where}: 'also_plays' must be a list of other player counts of {game}, each once{legal}; got {value!r}"
         )
     return sorted(value)
 
@@ -310,6 +307,10 @@ def find_shipped(
     wanted = validate_options(game_class.name, game_class.options, dict(options or {}))
     wanted = {k: v for k, v in wanted.items() if k not in IGNORED_OPTIONS}
     agents = shipped_agents(game_class.name, name, weights_dir)
+    for agent in agents:
+        if agent.also_plays:
+            where, counts = f"shipped agent file {agent.json_path}", game_class.player_counts
+            check_also_plays(where, agent.game, agent.num_players, True, list(agent.also_plays), counts)
     fitting = [a for a in agents if a.relevant_options(game_class) == wanted]
     found = [a for a in fitting if a.num_players == num_players] or [a for a in fitting if num_players in a.also_plays]
     if len(found) == 1:
@@ -601,7 +602,9 @@ def write_shipped_agent(
         raise ShippedAgentError(f"{json_path} already exists; pass force=True (fiesta export --force) to replace it")
     if also_plays is not None:
         counts = list(also_plays) if isinstance(also_plays, tuple) else also_plays
-        also_plays = check_also_plays(str(json_path), game_class.name, probe.num_players, shortlist, counts)
+        also_plays = check_also_plays(
+            str(json_path), game_class.name, probe.num_players, shortlist, counts, game_class.player_counts
+        )
     plain = probe.observation_size - probe.action_features_size
     shortlist_name = None
     if shortlist:
