@@ -101,8 +101,8 @@ GAMES: dict[str, GameSpec] = {
         ),
         GameSpec(
             "tequila",
-            "fiesta_envs/Tequila-v1",
-            "fiesta_envs.tequila_v1",
+            "fiesta_envs/Tequila-v2",
+            "fiesta_envs.tequila_v2",
             "fiesta_envs.tequila.game:Tequila",
             "fiesta_envs.tequila.baselines:BASELINES",
             "fiesta_envs.render.tequila",

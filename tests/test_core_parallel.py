@@ -17,7 +17,7 @@ import pytest
 from pettingzoo.test import parallel_api_test
 
 import fiesta_envs  # noqa: F401  (registers the environments)
-from fiesta_envs import tequila_v1
+from fiesta_envs import tequila_v2
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.core.parallel import parallel_env_classes
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
@@ -34,19 +34,19 @@ def digest(vector: np.ndarray) -> str:
 def test_pettingzoo_parallel_api_test_passes(num_players, options):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the API test warns where it finds a convention broken
-        parallel_api_test(tequila_v1.parallel_env(num_players=num_players, **options), num_cycles=2000)
+        parallel_api_test(tequila_v2.parallel_env(num_players=num_players, **options), num_cycles=2000)
 
 
 def test_pettingzoo_makes_the_parallel_environment_by_id():
-    env = pettingzoo.make("parallel", "fiesta_envs/Tequila-v1", num_players=3)
+    env = pettingzoo.make("parallel", "fiesta_envs/Tequila-v2", num_players=3)
     observations, _ = env.reset(seed=1)
     assert sorted(observations) == ["player_0", "player_1", "player_2"]
-    assert env.metadata["name"] == "tequila_v1"
+    assert env.metadata["name"] == "tequila_v2"
 
 
 def play_in_parallel(num_players: int, options: dict, seed: int):
     """A random parallel game: each seat's decisions (observation digest, mask, action) and the end."""
-    env = tequila_v1.parallel_env(num_players=num_players, **options)
+    env = tequila_v2.parallel_env(num_players=num_players, **options)
     observations, infos = env.reset(seed=seed)
     moves = np.random.default_rng(seed + 100)
     decisions: dict[int, list[tuple[str, bytes, int]]] = {seat: [] for seat in range(num_players)}
@@ -89,7 +89,7 @@ def test_a_parallel_game_is_the_aec_game_of_the_same_decisions_seen_the_same_way
 
 
 def test_the_end_infos_are_those_of_the_aec_environment_and_final_info_has_the_breakdown():
-    env = tequila_v1.parallel_env(num_players=2)
+    env = tequila_v2.parallel_env(num_players=2)
     observations, _ = env.reset(seed=5)
     with pytest.raises(RuntimeError, match="once the game is over"):
         env.final_info()
@@ -110,7 +110,7 @@ def test_the_end_infos_are_those_of_the_aec_environment_and_final_info_has_the_b
 
 
 def test_a_seat_done_with_its_round_waits_with_nothing_to_decide():
-    env = tequila_v1.parallel_env(num_players=2)
+    env = tequila_v2.parallel_env(num_players=2)
     observations, infos = env.reset(seed=3)
     if infos["player_0"]["acting"] and not infos["player_1"]["acting"]:  # the starting player's re-roll
         observations, *_, infos = env.step({"player_0": env.string_to_action("reroll none"), "player_1": None})
@@ -130,14 +130,14 @@ def test_a_seat_done_with_its_round_waits_with_nothing_to_decide():
 
 
 def test_a_missing_or_illegal_action_of_a_deciding_seat_is_refused():
-    env = tequila_v1.parallel_env(num_players=2, illegal_action="raise")
+    env = tequila_v2.parallel_env(num_players=2, illegal_action="raise")
     _, infos = env.reset(seed=0)
     deciding = [agent for agent, info in infos.items() if info["acting"]]
     with pytest.raises(IllegalActionError, match="must act"):
         env.step({})
     with pytest.raises(IllegalActionError):
         env.step(dict.fromkeys(deciding, env.string_to_action("end")))
-    env = tequila_v1.parallel_env(num_players=2)
+    env = tequila_v2.parallel_env(num_players=2)
     _, infos = env.reset(seed=0)
     with pytest.warns(UserWarning, match="illegal action"):
         _, rewards, terminations, _, _ = env.step(dict.fromkeys(env.possible_agents, env.string_to_action("end")))

@@ -3,13 +3,14 @@ the rounds are simultaneous (the others' sheets as they stood at the start of th
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import numpy as np
 import pytest
 from tequila_positions import holding, position
 
-from fiesta_envs import tequila_v1
+from fiesta_envs import tequila_v2
 from fiesta_envs.tequila import components, farm, layout
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.sheet import MARKET_BONUS, SECTION_BONUS, TEQUILA_BONUS
@@ -17,7 +18,7 @@ from fiesta_envs.tequila.sheet import MARKET_BONUS, SECTION_BONUS, TEQUILA_BONUS
 
 def documented_blocks(num_players: int) -> list[tuple[str, int]]:
     """The (name, size) rows of the page's observation table, ``sheet K`` rows repeated per sheet."""
-    page = tequila_v1.__doc__ or ""
+    page = tequila_v2.__doc__ or ""
     table = page[page.index("Observations\n") : page.index("Rewards\n")]
     rows = re.findall(r"^(\S[^\n]*?)\s{2,}(\d+)\s{2,}\S", table, flags=re.MULTILINE)
     blocks = [(name, int(size)) for name, size in rows if not name.startswith("sheet K")]
@@ -33,7 +34,7 @@ def test_the_page_lists_every_block_of_the_layout_in_order(num_players):
     described = [(name, size) for name, _, size in game.observer.layout.describe()]
     assert documented_blocks(num_players) == described
     assert game.observation_size == 56 + 677 * num_players
-    assert f"{game.observation_size}" in (tequila_v1.__doc__ or "") or num_players == 5
+    assert f"{game.observation_size}" in (tequila_v2.__doc__ or "") or num_players == 5
 
 
 def blocks(game: Tequila, seat: int) -> dict[str, np.ndarray]:
@@ -168,8 +169,9 @@ def test_shown_sheets_are_saved_and_bad_ones_are_refused_by_name():
         Tequila.from_state_dict(data)
 
 
-def test_tequila_v0_fails_with_a_message_naming_v1():
-    from fiesta_envs import tequila_v0
-
-    with pytest.raises(ImportError, match="tequila_v1"):
-        tequila_v0.env()
+@pytest.mark.parametrize("retired", ["tequila_v0", "tequila_v1"])
+def test_retired_tequila_versions_fail_with_a_message_naming_v2(retired):
+    module = importlib.import_module(f"fiesta_envs.{retired}")
+    for factory in (module.env, module.raw_env, module.parallel_env):
+        with pytest.raises(ImportError, match="tequila_v2"):
+            factory()

@@ -5,7 +5,7 @@ PettingZoo's convention for a version bump: ``env()`` of the old module raises a
 
     from fiesta_envs.core.retired import retired_env_functions
 
-    env, raw_env, parallel_env = retired_env_functions("tequila_v0", "tequila_v1", "fiesta_envs/Tequila-v1")
+    env, raw_env, parallel_env = retired_env_functions("tequila_v1", "tequila_v2", "fiesta_envs/Tequila-v2")
 
 Gymnasium and PettingZoo's registries need nothing: asking them for an older ``-vN`` id than the one
 registered already fails with a message naming the registered version.

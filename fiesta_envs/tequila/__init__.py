@@ -1,4 +1,4 @@
-"""Tequila, the roll-and-write farm game (the documentation page is ``fiesta_envs.tequila_v1``).
+"""Tequila, the roll-and-write farm game (the documentation page is ``fiesta_envs.tequila_v2``).
 
 Modules: ``components`` (the sheet, tracks, market, cask tiles, jimadores: data only), ``farm``
 (geometry: sections, placements, connections, fences and zones), ``sheet`` (one player's sheet),

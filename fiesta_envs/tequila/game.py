@@ -1,4 +1,4 @@
-"""The Tequila rules engine (see ``fiesta_envs.tequila_v1`` for the documentation page).
+"""The Tequila rules engine (see ``fiesta_envs.tequila_v2`` for the documentation page).
 
 A round: the starting player rolls both dice and chooses ``reroll none|first|second|both``;
 then seat by seat from the starting player, each player takes their whole round: die
@@ -173,7 +173,12 @@ class Tequila(Game):
     score_scale: ClassVar[float] = 200.0
     #: Solo reward: score divided by this (the Golden rank), clipped to [0, 1].
     solo_scale: ClassVar[float] = 330.0
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
+
+    @property
+    def observation_layout(self) -> str:
+        """The layout is the one version 1 introduced: version 2 changed prestige values, not the encoding."""
+        return "tequila/v1"
 
     def check_options(self) -> None:
         jimadores = self.config["jimadores"]

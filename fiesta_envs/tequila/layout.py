@@ -2,7 +2,7 @@
 
 Positions only, no logic (``observation`` writes the blocks). A seat's observation is the table as it
 sees it, then one block group per sheet: its own sheet first (``sheet 0 ...``), then the others in seat
-order after it (``sheet 1 ...`` is the next seat). The documentation page (``fiesta_envs.tequila_v1``)
+order after it (``sheet 1 ...`` is the next seat). The documentation page (``fiesta_envs.tequila_v2``)
 describes every block; ``tests/test_tequila_observation.py`` decodes each one.
 """
 
