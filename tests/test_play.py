@@ -108,8 +108,10 @@ def test_the_others_points_are_not_told_while_start_cards_are_oriented() -> None
     assert run.run() == 0 and game.phase_name == "orient" and game.points[0] > 0
     text = out.getvalue()
     assert "player_0 (random), 2 moves: orients a start card x2\n" in text and "(score" not in text
-    after = text[text.index("you: orient 0 0") :]
-    assert "player 0: ? points" in after and f"player 1: {game.points[1]} points" in after and "  6 ?????????" in after
+    before, after = text.split("you: orient 0 0")
+    assert "player 0: ? points" in before and "  6 ?????????" in before and "player 1: 0 points" in before
+    assert f"player 1: {game.points[1]} points" in after  # the own table, with the start card oriented
+    assert "unchanged since you last saw it: player_0's table" in after and "player 0: " not in after
 
 
 def test_opponents_words_are_not_shown_in_fiesta_de_los_muertos() -> None:

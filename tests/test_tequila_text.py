@@ -156,7 +156,7 @@ def test_an_opponents_round_is_summarised_in_one_paragraph() -> None:
     # ... and told as one paragraph when it ends (the re-roll, public at once, was told before)
     after = told("reroll none\nvirtual fence\nend\nquit\n")
     assert after.count("player_0 (random), 6 moves: virtual build; build road at 6 4 as 0;") == 1
-    assert after.index("player_0 (random), 6 moves:") < after.index("round 2/8")
+    assert after.index("player_0 (random), 6 moves:") < after.index("Tequila, round 2 of 8")
 
 
 def test_a_payment_of_choice_says_what_it_pays_for() -> None:

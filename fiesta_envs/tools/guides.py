@@ -24,6 +24,8 @@ class GameGuide:
     hint: Callable[[Any, int], str | None] = field(default=lambda game, seat: None)
     #: A cooperative game's result in words (its end reason and mood), from ``final_info``; None: the scores say it.
     outcome: Callable[[dict[str, Any]], str] | None = None
+    #: Action names typical of the game, for ``help`` (each one a name of the game's actions).
+    examples: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------- Fiesta Mexicana
@@ -171,6 +173,7 @@ GUIDES: dict[str, GameGuide] = {
         "then turn your table. Preview a placement to see the points it scores and your table after it.",
         legend="",  # built on first use: see guide_for
         hint=_fiesta_mexicana_hint,
+        examples=("bid 9", "reserve 13 drop 2", "place 1", "rotate left"),
     ),
     "tortilla_de_patatas": GameGuide(
         "Tortilla de Patatas",
@@ -179,6 +182,7 @@ GUIDES: dict[str, GameGuide] = {
         "omelettes to the diner cards: 'serve P SIZE with D' serves pan P as size SIZE to the D-diner card. "
         "Preview a serve to see its points. " + TORTILLA_RECIPES,
         legend="Pans are named from your side: 'mine P' are your team's pans, 'theirs P' the other team's.",
+        examples=("play potato+egg on 0", "serve 1 XL with 2", "draw deck"),
     ),
     "tequila": GameGuide(
         "Tequila",
@@ -188,6 +192,7 @@ GUIDES: dict[str, GameGuide] = {
         "after it.",
         legend="",  # built on first use: see guide_for
         hint=_tequila_hint,
+        examples=("build kiln at 1 4 as 0", "fence 7", "virtual build", "end"),
     ),
     "fiesta_de_los_muertos": GameGuide(
         "Fiesta de los Muertos",
@@ -196,6 +201,7 @@ GUIDES: dict[str, GameGuide] = {
         "match every chain of words to its character.",
         hint=_muertos_hint,
         outcome=_muertos_outcome,
+        examples=("write apple", "match 1 to 3"),
     ),
     "la_catrina": GameGuide(
         "La Catrina (campaign)",
@@ -203,6 +209,7 @@ GUIDES: dict[str, GameGuide] = {
         "Four rounds of Fiesta de los Muertos with La Catrina's constraints; keep her mood up.",
         hint=_muertos_hint,
         outcome=_catrina_outcome,
+        examples=("write apple", "match 1 to 3", "flower"),
     ),
 }
 

@@ -47,20 +47,12 @@ from fiesta_envs.tools.breakdown import Breakdown, build_breakdown
 from fiesta_envs.tools.guides import decision_hint, guide_for, outcome_text
 from fiesta_envs.tools.narration import Before, held_round, is_told, narrate, summarise
 from fiesta_envs.tools.preview import preview
+from fiesta_envs.tools.table_text import table_text
 
 #: Legal actions listed with numbers when there are at most this many (else: grouped by first word).
 MENU_LIMIT = 24
 WIDTH = 100
 QUIT_WORDS = ("quit", "exit", "q")
-HELP_TEXT = """\
-Type an action to play it:
-  its full name         e.g. 'bid 9' or 'rotate left'
-  a unique beginning    e.g. 'rotate l' when 'rotate left' is the only legal action starting so
-  its number            the number shown before it in the list of legal actions
-A beginning that several legal actions share (e.g. 'bid' or 'reserve 13') lists them with numbers.
-'preview ACTION' or '? ACTION' shows what a choice would do (points, the board after) where the game
-can tell without revealing hidden cards or dice.
-Commands: 'legal' (list every legal action), 'board' (show the table again), 'help', 'quit'."""
 PREVIEW_WORDS = ("preview", "?")
 
 
@@ -99,6 +91,7 @@ class PlaySession:
         self.stdin = stdin
         self.stdout = stdout
         self.pending: list[TurnTold] = []  # other players' turns not yet told
+        self.seen_parts: dict[str, tuple[str, ...]] = {}  # each part of the table as the person last saw it
         self.named_waiting: set[tuple[int, int]] = set()  # (player, round) said to have moves told later
 
     # ------------------------------------------------------------------ the game
@@ -106,11 +99,11 @@ class PlaySession:
         """Play to the end (0) or until the person quits (also 0: leaving is not an error)."""
         game = self.game
         labels = ", ".join("you" if s == self.seat else f"{self.opponents[s][0]}" for s in range(game.num_players))
-        self.say(f"{game.name}, {game.num_players} players, seats in order: {labels}. Type 'help' for help.")
         guide = guide_for(game.name)
-        for text in (guide.guide, guide.legend):
-            if text:
-                self.say(textwrap.fill(text, WIDTH))
+        self.say(f"{guide.title}, {game.num_players} players, seats in order: {labels}. Type 'help' for help.")
+        if guide.guide:
+            self.say(textwrap.fill(guide.guide, WIDTH))
+        self.show_legend(again=False)
         try:
             while not game.is_over:
                 player = game.current_player
@@ -207,13 +200,16 @@ class PlaySession:
         if lowered in QUIT_WORDS:
             raise Quit
         if lowered in ("help", "?", "h"):
-            self.say(HELP_TEXT)
+            self.say(help_text(game, legal))
+            return None
+        if lowered == "legend":
+            self.show_legend(again=True)
             return None
         if lowered in ("legal", "l", "list"):
             self.show_legal(legal, limit=None)
             return None
         if lowered in ("board", "b"):
-            self.show_board()
+            self.show_board(every_part=True)
             return None
         first, _, rest = text.partition(" ")
         if first.lower() in PREVIEW_WORDS or text.startswith("?"):
@@ -267,13 +263,37 @@ class PlaySession:
         """A message about the person's entry, wrapped to the width (it follows the prompt on its line)."""
         self.say(textwrap.fill(text, WIDTH - len(f"player_{self.seat}> "), subsequent_indent="    "))
 
-    def show_board(self) -> None:
-        from fiesta_envs.render import private_lines, seen_by
+    def show_board(self, every_part: bool = False) -> None:
+        """The status line, the shared table and the person's own area; another player's area when it changed
+        since the person last saw it (``every_part``: all of it); then what the person alone knows."""
+        from fiesta_envs.render import private_lines
 
+        table = table_text(self.game, self.seat)
         self.say("-" * WIDTH)
-        self.say(seen_by(self.game, self.seat).render_text())
+        if table.status:
+            self.say(textwrap.fill(table.status, WIDTH, subsequent_indent="    "))
+        unchanged = []
+        for part in table.parts:
+            if every_part or part.seat in (None, self.seat) or self.seen_parts.get(part.title) != part.lines:
+                self.say("\n".join(part.lines))
+                self.seen_parts[part.title] = part.lines
+            else:
+                unchanged.append(part.title)
+        if unchanged:
+            line = f"(not shown, unchanged since you last saw it: {_and(unchanged)}; 'board' shows everything)"
+            self.say(textwrap.fill(line, WIDTH, subsequent_indent="    "))
+        shown = {line.strip() for part in table.parts for line in part.lines}
         for line in private_lines(self.game, self.seat):
-            self.say(textwrap.fill(f"(only you see) {line}", WIDTH, subsequent_indent="    "))
+            if line.strip() not in shown:  # what the table shows already is not said twice
+                self.say(textwrap.fill(f"(only you see) {line}", WIDTH, subsequent_indent="    "))
+
+    def show_legend(self, again: bool) -> None:
+        """The legend of the table's symbols: at the start, and again on 'legend'."""
+        legend = guide_for(self.game.name).legend
+        if legend:
+            self.say(textwrap.fill(legend, WIDTH))
+        elif again:
+            self.say("this game's table uses no symbols that need a legend; 'help' explains how to play")
 
     def show_legal(self, legal: Sequence[int], limit: int | None = MENU_LIMIT) -> None:
         names = self.game.action_names()
@@ -305,14 +325,15 @@ class PlaySession:
         for seat, change in result.score_changes.items():
             who = "you" if seat == self.seat else self.opponents[seat][0]
             self.say(f"  player_{seat} ({who}): {change:+g} points")
-        if result.after is not None:
-            self.say(result.after.render_text())
+        if result.after is not None:  # the shared table and the person's own area after the choice
+            for part in table_text(result.after, self.seat).parts:
+                if part.seat in (None, self.seat):
+                    self.say("\n".join(part.lines))
         self.say(f"  ({result.note}; nothing was played)")
 
     def show_end(self) -> None:
         game = self.game
-        self.say("-" * WIDTH)
-        self.say(game.render_text())
+        self.show_board(every_part=True)
         self.say("=" * WIDTH)
         scores = game.scores()
         labels = [f"player_{s} ({'you' if s == self.seat else self.opponents[s][0]})" for s in range(game.num_players)]
@@ -327,6 +348,54 @@ class PlaySession:
             self.say(f"winner{'s' if len(winners) > 1 else ''}: {names}")
             self.say("You win!" if self.seat in winners else "You lose.")
         self.say(breakdown_text(build_breakdown(game.final_info(), labels), WIDTH))
+
+
+def help_text(game: Game, legal: Sequence[int]) -> str:
+    """How to type an action, with examples from ``game`` (its guide's and one of the legal actions now)."""
+    names = game.action_names()
+    examples = guide_for(game.name).examples or tuple(names[a] for a in legal[:2])
+    shown = _and([f"'{name}'" for name in examples[:3]], "or")
+    lines = ["Type an action to play it:", f"  its full name         e.g. {shown}"]
+    beginning = _unique_beginning([names[a] for a in legal])
+    if beginning:
+        short, name = beginning
+        lines.append(f"  a unique beginning    e.g. '{short}' now, as '{name}' is the only legal action starting so")
+    else:
+        lines.append("  a unique beginning    of a legal action's name, when no other legal action starts so")
+    lines.append("  its number            the number shown before it in the list of legal actions")
+    shared = next((example.split()[0] for example in examples if _starting(names, example.split()[0] + " ") > 1), None)
+    group = f" (e.g. '{shared}')" if shared else ""
+    lines.append(f"A beginning that several legal actions share{group} lists them with numbers.")
+    if guide_for(game.name).preview_groups:
+        lines.append("'preview ACTION' or '? ACTION' shows what a choice would do (points, the table after) where the")
+        lines.append("game can tell without revealing hidden cards or dice.")
+    lines.append(
+        "Commands: 'legal' (every legal action), 'board' (the whole table again), 'legend' (what the symbols "
+        "mean), 'help', 'quit'."
+    )
+    wrapped = (textwrap.fill(line, WIDTH, subsequent_indent="    ") if len(line) > WIDTH else line for line in lines)
+    return "\n".join(wrapped)
+
+
+def _unique_beginning(names: Sequence[str]) -> tuple[str, str] | None:
+    """A beginning shorter than a legal action's name that no other legal name shares, and that name
+    (``('virtual b', 'virtual build')``); None when no name has one."""
+    for name in names:
+        first = name.split(" ", 1)[0]
+        start = len(first) + 2 if len(first) < len(name) else 1
+        for end in range(start, len(name)):
+            if _starting(names, name[:end]) == 1 and not name[:end].endswith(" "):
+                return name[:end], name
+    return None
+
+
+def _starting(names: Sequence[str], beginning: str) -> int:
+    return sum(name.startswith(beginning) for name in names)
+
+
+def _and(items: Sequence[str], word: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c`` (or another ``word`` than "and")."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {word} " + items[-1]
 
 
 def _group_line(group: ActionGroup, width: int) -> str:

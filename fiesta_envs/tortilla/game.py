@@ -738,7 +738,8 @@ class TortillaDePatatas(Game):
         return determinization.determinize(self, seat, rng)  # type: ignore[return-value]
 
     def render_text(self) -> str:
-        lines = [f"Tortilla de Patatas, {MENU_TITLES[self.menu.name]}, {self.num_players} players, turn {self._turn}"]
+        when = "setup" if self._phase == Phase.SETUP else f"turn {self._turn + 1}"  # ``turn`` counts those done
+        lines = [f"Tortilla de Patatas, {MENU_TITLES[self.menu.name]}, {self.num_players} players, {when}"]
         if self._phase == Phase.OVER:
             lines.append(f"game over: team scores A {self.team_scores()[0]}, B {self.team_scores()[1]}")
         else:
