@@ -4,23 +4,28 @@
 
     fiesta play --game fiesta_mexicana --players 3 --opponents greedy,random --seat 1 --seed 7
 
-The game starts with a short guide and the legend of the text board. Before each of the
-person's decisions the table is shown (the game's text board) with what their seat alone knows
-(their hand, objectives, character...) and a line about the decision where the game has one
-(which start card is being turned, which dish was won). The legal actions are listed with numbers
-when there are few, else as groups by first word (``bid: 13, 14, 15, 16``). The person types an
-action by name (``bid 9``), by a unique beginning of a legal name (``bid 1`` when only ``bid 12``
-starts so), or by its number among the legal actions; a beginning that several legal actions
-share (``reserve 13``, a group's name) lists them with their numbers. ``preview ACTION`` (or
-``? ACTION``) shows what a choice would do where the game allows it (``tools.preview``):
-the points it brings and the board after it. ``legal`` lists every legal action, ``board`` shows
-the table again, ``help`` explains, ``quit`` (or end of input) leaves. A mistyped or illegal entry
-is explained (the rule that forbids it, or the names it resembles) and asked again; it never ends
-the game. The other players' moves are told from the person's side of the table
-(``tools.narration``), one line per player's turn; the table is shown as the person's seat sees it
-(``render.seen_by``): in Tequila, whose rounds are played by all at once, the others' sheets stand as
-the round began and their moves of the round are told when it ends. At the end the scores, the winners and the
-game's breakdown (``final_info``, laid out by ``tools.breakdown``) are shown.
+The game starts with a short guide and the legend of the text board (``legend`` shows it again).
+Before each of the person's decisions a status line says in plain words where the game stands and
+what they decide now (``Tequila, round 2 of 8, dice 4 and 3 (player_1 starts the round). Your move:
+choose where your virtual die goes: to fencing or to building.``); then the table
+(``tools.table_text``): the part everyone shares and the person's own area (a Tequila farm, a Fiesta
+Mexicana table) every time, another player's area when it changed since the person last saw it
+(``board`` shows everything); then what their seat alone knows (their hand, objectives,
+character...) and a line about the decision where the game has one (which start card is being
+turned, which dish was won). The legal actions are listed with numbers when there are few, else as
+groups by first word (``bid: 13, 14, 15, 16``). The person types an action by name (``bid 9``), by a
+unique beginning of a legal name (``bid 1`` when only ``bid 12`` starts so), or by its number among
+the legal actions; a beginning that several legal actions share (``reserve 13``, a group's name)
+lists them with their numbers. ``preview ACTION`` (or ``? ACTION``) shows what a choice would do
+where the game allows it (``tools.preview``): the points it brings and the table after it.
+``legal`` lists every legal action, ``help`` explains with the game's own action names, ``quit``
+(or end of input) leaves. A mistyped or illegal entry is explained (the rule that forbids it, or
+the names it resembles) and asked again; it never ends the game. The other players' moves are told
+from the person's side of the table (``tools.narration``), one line per player's turn; the table is
+shown as the person's seat sees it (``render.seen_by``): in Tequila, whose rounds are played by all
+at once, the others' sheets stand as the round began and their moves of the round are told when it
+ends. At the end the whole table, the scores, the winners and the game's breakdown (``final_info``,
+laid out by ``tools.breakdown``) are shown.
 
 ``--opponents`` names one agent per other seat in seat order (or one for all): a baseline
 (``random``, ``greedy``...) or a checkpoint path (``LABEL=PATH`` allowed), as for ``evaluate``.
