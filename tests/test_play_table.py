@@ -261,3 +261,12 @@ def test_the_documented_farm_map_is_the_printed_farm() -> None:
                 assert letter == ".", (r, c)
             else:
                 assert documented[letter] == tequila_components.RESOURCES[farm.SPACE_RESOURCE[x]], (r, c)
+
+
+def test_fiesta_mexicana_says_who_passed_in_words() -> None:
+    game = new_game("fiesta_mexicana", 3)
+    while game.phase_name != "auction":
+        game.step(game.legal_actions()[0])
+    assert "high bid: - by nobody; passed: nobody" in game.render_text()
+    game.play(game.legal_action_names()[0], "pass")
+    assert "high bid: 1 by player 0; passed: player 1" in game.render_text()

@@ -565,7 +565,8 @@ class FiestaMexicana(Game):
             lines.append(f"dish on offer: {describe_card(self.offer)}")
         if self.phase == Phase.AUCTION:
             bidder = f"player {self.high_bidder}" if self.high_bidder >= 0 else "nobody"
-            lines.append(f"high bid: {self.high_bid or '-'} by {bidder}; passed: {self.passed}")
+            passed = ", ".join(f"player {player}" for player, out in enumerate(self.passed) if out) or "nobody"
+            lines.append(f"high bid: {self.high_bid or '-'} by {bidder}; passed: {passed}")
         if any(self.bids):  # kept while the dish is placed and the tables are turned
             bids = "; ".join(
                 f"player {player} {', '.join(map(str, bids)) or '-'}" for player, bids in enumerate(self.bids)
