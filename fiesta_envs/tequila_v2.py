@@ -80,14 +80,15 @@ Actions: ``Discrete(342)``, with a mask
 =========  =================================================================================
 
 The farm (identical for every player; ``~`` water, ``.`` arid, a letter an arid space showing a
-resource: a agave, w water, j worker, d donkey, b barrel)::
+resource: a agave, w water, j worker, y donkey, b barrel, as ``fiesta play`` draws them, where ``d``
+is a distiller)::
 
        0 1 2 3 4 5 6 7
-    0  . a . ~ . . d .
+    0  . a . ~ . . y .
     1  . . . ~ . j ~ ~
     2  j . ~ ~ . . ~ b
     3  ~ ~ . . ~ ~ ~ .
-    4  . ~ d . ~ . . ~
+    4  . ~ y . ~ . . ~
     5  . b ~ ~ . . a .
     6  . . ~ . ~ ~ ~ .
     7  w . ~ . j . ~ .

@@ -242,25 +242,23 @@ def test_the_tequila_legend_gives_each_letter_one_meaning() -> None:
     assert all(len(nouns) == 1 for nouns in meanings.values()), meanings
 
 
-def test_the_documented_farm_map_is_the_printed_farm() -> None:
-    """The game page's farm map shows, square by square, the resources the engine prints on the farm (each
-    letter read through the page's own legend)."""
+def test_the_documented_farm_map_is_the_farm_the_terminal_draws() -> None:
+    """The game page's farm map shows, square by square, the letters ``fiesta play`` draws for the empty farm,
+    and its legend gives each resource the terminal's letter."""
     from fiesta_envs.tequila import farm
+    from fiesta_envs.tequila.render import ICON_LETTERS, WATER
 
     page = importlib.import_module(game_spec("tequila").aec_module).__doc__
-    legend = re.search(r"resource: ((?:\w \w+, )*\w \w+)\)::", " ".join(page.split())).group(1)
-    documented = {pair.split()[0]: pair.split()[1] for pair in legend.split(", ")}
+    legend = re.search(r"resource: ((?:\w \w+, )*\w \w+)", flat(page)).group(1)
+    documented = dict(pair.split() for pair in legend.split(", "))
+    assert documented == dict(zip(RESOURCE_LETTERS, tequila_components.RESOURCES, strict=True))
     rows = re.findall(r"^    (\d)  ((?:[^ ] ){7}[^ ])$", page, flags=re.MULTILINE)
     assert [int(r) for r, _ in rows] == list(range(farm.SIZE))
     for r, squares in rows:
         for c, letter in enumerate(squares.split()):
             x = farm.space(int(r), c)
-            if farm.WATER_SPACES >> x & 1:
-                assert letter == "~", (r, c)
-            elif farm.SPACE_RESOURCE[x] is None:
-                assert letter == ".", (r, c)
-            else:
-                assert documented[letter] == tequila_components.RESOURCES[farm.SPACE_RESOURCE[x]], (r, c)
+            drawn = WATER if farm.WATER_SPACES >> x & 1 else ICON_LETTERS[farm.SPACE_RESOURCE[x]]
+            assert letter == drawn, (r, c)
 
 
 def test_fiesta_mexicana_says_who_passed_in_words() -> None:
