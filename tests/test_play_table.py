@@ -268,3 +268,14 @@ def test_fiesta_mexicana_says_who_passed_in_words() -> None:
     assert "high bid: - by nobody; passed: nobody" in game.render_text()
     game.play(game.legal_action_names()[0], "pass")
     assert "high bid: 1 by player 0; passed: player 1" in game.render_text()
+
+
+def test_the_writing_steps_count_teeth_in_words() -> None:
+    game = new_game("fiesta_de_los_muertos", 4)
+    said = []
+    while game.round.phase == MuertosPhase.WRITE:
+        said += [line for line in game.render_text().splitlines() if line.startswith("writing step")]
+        game.step(game.legal_actions()[0])
+    assert said[0] == "writing step 1 of 4: 0 teeth written on each skull"
+    assert "writing step 2 of 4: 1 tooth written on each skull" in said
+    assert said[-1] == "writing step 4 of 4: 3 teeth written on each skull"

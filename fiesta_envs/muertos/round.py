@@ -471,7 +471,8 @@ class Round(RoundState):
         if self.themes:
             lines.append("cortege themes: " + ", ".join(self.theme_names()))
         if self.phase == Phase.WRITE:
-            lines.append(f"writing step {self.step + 1} of {STEPS}: {self.step} teeth written on each skull")
+            teeth = "1 tooth" if self.step == 1 else f"{self.step} teeth"
+            lines.append(f"writing step {self.step + 1} of {STEPS}: {teeth} written on each skull")
         if self.phase >= Phase.DEDUCE:
             for c, character in enumerate(self.table):
                 lines.append(f"  character {c + 1}: {lexicon.characters[character].name}")
