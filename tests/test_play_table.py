@@ -64,7 +64,7 @@ def test_tequila_shows_the_own_farm_at_every_decision_and_the_legend_once() -> N
     assert "player_1 (side A jimador)" in first  # the other farm: the first time ...
     for shown in (second, main_phase):  # ... then not while it is unchanged, with a line that says so
         assert "player_1 (side A jimador)" not in shown
-        assert "(not shown, unchanged since you last saw it: player_1's farm; 'board' shows everything)" in flat(shown)
+        assert "(not shown, unchanged since you last saw it: player_1's farm; 'board' shows everything" in flat(shown)
         assert len(shown.splitlines()) <= len(first.splitlines()) - 10
     assert flat(third).count(legend_start) == 1  # 'legend' shows it again
     assert "player_1 (side A jimador)" in board and "player_0 (side A jimador)" in board  # 'board': every farm
@@ -85,6 +85,17 @@ def test_tequila_shows_another_farm_again_when_it_changed() -> None:
     assert rounds[-1] >= 3 and len(rounds) > 2 * rounds[-1]  # several rounds, several decisions in each
     new_round = [True] + [now != before for before, now in itertools.pairwise(rounds)]
     assert other_shown == new_round
+
+
+def test_board_n_shows_one_player_s_part() -> None:
+    text = play_lines(new_game("tequila", 3), ["board 2", "board player_1", "board 5"])
+    asked = text.split("player_0> ", 1)[1]
+    first, second, wrong = asked.split("player_0> ")[:3]
+    assert first.startswith("player_2 (side A jimador)") and "player_1 (" not in first and "player_0 (" not in first
+    assert second.startswith("player_1 (side A jimador)") and "player_2 (" not in second
+    assert wrong.startswith("'board N' shows player_N's part of the table: N is one of 0, 1, 2")
+    shared_only = play_lines(new_game("fiesta_de_los_muertos", 4), ["board 1"])
+    assert "this game's table has no part of its own per player: 'board' shows it all" in shared_only
 
 
 def test_the_table_parts_put_the_own_area_first() -> None:

@@ -10,7 +10,7 @@ what they decide now (``Tequila, round 2 of 8, dice 4 and 3 (player_1 starts the
 choose where your virtual die goes: to fencing or to building.``); then the table
 (``tools.table_text``): the part everyone shares and the person's own area (a Tequila farm, a Fiesta
 Mexicana table) every time, another player's area when it changed since the person last saw it
-(``board`` shows everything); then what their seat alone knows (their hand, objectives,
+(``board`` shows everything, ``board N`` player_N's part); then what their seat alone knows (their hand, objectives,
 character...) and a line about the decision where the game has one (which start card is being
 turned, which dish was won). The legal actions are listed with numbers when there are few, else as
 groups by first word (``bid: 13, 14, 15, 16``). The person types an action by name (``bid 9``), by a
@@ -216,6 +216,9 @@ class PlaySession:
         if lowered in ("board", "b"):
             self.show_board(every_part=True)
             return None
+        if lowered.startswith("board "):
+            self.show_area(lowered.split(" ", 1)[1])
+            return None
         first, _, rest = text.partition(" ")
         if first.lower() in PREVIEW_WORDS or text.startswith("?"):
             wanted = rest if first.lower() in PREVIEW_WORDS else text[1:]
@@ -285,12 +288,29 @@ class PlaySession:
             else:
                 unchanged.append(part.title)
         if unchanged:
-            line = f"(not shown, unchanged since you last saw it: {_and(unchanged)}; 'board' shows everything)"
+            line = (
+                f"(not shown, unchanged since you last saw it: {_and(unchanged)}; 'board' shows everything, "
+                "'board N' player_N's part)"
+            )
             self.say(textwrap.fill(line, WIDTH, subsequent_indent="    "))
         shown = {line.strip() for part in table.parts for line in part.lines}
         for line in private_lines(self.game, self.seat):
             if line.strip() not in shown:  # what the table shows already is not said twice
                 self.say(textwrap.fill(f"(only you see) {line}", WIDTH, subsequent_indent="    "))
+
+    def show_area(self, wanted: str) -> None:
+        """One player's part of the table (``board 2`` or ``board player_2``), or which ones there are."""
+        number = wanted.removeprefix("player_").removeprefix("player ").strip()
+        owned = {part.seat: part for part in table_text(self.game, self.seat).parts if part.seat is not None}
+        if number.isdigit() and int(number) in owned:
+            part = owned[int(number)]
+            self.say("\n".join(part.lines))
+            self.seen_parts[part.title] = part.lines
+        elif owned:
+            seats = ", ".join(str(seat) for seat in sorted(owned))
+            self.say(f"'board N' shows player_N's part of the table: N is one of {seats}")
+        else:
+            self.say("this game's table has no part of its own per player: 'board' shows it all")
 
     def show_legend(self, again: bool) -> None:
         """The legend of the table's symbols: at the start, and again on 'legend'."""
@@ -375,8 +395,8 @@ def help_text(game: Game, legal: Sequence[int]) -> str:
         lines.append("'preview ACTION' or '? ACTION' shows what a choice would do (points, the table after) where the")
         lines.append("game can tell without revealing hidden cards or dice.")
     lines.append(
-        "Commands: 'legal' (every legal action), 'board' (the whole table again), 'legend' (what the symbols "
-        "mean), 'help', 'quit'."
+        "Commands: 'legal' (every legal action), 'board' (the whole table again), 'board N' (player_N's part), "
+        "'legend' (what the symbols mean), 'help', 'quit'."
     )
     wrapped = (textwrap.fill(line, WIDTH, subsequent_indent="    ") if len(line) > WIDTH else line for line in lines)
     return "\n".join(wrapped)
