@@ -111,7 +111,8 @@ def test_the_others_points_are_not_told_while_start_cards_are_oriented() -> None
     before, after = text.split("you: orient 0 0")
     assert "player 0: ? points" in before and "  6 ?????????" in before and "player 1: 0 points" in before
     assert f"player 1: {game.points[1]} points" in after  # the own table, with the start card oriented
-    assert "unchanged since you last saw it: player_0's table" in after and "player 0: " not in after
+    assert "unchanged since you last saw it, not shown: player_0's table; 'board' shows all, 'board 0' one" in after
+    assert "player 0: " not in after
 
 
 def test_opponents_words_are_not_shown_in_fiesta_de_los_muertos() -> None:

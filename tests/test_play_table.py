@@ -64,7 +64,9 @@ def test_tequila_shows_the_own_farm_at_every_decision_and_the_legend_once() -> N
     assert "player_1 (side A jimador)" in first  # the other farm: the first time ...
     for shown in (second, main_phase):  # ... then not while it is unchanged, with a line that says so
         assert "player_1 (side A jimador)" not in shown
-        assert "(not shown, unchanged since you last saw it: player_1's farm; 'board' shows everything" in flat(shown)
+        assert (
+            "(unchanged since you last saw it, not shown: player_1's farm; 'board' shows all, 'board 1' one)" in shown
+        )
         assert len(shown.splitlines()) <= len(first.splitlines()) - 10
     assert flat(third).count(legend_start) == 1  # 'legend' shows it again
     assert "player_1 (side A jimador)" in board and "player_0 (side A jimador)" in board  # 'board': every farm

@@ -52,7 +52,7 @@ from fiesta_envs.tools.breakdown import Breakdown, build_breakdown
 from fiesta_envs.tools.guides import decision_hint, guide_for, outcome_text
 from fiesta_envs.tools.narration import Before, held_round, is_told, narrate, summarise
 from fiesta_envs.tools.preview import preview
-from fiesta_envs.tools.table_text import table_text
+from fiesta_envs.tools.table_text import Part, table_text
 
 #: Legal actions listed with numbers when there are at most this many (else: grouped by first word).
 MENU_LIMIT = 24
@@ -280,18 +280,17 @@ class PlaySession:
         self.say("-" * WIDTH)
         if table.status:
             self.say(textwrap.fill(table.status, WIDTH, subsequent_indent="    "))
-        unchanged = []
+        unchanged: list[Part] = []
         for part in table.parts:
             if every_part or part.seat in (None, self.seat) or self.seen_parts.get(part.title) != part.lines:
                 self.say("\n".join(part.lines))
                 self.seen_parts[part.title] = part.lines
             else:
-                unchanged.append(part.title)
+                unchanged.append(part)
         if unchanged:
-            line = (
-                f"(not shown, unchanged since you last saw it: {_and(unchanged)}; 'board' shows everything, "
-                "'board N' player_N's part)"
-            )
+            titles = _and([part.title for part in unchanged])
+            one = f"'board {unchanged[0].seat}' one"
+            line = f"(unchanged since you last saw it, not shown: {titles}; 'board' shows all, {one})"
             self.say(textwrap.fill(line, WIDTH, subsequent_indent="    "))
         shown = {line.strip() for part in table.parts for line in part.lines}
         for line in private_lines(self.game, self.seat):
