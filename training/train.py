@@ -607,6 +607,15 @@ class Trainer:
         print(text, file=sys.stderr, flush=True)
 
 
+def _logged_at_most(line: str, step: int) -> bool:
+    """Whether an ``eval.jsonl`` line is a whole evaluation at or before ``step`` (a line torn by a kill is not)."""
+    try:
+        entry = json.loads(line)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(entry, dict) and isinstance(entry.get("step"), int) and entry["step"] <= step
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="fiesta train")
     add_arguments(parser)
@@ -616,12 +625,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 if __name__ == "__main__":
     os.environ.setdefault("PYTHONHASHSEED", "0")
     sys.exit(main())
-
-
-def _logged_at_most(line: str, step: int) -> bool:
-    """Whether an ``eval.jsonl`` line is a whole evaluation at or before ``step`` (a line torn by a kill is not)."""
-    try:
-        entry = json.loads(line)
-    except json.JSONDecodeError:
-        return False
-    return isinstance(entry, dict) and isinstance(entry.get("step"), int) and entry["step"] <= step
