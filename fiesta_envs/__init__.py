@@ -20,11 +20,10 @@ from fiesta_envs.core.errors import (
     InvalidStateError,
 )
 from fiesta_envs.registry import GAMES, game_spec, make_aec_env, make_gym_env, register_environments
+from fiesta_envs.version import __version__
 
 if TYPE_CHECKING:
     from fiesta_envs.evaluation.benchmark import BenchmarkResult
-
-__version__ = "0.1.0"
 
 
 def benchmark(

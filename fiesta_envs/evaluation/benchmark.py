@@ -59,6 +59,7 @@ from fiesta_envs.evaluation.ladder import (
 from fiesta_envs.evaluation.stats import Rating, rate_against_ladder
 from fiesta_envs.evaluation.tournament import GameResult, GameTask, duel_tables, play_games, schedule
 from fiesta_envs.registry import game_spec
+from fiesta_envs.version import __version__
 
 #: Games against each reference when none is given.
 DEFAULT_GAMES = 40
@@ -196,8 +197,6 @@ def benchmark(
     ``name`` labels it in the tables. ``games``: games against each reference, rounded up to whole seat
     rotations. ``workers``: parallel processes (0: one per CPU core).
     """
-    import fiesta_envs
-
     spec = game_spec(game)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise InvalidOptionError(f"games must be a positive integer (games against each reference), got {games!r}")
@@ -249,7 +248,7 @@ def benchmark(
         rating=rating,
         ladder=references.ratings,
         duels=duels,
-        fiesta_envs_version=fiesta_envs.__version__,
+        fiesta_envs_version=__version__,
     )
 
 

@@ -30,6 +30,7 @@ from fiesta_envs.evaluation.evaluate import MatchResult, plays_as_teams, run_tou
 from fiesta_envs.evaluation.stats import Rating
 from fiesta_envs.evaluation.tournament import GameResult
 from fiesta_envs.registry import GameSpec, game_spec
+from fiesta_envs.version import __version__
 
 #: The published deal sets (name -> what it is). A deal set never changes once published; a new one gets a new name.
 DEAL_SETS: dict[str, str] = {
@@ -161,8 +162,6 @@ def make_references(
     progress: bool | None = None,
 ) -> References:
     """Play the ladder's round robin (duels, seats rotated) on ``deal_set`` and rate it (random = 0)."""
-    import fiesta_envs
-
     spec = game_spec(game)
     probe = spec.game_class()(num_players=num_players, seed=0)
     if plays_as_teams(spec, probe.num_players):
@@ -190,7 +189,7 @@ def make_references(
         ratings=evaluation.ratings,
         duels=evaluation.matches,
         games=[stored_game(result) for result in evaluation.games],
-        fiesta_envs_version=fiesta_envs.__version__,
+        fiesta_envs_version=__version__,
         command=(
             f"python scripts/benchmark_references.py --game {spec.name} --players {probe.num_players} "
             f"--games {games_per_pair} --deal-set {deal_set}"
