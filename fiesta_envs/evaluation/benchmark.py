@@ -14,8 +14,10 @@ or in Python::
 every version of the scripted baseline, search, the shipped ``ppo``) in a duel: with two players the agent
 against the reference, with more one copy of the agent against the reference in every other seat. Each duel
 is ``--games`` games on the first deals of the deal set (``deals-v1``), every deal once per seat rotation,
-so the agent plays every seat equally often and every agent benchmarked meets the same deals. The ladder's
-own games are stored in the package: a run plays only the agent's games.
+so the agent plays every seat equally often and every agent benchmarked meets the same deals. Cooperative and
+one-player games: the agent plays as a whole team, and its result on each deal is compared with each reference
+team's on the same deal (so ``--games`` is at most the deals stored). The ladder's own games are stored in the
+package: a run plays only the agent's games.
 
 **What is reported.**
 
@@ -47,7 +49,14 @@ from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import FiestaError, InvalidOptionError
 from fiesta_envs.core.rng import derive_seed
 from fiesta_envs.evaluation.agents import add_trust_argument, resolve_agent
-from fiesta_envs.evaluation.evaluate import MatchResult, match_result, pairwise_credit, seat_outcome
+from fiesta_envs.evaluation.evaluate import (
+    MatchResult,
+    match_result,
+    pairwise_credit,
+    plays_as_teams,
+    seat_outcome,
+    team_score,
+)
 from fiesta_envs.evaluation.ladder import (
     DEAL_SETS,
     DEFAULT_DEAL_SET,
@@ -57,7 +66,7 @@ from fiesta_envs.evaluation.ladder import (
     load_references,
 )
 from fiesta_envs.evaluation.stats import Rating, rate_against_ladder
-from fiesta_envs.evaluation.tournament import GameResult, GameTask, duel_tables, play_games, schedule
+from fiesta_envs.evaluation.tournament import GameResult, GameTask, Table, duel_tables, play_games, schedule
 from fiesta_envs.registry import game_spec
 from fiesta_envs.version import __version__
 
@@ -86,6 +95,7 @@ class BenchmarkResult:
     ladder: list[Rating]
     duels: list[MatchResult]
     fiesta_envs_version: str
+    team_play: bool = False  # cooperative or one-player: teams compared deal by deal
 
     @property
     def ratings(self) -> list[Rating]:
@@ -135,8 +145,12 @@ class BenchmarkResult:
         buffer = io.StringIO()
         console = Console(file=buffer, width=120, color_system=None, force_terminal=False)
         console.print(result_table(f"{head}: ratings", columns, ratings, left={"agent"}, caption=caption))
-        seats = "against the reference" if self.num_players == 2 else "in one seat, the reference in all others"
-        title = f"{head}: {self.agent} {seats} (seats rotated)"
+        if self.team_play:
+            title = f"{head}: {self.agent} as a team against each reference's team, deal by deal"
+        elif self.num_players == 2:
+            title = f"{head}: {self.agent} against each reference (seats rotated)"
+        else:
+            title = f"{head}: {self.agent} in one seat, the reference in all others (seats rotated)"
         console.print(result_table(title, duel_columns, duels, left={"reference"}))
         console.print(f"cite: {self.citation}", soft_wrap=True)
         return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
@@ -162,11 +176,15 @@ def split_named_spec(text: str) -> tuple[str | None, str]:
 
 
 def benchmark_schedule(
-    labels: Sequence[str], num_players: int, games: int, deal_set: str, seed: int = 0
+    labels: Sequence[str], num_players: int, games: int, deal_set: str, seed: int = 0, *, teams: bool = False
 ) -> list[GameTask]:
     """Every game of a run: the agent (``labels[0]``) in a duel with each reference (``labels[1:]``) on the deal
-    set's first deals, seats rotated; ``seed`` changes only the agents' own seeds, never the deals."""
-    tables = duel_tables(labels, num_players, [(labels[0], reference) for reference in labels[1:]])
+    set's first deals, seats rotated; with ``teams`` (cooperative and one-player games) the agent's team alone, on
+    the deals the references' teams played. ``seed`` changes only the agents' own seeds, never the deals."""
+    if teams:
+        tables = [Table(0, "team", (labels[0],) * num_players)]
+    else:
+        tables = duel_tables(labels, num_players, [(labels[0], reference) for reference in labels[1:]])
     tasks = schedule(tables, games, deal_set_seed(deal_set))
     if seed:
         tasks = [
@@ -222,8 +240,14 @@ def benchmark(
             f"--agent NAME={agent_spec if isinstance(agent_spec, str) else '...'} (or name=... in Python)"
         )
     source = dataclasses.replace(source, label=label)
-    opponents = [resolve_agent(spec, num_players, reference, references.options) for reference in references.ladder]
-    tasks = benchmark_schedule([label, *references.ladder], num_players, games, deal_set, seed)
+    teams = plays_as_teams(spec, num_players)
+    if teams and games > references.games_per_pair:
+        raise BenchmarkError(
+            f"{spec.name}: at most {references.games_per_pair} games with {num_players} player(s): the agent's team "
+            f"is compared deal by deal with the references' teams, stored for deals 0-{references.games_per_pair - 1}"
+        )
+    opponents = [] if teams else [resolve_agent(spec, num_players, r, references.options) for r in references.ladder]
+    tasks = benchmark_schedule([label, *references.ladder], num_players, games, deal_set, seed, teams=teams)
     results = play_games(
         spec,
         num_players,
@@ -233,7 +257,9 @@ def benchmark(
         workers=workers,
         progress=progress,
     )
-    duels, rating = summarize(label, references, results, bootstrap=bootstrap, seed=seed)
+    compare = compare_teams if teams else compare_duels
+    outcomes = compare(label, references, results)
+    duels, rating = rate(label, references, outcomes, played=len(results), bootstrap=bootstrap, seed=seed)
     return BenchmarkResult(
         agent=label,
         agent_spec=agent_spec if isinstance(agent_spec, str) else type(agent_spec).__name__,
@@ -249,27 +275,54 @@ def benchmark(
         ladder=references.ratings,
         duels=duels,
         fiesta_envs_version=__version__,
+        team_play=teams,
     )
 
 
-def summarize(
-    label: str, references: References, results: Sequence[GameResult], *, bootstrap: int, seed: int
-) -> tuple[list[MatchResult], Rating]:
-    """The agent's duel against each reference and its rating against the ladder's fixed ratings."""
-    index = {reference: i for i, reference in enumerate(references.ladder)}
-    outcomes: dict[str, list] = {reference: [] for reference in references.ladder}
-    pairwise = []
+#: One game's result against one reference: (reference, deal, pairwise credits, seat outcome as in
+#: ``evaluate.seat_outcome``: win credit, shared first place, score, margin).
+Outcome = tuple[str, int, list[float], tuple[float, bool, float, float]]
+
+
+def compare_duels(label: str, references: References, results: Sequence[GameResult]) -> list[Outcome]:
+    """Duels: the agent's seat against every seat of the reference (each pair of seats one pairwise result)."""
+    outcomes = []
     for result in results:
         seat = result.seats.index(label)
         reference = next(s for s in result.seats if s != label)
-        outcomes[reference].append(seat_outcome(result, seat))
-        for other in range(len(result.seats)):
-            if other != seat:
-                pairwise.append((result.deal, index[reference], pairwise_credit(result, seat, other)))
-    duels = [match_result(label, reference, outcomes[reference]) for reference in references.ladder]
+        credits = [pairwise_credit(result, seat, other) for other in range(len(result.seats)) if other != seat]
+        outcomes.append((reference, result.deal, credits, seat_outcome(result, seat)))
+    return outcomes
+
+
+def compare_teams(label: str, references: References, results: Sequence[GameResult]) -> list[Outcome]:
+    """Teams: the agent's team result on a deal against each reference team's stored result on that deal."""
+    stored = {(game["seats"][0], game["deal"]): sum(game["scores"]) / len(game["scores"]) for game in references.games}
+    outcomes = []
+    for result in results:
+        mine = team_score(result)
+        for reference in references.ladder:
+            theirs = stored[(reference, result.deal)]
+            credit = 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+            outcomes.append((reference, result.deal, [credit], (credit, mine == theirs, mine, mine - theirs)))
+    return outcomes
+
+
+def rate(
+    label: str, references: References, outcomes: Sequence[Outcome], *, played: int, bootstrap: int, seed: int
+) -> tuple[list[MatchResult], Rating]:
+    """The agent's duel against each reference and its rating against the ladder's fixed ratings (``played``: the
+    games the agent played)."""
+    index = {reference: i for i, reference in enumerate(references.ladder)}
+    by_reference: dict[str, list] = {reference: [] for reference in references.ladder}
+    pairwise = []
+    for reference, deal, credits, outcome in outcomes:
+        by_reference[reference].append(outcome)
+        pairwise += [(deal, index[reference], credit) for credit in credits]
+    duels = [match_result(label, reference, by_reference[reference]) for reference in references.ladder]
     ladder = [references.rating_of[reference] for reference in references.ladder]
     point, low, high = rate_against_ladder(pairwise, ladder, bootstrap=bootstrap, seed=seed)
-    return duels, Rating(label, point, low, high, len(results))
+    return duels, Rating(label, point, low, high, played)
 
 
 def save_result(result: BenchmarkResult, path: str | Path) -> Path:

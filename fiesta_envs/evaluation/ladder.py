@@ -8,7 +8,8 @@ games stored in the package.
 * A **deal set** is a named, published sequence of deals: ``deals-v1`` gives deal ``d`` the game seed
   ``derive_seed(deal_set_seed("deals-v1"), 0, d)`` (``fiesta_envs.evaluation.tournament.schedule``), the same
   for every table and every agent.
-* The ladder's **references** are a round robin of its agents (duels, seats rotated) on a deal set, stored as
+* The ladder's **references** are a round robin of its agents (duels, seats rotated; in cooperative and one-player
+  games each agent's team on every deal, teams compared deal by deal) on a deal set, stored as
   ``benchmark_references/<game>-<N>p.json`` next to this module: the games (deal, seats, scores, winners),
   the duels and the Bradley–Terry ratings (``random`` = 0). ``scripts/benchmark_references.py`` makes them;
   ``fiesta benchmark`` only reads them.
@@ -26,7 +27,7 @@ from typing import Any
 from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.policy import VersionedPolicy
-from fiesta_envs.evaluation.evaluate import MatchResult, plays_as_teams, run_tournament
+from fiesta_envs.evaluation.evaluate import MatchResult, run_tournament
 from fiesta_envs.evaluation.stats import Rating
 from fiesta_envs.evaluation.tournament import GameResult
 from fiesta_envs.registry import GameSpec, game_spec
@@ -82,6 +83,17 @@ def ladder_agents(spec: GameSpec, num_players: int, options: Mapping[str, Any] |
     return agents
 
 
+def shipped_weights(spec: GameSpec, num_players: int, options: Mapping[str, Any], ladder: list[str]) -> dict[str, str]:
+    """The SHA-256 of the weights each shipped agent of the ladder plays with (a retrained agent has others)."""
+    from fiesta_envs.agents.shipped import SHIPPED_NAMES, check_shipped
+
+    return {
+        name: str(check_shipped(spec.game_class(), num_players, options, name=name).info["sha256"])
+        for name in ladder
+        if name in SHIPPED_NAMES
+    }
+
+
 # ---------------------------------------------------------------------- the stored references
 @dataclass
 class References:
@@ -95,6 +107,7 @@ class References:
     deal_set: str
     games_per_pair: int
     ladder: list[str]
+    shipped_weights: dict[str, str]  # shipped agent -> SHA-256 of its weights
     ratings: list[Rating]
     duels: list[MatchResult]
     games: list[dict[str, Any]]  # table, deal, seats (labels), scores, winners
@@ -149,6 +162,14 @@ def load_references(game: str, num_players: int, directory: str | Path | None = 
             f"{references.game_version}, this is version {version}; make them again with "
             f"scripts/benchmark_references.py --game {spec.name} --players {num_players}"
         )
+    weights = shipped_weights(spec, num_players, references.options, references.ladder)
+    changed = sorted(name for name in weights if weights[name] != references.shipped_weights.get(name))
+    if changed:
+        raise BenchmarkError(
+            f"{spec.name}: the shipped agent {changed[0]!r} has other weights than when the benchmark references "
+            f"were made; make them again with scripts/benchmark_references.py --game {spec.name} "
+            f"--players {num_players}"
+        )
     return references
 
 
@@ -161,11 +182,10 @@ def make_references(
     workers: int | None = 1,
     progress: bool | None = None,
 ) -> References:
-    """Play the ladder's round robin (duels, seats rotated) on ``deal_set`` and rate it (random = 0)."""
+    """Play the ladder's round robin on ``deal_set`` (``run_tournament`` without mixed tables: duels with seats
+    rotated, or teams compared deal by deal) and rate it (random = 0)."""
     spec = game_spec(game)
     probe = spec.game_class()(num_players=num_players, seed=0)
-    if plays_as_teams(spec, probe.num_players):
-        raise BenchmarkError(f"{spec.name}: the benchmark ladder is for competitive games played by rival agents")
     ladder = ladder_agents(spec, probe.num_players, probe.config)
     evaluation = run_tournament(
         spec.name,
@@ -186,6 +206,7 @@ def make_references(
         deal_set=deal_set,
         games_per_pair=games_per_pair,
         ladder=ladder,
+        shipped_weights=shipped_weights(spec, probe.num_players, probe.config, ladder),
         ratings=evaluation.ratings,
         duels=evaluation.matches,
         games=[stored_game(result) for result in evaluation.games],
