@@ -3,7 +3,7 @@
 ::
 
     fiesta benchmark --game fiesta_mexicana --players 2 --agent mine=runs/fm --games 40
-    fiesta benchmark --game tortilla_de_patatas --players 2 --agent careful:version=1
+    fiesta benchmark --game tortilla_de_patatas --players 2 --agent old=careful:version=1
 
 or in Python::
 
@@ -67,7 +67,7 @@ from fiesta_envs.evaluation.ladder import (
 )
 from fiesta_envs.evaluation.stats import Rating, rate_against_ladder
 from fiesta_envs.evaluation.tournament import GameResult, GameTask, Table, duel_tables, play_games, schedule
-from fiesta_envs.registry import game_spec
+from fiesta_envs.registry import GameSpec, game_spec
 from fiesta_envs.version import __version__
 
 #: Games against each reference when none is given.
@@ -194,6 +194,32 @@ def benchmark_schedule(
     return tasks
 
 
+def source_spec(agent: Any) -> str:
+    """The agent's spec as given (without ``NAME=``), or the class name of a policy object."""
+    if isinstance(agent, str):
+        return split_named_spec(agent)[1]
+    if isinstance(agent, Path):
+        return str(agent)
+    return type(agent).__name__
+
+
+def agent_source(
+    spec: GameSpec, num_players: int, agent: Any, name: str | None, references: References, trust: bool
+) -> Any:
+    """The agent resolved (``resolve_agent``) and labelled: ``name``, else the ``NAME`` of ``NAME=SPEC``, else its
+    own label; a label of the ladder is refused."""
+    given, agent_spec = split_named_spec(agent) if isinstance(agent, str) else (None, agent)
+    source = resolve_agent(spec, num_players, agent_spec, references.options, trust_checkpoints=trust)
+    label = name or given or source.label
+    if label in references.ladder:
+        shown = agent_spec if isinstance(agent_spec, str) else "..."
+        raise BenchmarkError(
+            f"{spec.name}: the agent's name {label!r} is a reference's; give it another: --agent NAME={shown} "
+            f"(or name=... in Python)"
+        )
+    return dataclasses.replace(source, label=label)
+
+
 def benchmark(
     agent: Any,
     *,
@@ -228,18 +254,7 @@ def benchmark(
         raise BenchmarkError(
             f"{spec.name}: the stored references were played on deal set {references.deal_set!r}, not {deal_set!r}"
         )
-    label, agent_spec = name, agent
-    if isinstance(agent, str):
-        given, agent_spec = split_named_spec(agent)
-        label = name or given
-    source = resolve_agent(spec, num_players, agent_spec, references.options, trust_checkpoints=trust_checkpoints)
-    label = label or source.label
-    if label in references.ladder:
-        raise BenchmarkError(
-            f"{spec.name}: the agent's name {label!r} is a reference's; give it another: "
-            f"--agent NAME={agent_spec if isinstance(agent_spec, str) else '...'} (or name=... in Python)"
-        )
-    source = dataclasses.replace(source, label=label)
+    source = agent_source(spec, num_players, agent, name, references, trust_checkpoints)
     teams = plays_as_teams(spec, num_players)
     if teams and games > references.games_per_pair:
         raise BenchmarkError(
@@ -247,6 +262,7 @@ def benchmark(
             f"is compared deal by deal with the references' teams, stored for deals 0-{references.games_per_pair - 1}"
         )
     opponents = [] if teams else [resolve_agent(spec, num_players, r, references.options) for r in references.ladder]
+    label = source.label
     tasks = benchmark_schedule([label, *references.ladder], num_players, games, deal_set, seed, teams=teams)
     results = play_games(
         spec,
@@ -261,14 +277,14 @@ def benchmark(
     outcomes = compare(label, references, results)
     duels, rating = rate(label, references, outcomes, played=len(results), bootstrap=bootstrap, seed=seed)
     return BenchmarkResult(
-        agent=label,
-        agent_spec=agent_spec if isinstance(agent_spec, str) else type(agent_spec).__name__,
+        agent=source.label,
+        agent_spec=source_spec(agent),
         game=spec.name,
         env_id=references.env_id,
         game_version=references.game_version,
         num_players=num_players,
         deal_set=deal_set,
-        games_per_reference=games,
+        games_per_reference=duels[0].games,  # rounded up to whole seat rotations
         total_games=len(results),
         seed=seed,
         rating=rating,
@@ -336,11 +352,12 @@ def save_result(result: BenchmarkResult, path: str | Path) -> Path:
 EPILOG = """\
 examples:
   fiesta benchmark --game fiesta_mexicana --players 2 --agent mine=runs/fm
-  fiesta benchmark --game tortilla_de_patatas --players 2 --agent careful:version=1 --games 20
+  fiesta benchmark --game tortilla_de_patatas --players 2 --agent old=careful:version=1 --games 20
 
 The agent plays a duel against every agent of the game's reference ladder (random, each version of the
 scripted baseline, search, the shipped ppo), seats rotated, on the first deals of a published deal set;
-the ladder's own games are stored in the package. Prints the agent's Bradley-Terry rating on the ladder's
+the ladder's own games are stored in the package. Cooperative and one-player games: the agent's team is
+compared deal by deal with each reference's team. Prints the agent's Bradley-Terry rating on the ladder's
 scale (random = 0) with its 95% interval, each duel, and one line to cite.
 """
 
