@@ -7,6 +7,7 @@ import importlib.util
 import json
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -16,14 +17,13 @@ from fiesta_envs.cli import main
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.policy import Policy, RandomPolicy
 from fiesta_envs.core.rng import derive_seed
-from fiesta_envs.evaluation.agents import AgentSource
 from fiesta_envs.evaluation.benchmark import (
     BenchmarkResult,
     benchmark,
     benchmark_schedule,
     split_named_spec,
 )
-from fiesta_envs.evaluation.evaluate import Evaluation, summarize
+from fiesta_envs.evaluation.evaluate import Evaluation, plays_as_teams, summarize
 from fiesta_envs.evaluation.ladder import (
     REFERENCES_DIR,
     BenchmarkError,
@@ -33,7 +33,7 @@ from fiesta_envs.evaluation.ladder import (
     stored_references,
 )
 from fiesta_envs.evaluation.stats import fit_against_ladder, rate_against_ladder
-from fiesta_envs.evaluation.tournament import GameResult, duel_tables
+from fiesta_envs.evaluation.tournament import GameResult, tournament_tables
 from fiesta_envs.registry import game_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -102,37 +102,50 @@ def test_the_ladder_is_random_each_baseline_version_search_and_the_shipped_agent
     assert load_references(GAME, 2).ladder == LADDER
 
 
-def test_the_stored_references_agree_with_what_the_script_makes(tmp_path):
-    """The script with 2 games per pair plays deal 0 of every pair: those games must be in the stored file."""
-    assert load_script().main(["--game", GAME, "--players", "2", "--games", "2", "--out-dir", str(tmp_path)]) == 0
-    tiny = load_references(GAME, 2, tmp_path)
-    stored = load_references(GAME, 2)
-    for field in ("game", "env_id", "game_version", "num_players", "options", "deal_set", "ladder"):
+@pytest.mark.parametrize(("game", "players"), [(GAME, 2), ("la_catrina", 4), ("fiesta_de_los_muertos", 4)])
+def test_the_stored_references_agree_with_what_the_script_makes(tmp_path, game, players):
+    """The script with 2 games per pair plays the first deals of every pair: those games are in the stored file."""
+    argv = ["--game", game, "--players", str(players), "--games", "2", "--out-dir", str(tmp_path)]
+    assert load_script().main(argv) == 0
+    tiny = load_references(game, players, tmp_path)
+    stored = load_references(game, players)
+    for field in ("game", "env_id", "game_version", "num_players", "options", "deal_set", "ladder", "shipped_weights"):
         assert getattr(tiny, field) == getattr(stored, field), field
     games = {(g["table"], g["deal"], tuple(g["seats"])): g for g in stored.games}
-    assert len(tiny.games) == 2 * len(duel_tables(LADDER, 2))
-    for game in tiny.games:
-        assert games[(game["table"], game["deal"], tuple(game["seats"]))] == game
+    assert len(tiny.games) >= 2 * len(stored.ladder)
+    for played in tiny.games:
+        assert games[(played["table"], played["deal"], tuple(played["seats"]))] == played
     assert stored.command.endswith(f"--games {stored.games_per_pair} --deal-set {stored.deal_set}")
 
 
-def test_the_stored_ratings_and_duels_are_those_of_the_stored_games():
-    stored = load_references(GAME, 2)
+@pytest.mark.parametrize(("game", "players"), stored_references())
+def test_the_stored_ratings_and_duels_are_those_of_the_stored_games(game, players):
+    stored = load_references(game, players)
+    teams = plays_as_teams(game_spec(game), players)
     evaluation = Evaluation(
         game=stored.game,
-        num_players=2,
+        num_players=players,
         options=stored.options,
-        cooperative=False,
-        team_play=False,
+        cooperative=game_spec(game).game_class().cooperative,
+        team_play=teams,
         seed=deal_set_seed(stored.deal_set),
         games_per_table=stored.games_per_pair,
-        agents=[AgentSource(label, "baseline", label) for label in stored.ladder],
-        tables=duel_tables(stored.ladder, 2),
-        games=[GameResult(index=i, returns=(), steps=0, **g) for i, g in enumerate(stored.games)],
+        agents=[SimpleNamespace(label=label) for label in stored.ladder],
+        tables=tournament_tables(stored.ladder, players, teams, mixed=False),
+        games=[GameResult(index=i, returns=(0.0,) * players, steps=0, **g) for i, g in enumerate(stored.games)],
     )
     summarize(evaluation)
     assert evaluation.ratings == stored.ratings
     assert evaluation.matches == stored.duels
+
+
+def test_the_docs_name_every_stored_ladder():
+    page = " ".join((ROOT / "docs" / "benchmark.md").read_text().split())
+    names = {"fiesta_mexicana": "Fiesta Mexicana", "tortilla_de_patatas": "Tortilla de Patatas"}
+    names |= {"tequila": "Tequila", "la_catrina": "La Catrina", "fiesta_de_los_muertos": "Fiesta de los Muertos"}
+    listed = page[page.index("Stored ladders:") :].split(". ")[0]
+    for game, players in stored_references():
+        assert f"{names[game]} {players}p" in listed, (game, players)
 
 
 # ---------------------------------------------------------------------- running
