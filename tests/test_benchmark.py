@@ -95,6 +95,13 @@ def test_agent_names_are_told_apart_from_specs_with_options_and_paths():
     assert split_named_spec("runs/a=b/checkpoint") == (None, "runs/a=b/checkpoint")
 
 
+def test_an_existing_path_with_an_equals_sign_is_not_a_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "lr=0.1").mkdir()
+    assert split_named_spec("lr=0.1") == (None, "lr=0.1")
+    assert split_named_spec("lr=0.2") == ("lr", "0.2")
+
+
 # ---------------------------------------------------------------------- the stored references
 def test_the_ladder_is_random_each_baseline_version_search_and_the_shipped_agent():
     assert ladder_agents(game_spec(GAME), 2) == LADDER

@@ -168,9 +168,10 @@ class BenchmarkResult:
 
 
 def split_named_spec(text: str) -> tuple[str | None, str]:
-    """``NAME=SPEC`` -> (NAME, SPEC); a spec without a name -> (None, spec)."""
+    """``NAME=SPEC`` -> (NAME, SPEC); a spec without a name, or an existing path such as ``lr=0.1/run`` ->
+    (None, spec)."""
     match = NAMED_SPEC.match(text)
-    if match is None:
+    if match is None or Path(text.strip()).exists():
         return None, text.strip()
     return match.group(1), match.group(2).strip()
 
