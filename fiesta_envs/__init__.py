@@ -19,7 +19,7 @@ from fiesta_envs.core.errors import (
 )
 from fiesta_envs.registry import GAMES, game_spec, make_aec_env, make_gym_env, register_environments
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "GAMES",

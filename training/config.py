@@ -45,6 +45,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from fiesta_envs.core.errors import FiestaError
+from fiesta_envs.training.config_files import UnknownConfigError, find_config
 
 
 class ConfigError(FiestaError, ValueError):
@@ -439,7 +440,12 @@ def validate_config(data: Mapping[str, Any], source: str = "config") -> TrainCon
 
 
 def load_config(path: Path | str, overrides: Sequence[str] = ()) -> TrainConfig:
-    """Read, override and validate a config file."""
+    """Read, override and validate a config: a file, or the name of a packaged one (``smoke``,
+    ``fiesta_mexicana/ppo``; see ``training/config_files.py``)."""
+    try:
+        path = find_config(path)
+    except UnknownConfigError as error:
+        raise ConfigError(str(error)) from None
     data = apply_overrides(read_yaml(path), overrides)
     source = str(path) + (f" (with --set {' '.join(overrides)})" if overrides else "")
     return validate_config(data, source)

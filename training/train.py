@@ -1,7 +1,8 @@
 """``fiesta train``: MaskablePPO on one seat of a game, against a league of past selves and baselines.
 
-    fiesta train --config configs/fiesta_mexicana/ppo.yaml
-    fiesta train --config configs/smoke.yaml --set total_timesteps=4096 --set ppo.learning_rate=1e-4
+    fiesta train --config fiesta_mexicana/ppo          # a packaged config (fiesta configs lists them)
+    fiesta train --config smoke --set total_timesteps=4096 --set ppo.learning_rate=1e-4
+    fiesta train --config my_run.yaml                  # a file
     fiesta train --resume runs/fiesta_mexicana/ppo-seed0 [--set total_timesteps=600000]
 
 What a run does, top to bottom (``Trainer.run``):
@@ -92,7 +93,12 @@ RESUME_SAFE_FIELDS = {"total_timesteps", "eval", "final_eval", "progress_bar", "
 
 # ---------------------------------------------------------------------------------- command line
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", type=Path, metavar="FILE", help="YAML config (see configs/)")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="CONFIG",
+        help="a YAML file, or the name of a packaged config (smoke, fiesta_mexicana/ppo: fiesta configs lists them)",
+    )
     add_override_argument(parser)
     parser.add_argument(
         "--resume",
