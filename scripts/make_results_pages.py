@@ -305,6 +305,31 @@ def performance_page(data: Mapping[str, Any]) -> str:
     )
 
 
+def rllib_page(data: Mapping[str, Any]) -> str:
+    speed, run = data["throughput"], data["shipped_config"]
+    speed_rows = [
+        [str(r["num_env_runners"]), number(r["steps_per_second"]), number(r["median_iteration"]),
+         signed(r["mean_return"])]
+        for r in speed["rows"]
+    ]
+    run_rows = [
+        [code(r["opponent"]), number(r["games"]), wdl(r), rate(r), signed(r["mean_margin"])] for r in run["rows"]
+    ]
+    return page(
+        "rllib.json",
+        "Ray RLlib backend",
+        "Measurements of `fiesta train --backend rllib` ([Scale-out](../scale-out.md)).",
+        f"## Throughput\n\n{speed['setting']}; on {speed['machine']}. `{speed['command']}` ({speed['config']}).\n\n"
+        + measured_on([speed]) + "\n\n"
+        + table(["`num_env_runners`", "steps/s (whole run)", "median iteration",
+                 "learner's mean return, last iteration"], speed_rows),
+        f"## The shipped config to its end\n\n`{run['command']}` on {run['machine']}: {run['steps']:,} steps in "
+        f"{run['wall_minutes']} minutes of wall time ({run['driver_cpu_minutes']} CPU-minutes in the driver). "
+        "The final evaluation, seats rotated:\n\n" + measured_on([run]) + "\n\n"
+        + table(["opponent", "games", "W / D / L", "win rate [95% CI]", "mean margin"], run_rows),
+    )
+
+
 def index_page() -> str:
     return page(
         "*.json",
@@ -318,7 +343,8 @@ def index_page() -> str:
         "- [Ladder](ladder.md): every agent of a game rated in one run.\n"
         "- [Search and baselines](search.md): the `search` agent, and version 2 of each baseline against version 1.\n"
         "- [Long fuzz runs](fuzz.md): every configuration of every game, checked step by step.\n"
-        "- [Performance](performance.md): the environments' share of training time and their speed.",
+        "- [Performance](performance.md): the environments' share of training time and their speed.\n"
+        "- [Ray RLlib backend](rllib.md): its throughput and its shipped config's run.",
     )
 
 
@@ -351,6 +377,7 @@ def pages() -> dict[Path, str]:
         PAGES / "search.md": search_page(search, load("baselines")),
         PAGES / "fuzz.md": fuzz_page(load("fuzz")),
         PAGES / "performance.md": performance_page(load("performance")),
+        PAGES / "rllib.md": rllib_page(load("rllib")),
     }
 
 

@@ -46,10 +46,12 @@ def measured_blocks(data: dict) -> list[dict]:
         runs = [data["env_share"], data["loops"]]
         return runs + [{**row, **{k: data["training_fps"][k] for k in ("fiesta_envs_version", "game_versions")}}
                        for row in data["training_fps"]["rows"]]
+    if data["table"] == "rllib":
+        return [data["throughput"], data["shipped_config"]]
     return [*data["rows"], *data.get("training", []), *([data["main_job"]] if "main_job" in data else [])]
 
 
-@pytest.mark.parametrize("name", ["learning", "ladder", "search", "baselines", "fuzz", "performance"])
+@pytest.mark.parametrize("name", sorted(path.stem for path in (ROOT / "results").glob("*.json")))
 def test_every_result_names_its_command_package_version_and_game_versions(name):
     blocks = measured_blocks(pages.load(name))
     assert blocks
