@@ -133,6 +133,7 @@ def test_export_writes_weights_and_a_description(checkpoint, tmp_path, capsys):
     game = FiestaMexicana(num_players=2)
     assert info["game"] == GAME and info["num_players"] == 2 and info["agent"] == "ppo"
     assert info["options"] == game.config  # all options, defaults filled in
+    assert info["environment"] == "fiesta_envs/FiestaMexicana-v1"  # the environment it was trained on
     assert info["version"] == FiestaMexicana.version
     assert info["observation_size"] == info["plain_observation_size"] == game.observation_size
     assert info["num_actions"] == game.num_actions

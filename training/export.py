@@ -123,6 +123,7 @@ def export_checkpoint(
             shortlist=shortlist is not None,
             shortlist_version=DEFAULT_VERSION if shortlist is None else shortlist,
             also_plays=also_plays,
+            environment=spec.gym_id,
         )
     except FiestaError as error:
         raise ExportError(f"cannot export {meta['path']}: {error}") from error

@@ -20,9 +20,10 @@ The JSON holds:
 * ``format`` (1), ``agent`` (``"ppo"``), ``game``, ``num_players``, ``options`` (all the game's
   options the network was trained with, defaults filled in, e.g. ``{"menu": "day",
   "action_features": true, "reward": "rank"}``), ``variant``;
-* ``version``: the engine class's ``version`` at training time; ``observation_layout``: the name of
-  the observation layout it was trained on (``Game.observation_layout``, e.g.
-  ``"tortilla_de_patatas/information_state/v0"``);
+* ``version``: the engine class's ``version`` at training time; ``environment``: the environment it was
+  trained on, with its version (e.g. ``"fiesta_envs/Tequila-v2"``: results measured with it name that
+  environment); ``observation_layout``: the name of the observation layout it was trained on
+  (``Game.observation_layout``, e.g. ``"tortilla_de_patatas/information_state/v0"``);
 * ``observation_size`` (what the network takes), ``plain_observation_size`` (the observation
   without action features), ``action_features_size`` (0 unless trained with
   ``action_features=True``), ``num_actions``;
@@ -177,6 +178,12 @@ class ShippedAgent:
     @property
     def num_players(self) -> int:
         return int(self.info["num_players"])
+
+    @property
+    def environment(self) -> str | None:
+        """The environment id it was trained on (``environment`` in its JSON), e.g. ``fiesta_envs/Tequila-v2``."""
+        value = self.info.get("environment")
+        return None if value is None else str(value)
 
     @property
     def also_plays(self) -> tuple[int, ...]:
@@ -581,9 +588,12 @@ def write_shipped_agent(
     shortlist: bool = False,
     shortlist_version: int = DEFAULT_VERSION,
     also_plays: list[int] | tuple[int, ...] | None = None,
+    environment: str | None = None,
 ) -> tuple[Path, Path]:
     """Write ``<stem>.npz`` and ``<stem>.json`` into ``out_dir`` (default: the package's folder).
 
+    ``environment``: the id of the environment it was trained on, with its version (``fiesta_envs/Tequila-v2``;
+    ``fiesta export`` passes the registry's).
     ``shortlist``: the network was trained on the game's shortlist, version ``shortlist_version`` (reads its
     vector, picks a candidate). ``also_plays``: the other player counts a shortlist agent plays (written as the
     JSON's ``also_plays``; refused for an agent that reads the observation).
@@ -656,6 +666,7 @@ def write_shipped_agent(
             "options": dict(probe.config),
             "variant": variant_name(game_class, probe.config),
             "version": game_class.version,
+            **({"environment": environment} if environment is not None else {}),
             "observation_layout": probe.observation_layout,
             "observation_size": actor.input_size,
             "plain_observation_size": plain,
