@@ -104,8 +104,9 @@ def test_record_result_refuses_an_evaluation_without_a_setting(tmp_path):
 def test_record_result_turns_a_fuzz_report_into_a_row_keyed_by_its_command(tmp_path):
     results = tmp_path / "fuzz.json"
     results.write_text(json.dumps({"table": "fuzz", "rows": []}))
-    report = {"game": "tequila", "configurations": [{"num_players": 2, "options": {}}, {"num_players": 2, "options": {}}],
-              "games": 20, "steps": 500, "total_checks": 1500, "failures": {"mask": 1}, "seconds": 3.2}
+    configurations = [{"num_players": 2, "options": {}}, {"num_players": 2, "options": {"reward": "margin"}}]
+    report = {"game": "tequila", "configurations": configurations, "games": 20, "steps": 500,
+              "total_checks": 1500, "failures": {"mask": 1}, "seconds": 3.2}
     command = "fiesta fuzz --game tequila --players 2 --games 10 --seed 1"
     for _ in range(2):
         recorder.record(results, {"fuzz": [report]}, command, None, cpu_seconds=5.6)
