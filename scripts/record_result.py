@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import shlex
 import subprocess
 import sys
@@ -60,8 +61,8 @@ def evaluation_rows(output: Mapping[str, Any], command: str, setting: str) -> li
     return rows
 
 
-def fuzz_rows(output: Mapping[str, Any], command: str) -> list[dict[str, Any]]:
-    """One row per game of a ``fiesta fuzz --json`` report."""
+def fuzz_rows(output: Mapping[str, Any], command: str, cpu_seconds: float | None) -> list[dict[str, Any]]:
+    """One row per game of a ``fiesta fuzz --json`` report (``cpu_seconds``: of the whole command, if known)."""
     import fiesta_envs
     from fiesta_envs.registry import game_spec
 
@@ -80,7 +81,7 @@ def fuzz_rows(output: Mapping[str, Any], command: str) -> list[dict[str, Any]]:
             "checks": report["total_checks"],
             "failures": sum(report["failures"].values()),
             "commit": _commit(),
-            "cpu_seconds": round(report["seconds"]),
+            "cpu_seconds": None if cpu_seconds is None or len(output["fuzz"]) > 1 else round(cpu_seconds),
             "command": command,
             "fiesta_envs_version": fiesta_envs.__version__,
             "game_versions": {report["game"]: f"v{game_spec(report['game']).game_class().version}"},
@@ -103,11 +104,20 @@ def merge(existing: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]
     return merged + list(fresh.values())
 
 
-def record(results_file: Path, output: Mapping[str, Any], command: str, setting: str | None) -> int:
+def load_results(results_file: Path) -> dict[str, Any]:
+    if not results_file.is_file():
+        known = ", ".join(sorted(path.name for path in results_file.parent.glob("*.json"))) or "none"
+        raise SystemExit(f"{results_file} does not exist; the results files there: {known}")
+    return json.loads(results_file.read_text(encoding="utf-8"))
+
+
+def record(
+    results_file: Path, output: Mapping[str, Any], command: str, setting: str | None, cpu_seconds: float | None = None
+) -> int:
     """Add the rows of one command's JSON output to ``results_file``; returns how many rows were written."""
-    data = json.loads(results_file.read_text(encoding="utf-8"))
+    data = load_results(results_file)
     if "fuzz" in output:
-        rows, key = fuzz_rows(output, command), ("command", "game")
+        rows, key = fuzz_rows(output, command, cpu_seconds), ("command", "game")
     elif "matches" in output:
         if not setting:
             raise SystemExit("an evaluation needs --setting, the words naming its table row, e.g. '2 players'")
@@ -121,16 +131,19 @@ def record(results_file: Path, output: Mapping[str, Any], command: str, setting:
     return len(rows)
 
 
-def run(command: Sequence[str], folder: Path) -> Path:
-    """Run a ``fiesta evaluate`` or ``fiesta fuzz`` command with its JSON output in ``folder``."""
+def run(command: Sequence[str], folder: Path) -> tuple[Path, float]:
+    """Run a ``fiesta evaluate`` or ``fiesta fuzz`` command with its JSON output in ``folder``; returns that
+    output's path and the CPU-seconds the command used."""
     if "evaluate" in command:
         extra, output = ["--out", str(folder)], folder / "results.json"
     elif "fuzz" in command:
         extra, output = ["--json", str(folder / "fuzz.json")], folder / "fuzz.json"
     else:
         raise SystemExit("record_result runs 'fiesta evaluate' or 'fiesta fuzz' commands; use --from for others")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run([*command, *extra], check=True)
-    return output
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return output, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -144,17 +157,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     split = argv.index("--") if "--" in argv else len(argv)
     args = parser.parse_args(argv[:split])
     command_line = argv[split + 1 :]
+    load_results(args.results_file)  # before a long run, not after it
+    cpu_seconds = None
     if args.source:
         if not args.command:
             parser.error("--from needs --command, the command that wrote the file")
         output, command = json.loads(args.source.read_text(encoding="utf-8")), args.command
     elif command_line:
         with tempfile.TemporaryDirectory() as folder:
-            output = json.loads(run(command_line, Path(folder)).read_text(encoding="utf-8"))
+            path, cpu_seconds = run(command_line, Path(folder))
+            output = json.loads(path.read_text(encoding="utf-8"))
         command = shlex.join(command_line)
     else:
         parser.error("give the command after --, or --from FILE --command TEXT")
-    written = record(args.results_file, output, command, args.setting)
+    written = record(args.results_file, output, command, args.setting, cpu_seconds)
     print(f"{args.results_file}: {written} rows recorded; now run python scripts/make_results_pages.py")
     return 0
 

@@ -5,10 +5,13 @@ package's strings (docstrings, which the game pages are made of, command-line he
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from pathlib import Path
 
 import pytest
+
+from fiesta_envs.registry import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 WORK_HISTORY = {
@@ -75,3 +78,15 @@ def test_the_pages_checked_include_the_front_page_and_the_game_pages_source():
     assert ROOT / "README.md" in pages() and ROOT / "docs" / "training.md" in pages()
     assert not any("results" in path.parts for path in pages())
     assert ROOT / "fiesta_envs" / "tequila_v2.py" in package_files()
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_page_lists_each_version_once_keyed_to_a_package_version(name):
+    module = GAMES[name].aec_module
+    page = importlib.import_module(module).__doc__
+    history = page[page.index("Version history\n") :]
+    entries = re.findall(r"^- v(\d+) \(([^)]*)\)", history, flags=re.MULTILINE)
+    current = int(module.rsplit("_v", 1)[1])
+    assert [int(version) for version, _ in entries] == list(range(current, -1, -1)), entries
+    for version, release in entries:
+        assert re.search(r"fiesta_envs \d+\.\d+\.\d+|in no release", release), (version, release)

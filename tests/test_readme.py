@@ -22,6 +22,14 @@ def test_the_readme_shows_the_two_commands_and_your_own_agent():
         assert line in text
 
 
+def test_the_readme_types_no_result_numbers_outside_its_generated_headline_table():
+    text = README.read_text(encoding="utf-8")
+    head, rest = text.split("<!-- results:headline -->")
+    _, tail = rest.split("<!-- /results:headline -->")
+    typed = re.findall(r"\b0\.\d{3}\b|\d \[\d|\d+ / \d+ / \d+", head + tail)
+    assert not typed  # results come from results/*.json through scripts/make_results_pages.py
+
+
 @pytest.mark.parametrize("snippet", SNIPPETS, ids=[f"snippet{i}" for i in range(len(SNIPPETS))])
 def test_every_python_snippet_runs(snippet):
     if "sb3_contrib" in snippet:

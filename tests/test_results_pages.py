@@ -99,3 +99,23 @@ def test_record_result_refuses_an_evaluation_without_a_setting(tmp_path):
     output = {"game": "tequila", "matches": [], "num_players": 2, "seed": 1}
     with pytest.raises(SystemExit, match="needs --setting"):
         recorder.record(results, output, "fiesta evaluate ...", None)
+
+
+def test_record_result_turns_a_fuzz_report_into_a_row_keyed_by_its_command(tmp_path):
+    results = tmp_path / "fuzz.json"
+    results.write_text(json.dumps({"table": "fuzz", "rows": []}))
+    configurations = [{"num_players": 2, "options": {}}, {"num_players": 2, "options": {"reward": "margin"}}]
+    report = {"game": "tequila", "configurations": configurations, "games": 20, "steps": 500,
+              "total_checks": 1500, "failures": {"mask": 1}, "seconds": 3.2}
+    command = "fiesta fuzz --game tequila --players 2 --games 10 --seed 1"
+    for _ in range(2):
+        recorder.record(results, {"fuzz": [report]}, command, None, cpu_seconds=5.6)
+    (row,) = json.loads(results.read_text())["rows"]
+    assert (row["players"], row["games_each"], row["steps"], row["checks"]) == (2, 10, 500, 1500)
+    assert (row["failures"], row["cpu_seconds"], row["command"]) == (1, 6, command)
+    assert row["game_versions"] == {"tequila": "v2"}
+
+
+def test_record_result_refuses_a_results_file_that_does_not_exist(tmp_path):
+    with pytest.raises(SystemExit, match="does not exist"):
+        recorder.main([str(tmp_path / "nope.json"), "--", "fiesta", "fuzz"])
