@@ -181,25 +181,23 @@ Trained agent
 -------------
 ``ppo`` (4 players, shipped): one policy on every seat, choosing among the 10 candidates of version 2 of the
 shortlist (``fiesta_envs/muertos/shortlist.py``: the best legal actions by the scoring of ``associative`` version 2,
-each described by what the seat knows; candidate 0 is that team's choice). Over 1,000 shared deals it appeases 3.94
-skulls of 4 (CI 3.93-3.96) where ``associative`` (version 2, the default) appeases 3.92: 47 wins, 924 ties, 29
-losses, 0.509 [0.478, 0.540], level (``fiesta evaluate --game fiesta_de_los_muertos --players 4 --agents
-ppo,associative --games 1000 --seed 1``; seed 2: 0.516, 3.96 against 3.92). Against ``associative:version=1``
-(2.71 skulls): 0.806. Trained by ``fiesta train --config configs/fiesta_de_los_muertos/ppo.yaml`` (2026-12-02; the
-agent shipped before it, on version 1 of the shortlist, appeased 3.81 and lost to version 2, 0.454).
+each described by what the seat knows; candidate 0 is that team's choice). It is level with ``associative``
+(version 2, the default): both teams appease almost every skull, so most deals are tied; it is well ahead of
+``associative:version=1``. The measured results, with their commands, are in the documentation's Results pages
+(shipped agents). Trained by ``fiesta train --config configs/fiesta_de_los_muertos/ppo.yaml``; the 4-player
+network also plays at 5-8 players (``also_plays`` in its JSON).
 
 Version history
 ---------------
-- version 1 (``fiesta_de_los_muertos_v1``, ``fiesta_envs/FiestaDeLosMuertos-v1``): words and characters get
+- v1 (fiesta_envs 0.2.0; ``fiesta_de_los_muertos_v1``, ``fiesta_envs/FiestaDeLosMuertos-v1``): words and characters get
   an identity code in every slot of the observation (4,440 -> 5,180 entries); the writing task is split into
   the ``task`` and ``prompt`` blocks; the observation is built from scratch at every call from the named
   blocks above (``MuertosObserver``, no kept views: 8.5-9.2% of MaskablePPO's time, as before); rules,
   actions and rewards unchanged. ``fiesta_de_los_muertos_v0``
-  and ``FiestaDeLosMuertos-v0`` now fail with a message naming version 1.
-- version 0: first release, lexicon version 2 (217 characters, 1384 words, 111 tags; 1685
-  actions). During development a first lexicon (version 1) had few polysemous words: the
-  associative team appeased 96-98% of the skulls with it, which left no headroom for learning;
-  version 2 adds real second senses and tags shared across themes, so that chains drift.
+  and ``FiestaDeLosMuertos-v0`` fail with a message naming v1.
+- v0 (fiesta_envs 0.1.0): the first version, lexicon version 2 (217 characters, 1384 words, 111 tags;
+  1685 actions). Lexicon version 2 has real second senses and tags shared across themes, so that chains
+  drift (a lexicon with few polysemous words leaves a team nothing to get wrong).
 """
 
 from fiesta_envs.core.aec import aec_env_classes

@@ -152,12 +152,13 @@ Rulings (where the printed rules are silent; see ``fiesta_mexicana/components.py
 
 Version history
 ---------------
-- v1: the observation shows all that is public and nothing more (layout above): who bid what in the
+- v1 (fiesta_envs 0.2.0): the observation shows all that is public and nothing more (layout above): who bid what in the
   auction (``bids``), both own start cards while orienting (``start_cards``; ``offer`` holds only the
   dish on offer), the objective hands shown at setup (``shown_objectives``); setup orientation and
   table turns are simultaneous as printed (the turns chosen after a placement apply together, noted in
   the state dict's ``turns_chosen``; the state dict also holds ``bids``). Action features unchanged.
-- v0: first release.
+- v0 (fiesta_envs 0.1.0): the first version; ``fiesta_mexicana_v0`` and ``FiestaMexicana-v0`` fail with a
+  message naming v1.
 """
 
 from fiesta_envs.core.aec import aec_env_classes

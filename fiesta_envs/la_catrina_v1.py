@@ -89,19 +89,18 @@ players  version 2 [95% CI]    all 13 flowers  version 1 [95% CI]  all 13 flower
 Trained agent
 -------------
 ``ppo`` (4 players, shipped): a shortlist policy (version 2 of the shortlist of ``fiesta_de_los_muertos_v1``,
-ranked by ``associative`` version 2) trained on the campaign, rewarded by flowers / 13. Over 1,000 shared
-campaigns it colours 9.72 flowers (CI 9.50-9.95) where the ``associative`` team (version 2, the default) colours
-9.16, and wins 370, ties 351, loses 279: 0.545 [0.515, 0.576] (``fiesta evaluate --game la_catrina --players 4
---agents ppo,associative --games 1000 --seed 1``; seed 2: 0.545, 9.44 against 9.01). Against ``associative``
-version 1 (2.15 flowers): 0.954. Trained by ``fiesta train --config configs/la_catrina/ppo.yaml`` (2026-12-02;
-the agent shipped before it, on version 1 of the shortlist, coloured 3.50 and lost to version 2).
+ranked by ``associative`` version 2) trained on the campaign, rewarded by flowers / 13. It colours about half
+a flower a campaign more than the ``associative`` team (version 2, the default) on the same deals, and far more
+than ``associative`` version 1. The measured results, with their commands, are in the documentation's Results
+pages (shipped agents). Trained by ``fiesta train --config configs/la_catrina/ppo.yaml``; the 4-player network
+also plays at 5 players (``also_plays`` in its JSON).
 
 Version history
 ---------------
-- version 1 (``la_catrina_v1``, ``fiesta_envs/LaCatrina-v1``): the observation of
+- v1 (fiesta_envs 0.2.0; ``la_catrina_v1``, ``fiesta_envs/LaCatrina-v1``): the observation of
   ``fiesta_de_los_muertos_v1`` (identity codes for words and characters, 5,180 entries); rules unchanged.
-  ``la_catrina_v0`` and ``LaCatrina-v0`` now fail with a message naming version 1.
-- version 0: first release, lexicon version 2 (see ``fiesta_de_los_muertos_v1``; 1685 actions).
+  ``la_catrina_v0`` and ``LaCatrina-v0`` fail with a message naming v1.
+- v0 (fiesta_envs 0.1.0): the first version, lexicon version 2 (see ``fiesta_de_los_muertos_v1``; 1685 actions).
 """
 
 from fiesta_envs.core.aec import aec_env_classes

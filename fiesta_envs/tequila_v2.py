@@ -194,11 +194,11 @@ Rulings we added or chose (the rulings file fixes the sheet, tracks and tables)
   the calibrated sources divided by 1.5); the best play we found reached 190. One factor
   keeps the first values' balance between sources; 1.5 puts the strongest agent's typical game at the
   Aged threshold (it was chosen when that agent's mean was 208: Rested, its better games Aged) and
-  leaves Golden (330) to play about 1.4 times as productive as the planner's. Now (1,000 deals, seeds
+  leaves Golden (330) to play about 1.4 times as productive as the planner's. With them (1,000 deals, seeds
   0-999, side A): ``planner`` mean 227.7, standard deviation 17, min 141, quartiles 220 / 231 / 240,
   max 264; ranks Aged 519, Rested 463, Young 18; points by source (means): production tracks 79.4,
   sections first 57.0, coin track 51.9, first-to bonuses 15.8, tequila majorities 14.8,
-  collections 4.8, market spaces 3.4, unused gears 0.5. The shipped solo ``ppo`` (retrained on these
+  collections 4.8, market spaces 3.4, unused gears 0.5. The shipped solo ``ppo`` (trained on these
   values, cloning ``planner`` version 2; 1,000 deals of ``fiesta evaluate --seed 1``): mean 239.9,
   quartiles 232 / 245 / 253, max 269 (Aged 784, Rested 205, Young 8, Clear 3). Cask tile B is
   easier: ``planner`` (300 deals) mean 259.1, quartiles 253 / 261 / 267, max 288 (typically Aged).
@@ -225,16 +225,18 @@ Against ``random`` with seats alternating it won 200 games of 200 (its mean scor
 
 Version history
 ---------------
-- v2: our prestige values are 1.5 times the first ones (see the rulings: sections, coin track, production
-  tracks, first-to bonuses, collections, market columns 5 and 7); the same play scores more, and the margin
+- v2 (fiesta_envs 0.2.0): our prestige values are 1.5 times the first ones (see the rulings: sections, coin track,
+  production tracks, first-to bonuses, collections, market columns 5 and 7); the same play scores more, and the margin
   reward moves with the scores. The rulebook's numbers, the actions and the observation layout are unchanged.
   ``tequila_v1`` and ``Tequila-v1`` fail with a message naming v2.
-- v1: the rounds are simultaneous as printed (the others' sheets as they stood at the start of the
+- v1 (between 0.1.0 and 0.2.0, in no release; v2 keeps its observation): the
+  rounds are simultaneous as printed (the others' sheets as they stood at the start of the
   round; bonuses first taken in this round are not shown) and every public part of every sheet is
   shown (farm, fences, all tracks, unused gears) in one layout per sheet; the state dict saves the
   sheets shown (``shown_sheets``); the Parallel API (``parallel_env``). ``tequila_v0`` and
   ``Tequila-v0`` fail with a message naming the current version.
-- v0: first release (others shown as summaries; a later seat saw what earlier seats did this round).
+- v0 (fiesta_envs 0.1.0): the first version (others shown as summaries; a later seat saw what earlier seats did
+  this round).
 """
 
 from fiesta_envs.core.aec import aec_env_classes

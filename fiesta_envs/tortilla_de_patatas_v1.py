@@ -176,11 +176,12 @@ Rulings we added (where the rulebook is silent)
 
 Version history
 ---------------
-- v1: ``observation`` mode shows the table events since the observer's last decision (block
+- v1 (fiesta_envs 0.2.0): ``observation`` mode shows the table events since the observer's last decision (block
   ``events``): cards played and served or covered between two of its decisions were never visible
   before. The state dict holds those events (``events``, ``events_seen_from``). The default
   ``information_state`` mode is unchanged, bit for bit: agents trained on it for v0 still play.
-- v0: first release.
+- v0 (fiesta_envs 0.1.0): the first version; ``tortilla_de_patatas_v0`` and ``TortillaDePatatas-v0`` fail
+  with a message naming v1.
 """
 
 from fiesta_envs.core.aec import aec_env_classes
