@@ -3,12 +3,18 @@
 ::
 
     fiesta evaluate --game fiesta_mexicana --players 2 --agents greedy,random --games 200 --workers 2
-    fiesta evaluate --game tequila --players 3 --agents planner,greedy,ppo=runs/tequila --out results/
-    fiesta evaluate --game tequila --players 3 --agents planner,greedy --games 2000 --backend ray
+    fiesta evaluate --game tequila --players 3 --agents planner,random,ppo=runs/tequila --out results/
+    fiesta evaluate --game tequila --players 3 --agents planner,search:budget=8 --games 2000 --backend ray
+    fiesta evaluate --game tortilla_de_patatas --agents mine=my_agent.py:policy,careful
+    fiesta evaluate --game tortilla_de_patatas --agents mine=my_model.zip,careful --trust-checkpoint
 
-An agent is a baseline name (``random`` or one of the game's scripted players) or a
-checkpoint (a checkpoint directory, its ``model.zip``, or a run directory for its latest
-checkpoint; ``LABEL=PATH`` names it).
+An agent is any spec of the agent registry (``fiesta_envs.agents.registry``): a baseline name with
+options (``random``, one of the game's scripted players, ``search:budget=16``), ``ppo`` (the shipped
+agent), a checkpoint of our trainer (its directory, its ``model.zip``, or a run directory for its latest
+checkpoint; played with the options its ``meta.json`` records), ``FILE.py:ATTR`` or ``module:ATTR`` (a
+policy, a policy class, a factory or a function ``(observation, action_mask) -> action``), or a
+stable-baselines3 ``.zip`` trained on the game's Gymnasium environment (with ``--trust-checkpoint``);
+``LABEL=SPEC`` names it.
 
 **Who plays whom** (see ``fiesta_envs.evaluation.tournament``). Competitive games: every agent against
 every other in *duels*: with two players A against B; with three or four, one copy of A
@@ -66,11 +72,11 @@ from typing import Any
 
 import numpy as np
 
+from fiesta_envs.agents.registry import AgentSource, add_trust_argument, resolve_agent, resolve_agents
 from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import FiestaError, InvalidOptionError
 from fiesta_envs.core.options import add_option_argument, parse_options
 from fiesta_envs.core.ray_tasks import BACKENDS
-from fiesta_envs.evaluation.agents import AgentSource, add_trust_argument, resolve_agent, resolve_agents
 from fiesta_envs.evaluation.records import RecordWriter
 from fiesta_envs.evaluation.stats import Comparison, Rating, mean_interval, rate_agents, wilson_interval
 from fiesta_envs.evaluation.tournament import (
@@ -622,6 +628,7 @@ EPILOG = """\
 examples:
   fiesta evaluate --game fiesta_mexicana --players 2 --agents greedy,random --games 200
   fiesta evaluate --game tequila --players 3 --agents planner,random,ppo=runs/tequila --records games.jsonl
+  fiesta evaluate --game tortilla_de_patatas --agents mine=my_agent.py:policy,careful
 
 Every agent meets every other with seats rotated on shared deals (each agent plays every seat
 equally often); 3-4 players add mixed tables. Win rate = first places, a first place shared by
@@ -639,8 +646,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--agents",
         required=True,
-        help="comma-separated agents: baseline names (options as NAME:KEY=VALUE, e.g. search:budget=16) or "
-        "checkpoint paths (LABEL=PATH to name one)",
+        help="comma-separated agents: baseline names (options as NAME:KEY=VALUE, e.g. search:budget=16), ppo, "
+        "checkpoint or run directories, FILE.py:ATTR or module:ATTR, stable-baselines3 MODEL.zip "
+        "(LABEL=SPEC to name one)",
     )
     parser.add_argument(
         "--games",

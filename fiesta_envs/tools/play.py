@@ -40,11 +40,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from fiesta_envs.agents.registry import add_trust_argument, seat_agents
 from fiesta_envs.core.errors import FiestaError, IllegalActionError
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import add_option_argument, parse_options
 from fiesta_envs.core.policy import Policy
-from fiesta_envs.evaluation.agents import add_trust_argument, seat_agents
 from fiesta_envs.registry import game_spec
 from fiesta_envs.render import hidden_scores
 from fiesta_envs.tools.action_groups import ActionGroup, group_actions
