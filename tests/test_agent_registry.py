@@ -87,3 +87,81 @@ def test_python_objects_become_policies():
         make_policy("tortilla_de_patatas", lambda observation: 0)
     with pytest.raises(AgentError, match="an agent must be"):
         make_policy("tortilla_de_patatas", 42)
+
+
+# ---------------------------------------------------------------------- checkpoints of our trainer
+def _random_actor(inputs: int, outputs: int):
+    from fiesta_envs.core.mlp import ActorSnapshot
+
+    rng = np.random.default_rng(0)
+    weights = [rng.normal(size=(inputs, 8)).astype(np.float32), rng.normal(size=(8, outputs)).astype(np.float32)]
+    return ActorSnapshot(weights, [np.zeros(8, np.float32), np.zeros(outputs, np.float32)], ["tanh", "identity"])
+
+
+@pytest.fixture
+def features_run(tmp_path):
+    """A policy-only checkpoint of a network trained on Tortilla with ``action_features=true`` (more inputs than
+    the default observation), its options in meta.json as the trainer writes them."""
+    pytest.importorskip("yaml")
+    from fiesta_envs.training.checkpoint import save_policy_checkpoint
+
+    game = TORTILLA.game_class()(num_players=2, seed=0, action_features=True)
+    run = tmp_path / "run"
+    meta = {"game": TORTILLA.name, "num_players": 2, "options": dict(game.config), "seed": 0, "config": {}}
+    path = save_policy_checkpoint(_random_actor(game.observation_size, game.num_actions), run, 64, meta)
+    return run, path
+
+
+def test_a_checkpoint_plays_with_the_options_its_meta_records(features_run, capsys):
+    from fiesta_envs.cli import main
+    from fiesta_envs.evaluation.evaluate import run_tournament
+
+    run, path = features_run
+    assert TORTILLA.game_class()(num_players=2, seed=0).observation_size < _observation_size_with_features()
+    evaluation = run_tournament(
+        TORTILLA.name, 2, [f"learner={path}", "careful"], games_per_table=2, bootstrap=10, progress=False
+    )
+    assert evaluation.options["action_features"] is False and evaluation.matches[0].games == 2
+    out = run.parent / "evaluation"
+    command = ["evaluate", "--game", TORTILLA.name, "--agents", f"learner={path},careful", "--games", "2"]
+    assert main([*command, "--workers", "1", "--out", str(out), "--no-plot", "--bootstrap", "10"]) == 0
+    assert "learner" in capsys.readouterr().out
+    policy = make_policy(TORTILLA.name, str(run))  # the Gymnasium opponents' route: a run directory
+    game = TORTILLA.game_class()(num_players=2, seed=1)
+    assert policy.act(game.observe(0), game.legal_mask(), game, 0) in np.flatnonzero(game.legal_mask())
+
+
+def _observation_size_with_features() -> int:
+    return TORTILLA.game_class()(num_players=2, seed=0, action_features=True).observation_size
+
+
+def test_an_evaluation_without_options_plays_the_rules_the_checkpoint_was_trained_on(tmp_path):
+    from fiesta_envs.agents.registry import recorded_options
+    from fiesta_envs.evaluation.evaluate import run_tournament
+    from fiesta_envs.training.checkpoint import save_policy_checkpoint
+
+    game = TORTILLA.game_class()(num_players=2, seed=0, menu="gourmet")
+    meta = {"game": TORTILLA.name, "num_players": 2, "options": dict(game.config), "seed": 0, "config": {}}
+    path = save_policy_checkpoint(_random_actor(game.observation_size, game.num_actions), tmp_path, 8, meta)
+    assert recorded_options(TORTILLA, [f"mine={path}", "careful"])["menu"] == "gourmet"
+    evaluation = run_tournament(TORTILLA.name, 2, [f"mine={path}", "careful"], games_per_table=2, progress=False)
+    assert evaluation.options["menu"] == "gourmet"
+    with pytest.warns(UserWarning, match="trained with options"):
+        run_tournament(TORTILLA.name, 2, [str(path), "careful"], games_per_table=2, options={}, progress=False)
+
+
+def test_a_network_that_fits_no_observation_is_refused_in_words(tmp_path):
+    from fiesta_envs.training.checkpoint import save_policy_checkpoint
+
+    game = TORTILLA.game_class()(num_players=2, seed=0)
+    meta = {"game": TORTILLA.name, "num_players": 2, "options": {}, "seed": 0, "config": {}}
+    path = save_policy_checkpoint(_random_actor(game.observation_size + 5, game.num_actions), tmp_path, 8, meta)
+    with pytest.raises(AgentError, match=f"reads observations of {game.observation_size + 5} numbers"):
+        resolve_agent(TORTILLA, 2, str(path))
+
+
+def test_the_trainer_records_every_option_of_the_game():
+    from fiesta_envs.training.config import checkpoint_meta, load_config
+
+    options = checkpoint_meta(load_config(SMOKE, ["options={action_features: true}"]))["options"]
+    assert options == MEXICANA.game_class()(num_players=2, seed=0, action_features=True).config

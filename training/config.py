@@ -439,11 +439,16 @@ def config_to_dict(config: TrainConfig) -> dict[str, Any]:
 
 
 def checkpoint_meta(config: TrainConfig) -> dict[str, Any]:
-    """What every checkpoint's ``meta.json`` says of its run, whichever backend trained it."""
+    """What every checkpoint's ``meta.json`` says of its run, whichever backend trained it. ``options`` holds every
+    option of the game, defaults filled in (``action_features``, ``observation``...): the evaluation plays the
+    checkpoint with them, whatever the defaults of a later version."""
+    from fiesta_envs.registry import game_spec
+
+    game_class = game_spec(config.game).game_class()
     return {
         "game": config.game,
         "num_players": config.num_players,
-        "options": dict(config.options),
+        "options": dict(game_class(num_players=config.num_players, seed=0, **config.options).config),
         "seed": config.seed,
         "config": config_to_dict(config),
     }

@@ -236,11 +236,16 @@ def resolve_agent(
     path = Path(body).expanduser()
     if not path.exists():
         raise AgentError(_unknown_agent_message(spec, text))
-    if path.is_file() and path.suffix == ".zip" and not (path.parent / "meta.json").is_file():
+    if is_sb3_zip(path):
         return _sb3_source(spec, num_players, label or path.stem, path, options or {}, trusted=trust_checkpoints)
     checkpoint = _checkpoint_file(spec, path)
     _check_checkpoint(spec, num_players, checkpoint, options=options or {}, trusted=trust_checkpoints)
     return AgentSource(label or body, "checkpoint", str(checkpoint), trusted=trust_checkpoints)
+
+
+def is_sb3_zip(path: Path) -> bool:
+    """A ``.zip`` that is not the ``model.zip`` of one of our checkpoints (its folder holds no ``meta.json``)."""
+    return path.is_file() and path.suffix == ".zip" and not (path.parent / "meta.json").is_file()
 
 
 def _parse(spec: GameSpecLike, text: str) -> tuple[str, dict[str, Any]]:
@@ -331,14 +336,43 @@ def _check_checkpoint(
         wanted = validate_options(spec.name, game_class.options, dict(options))
     except InvalidOptionError:
         return
-    ignored = ("reward", "action_features")  # the reward is the learner's; features are computed when missing
-    differ = sorted(k for k in wanted if k not in ignored and trained.get(k) != wanted.get(k))
+    differ = sorted(k for k in wanted if k not in PLAY_ANYWHERE_OPTIONS and trained.get(k) != wanted.get(k))
     if differ:
         warnings.warn(
             f"checkpoint {path} was trained with options "
             f"{ {k: trained.get(k) for k in differ} }, evaluated with { {k: wanted.get(k) for k in differ} }",
             stacklevel=3,
         )
+
+
+#: Options a checkpoint plays under any value of: the reward is the learner's, and features are computed when missing.
+PLAY_ANYWHERE_OPTIONS = ("reward", "action_features")
+
+
+def recorded_options(spec: GameSpecLike, agents: Sequence[Any]) -> dict[str, Any]:
+    """The game options the checkpoints among ``agents`` were trained with (every option but
+    ``PLAY_ANYWHERE_OPTIONS``, as their ``meta.json`` records them), when they all agree; ``{}`` when no agent is a
+    checkpoint or they disagree. Evaluations without options of their own play these."""
+    from fiesta_envs.evaluation.checkpoints import CheckpointError, read_meta
+
+    found: list[dict[str, Any]] = []
+    for agent in agents:
+        if not isinstance(agent, (str, Path)):
+            continue
+        body = split_label(str(agent).strip())[1]
+        path = Path(body).expanduser()
+        if not path.exists() or import_target(spec, body) is not None or is_sb3_zip(path):
+            continue
+        try:
+            meta = read_meta(path, verify=False)
+            trained = validate_options(spec.name, spec.game_class().options, dict(meta.get("options") or {}))
+        except (CheckpointError, InvalidOptionError):
+            continue
+        if meta.get("game") == spec.name:
+            found.append({k: v for k, v in trained.items() if k not in PLAY_ANYWHERE_OPTIONS})
+    if not found or any(options != found[0] for options in found):
+        return {}
+    return found[0]
 
 
 # ---------------------------------------------------------------------- stable-baselines3 models

@@ -72,7 +72,13 @@ from typing import Any
 
 import numpy as np
 
-from fiesta_envs.agents.registry import AgentSource, add_trust_argument, resolve_agent, resolve_agents
+from fiesta_envs.agents.registry import (
+    AgentSource,
+    add_trust_argument,
+    recorded_options,
+    resolve_agent,
+    resolve_agents,
+)
 from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import FiestaError, InvalidOptionError
 from fiesta_envs.core.options import add_option_argument, parse_options
@@ -366,9 +372,12 @@ def run_tournament(
 ) -> Evaluation:
     """Every agent against every other (see the module docstring); returns the summarised evaluation.
 
-    ``trust_checkpoints=True`` allows checkpoints without a pickle-free ``policy.npz`` (see
-    ``fiesta_envs.evaluation.checkpoints``). ``backend="ray"`` plays the games in Ray tasks
+    ``options=None`` plays the game options the checkpoints among ``agents`` were trained with, when they agree
+    (``recorded_options``; else the game's defaults). ``trust_checkpoints=True`` allows files that are loaded by
+    unpickling (see ``fiesta_envs.agents.registry``). ``backend="ray"`` plays the games in Ray tasks
     (``fiesta_envs.core.ray_tasks``) with the same results as the local processes."""
+    if options is None:
+        options = recorded_options(game_spec(game), list(agents))
     spec, num_players, full_options = _prepare(game, num_players, options)
     sources = resolve_agents(spec, num_players, list(agents), full_options, trust_checkpoints=trust_checkpoints)
     teams = plays_as_teams(spec, num_players)
@@ -681,7 +690,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        options = parse_options(args.option)
+        options = parse_options(args.option) if args.option else None  # None: the checkpoints' own options
         agents = [a.strip() for a in args.agents.split(",") if a.strip()]
         if args.games < 1:
             raise InvalidOptionError(f"--games must be at least 1, got {args.games}")
