@@ -3,6 +3,7 @@ taken -- evaluation, play, the Gymnasium environment's opponents, training's opp
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -165,3 +166,125 @@ def test_the_trainer_records_every_option_of_the_game():
 
     options = checkpoint_meta(load_config(SMOKE, ["options={action_features: true}"]))["options"]
     assert options == MEXICANA.game_class()(num_players=2, seed=0, action_features=True).config
+
+
+# ---------------------------------------------------------------------- files and modules
+AGENT_FILE = '''
+import numpy as np
+from fiesta_envs.core.policy import Policy
+
+
+class Highest(Policy):
+    def act(self, observation, action_mask, game, player):
+        return int(np.flatnonzero(action_mask)[-1])
+
+
+instance = Highest()
+
+
+def factory(seed=None):
+    return Highest(seed=seed)
+
+
+def policy(observation, action_mask):
+    return int(np.flatnonzero(action_mask)[0])
+'''
+
+
+@pytest.mark.parametrize("attr", ["Highest", "instance", "factory", "policy"])
+def test_an_attribute_of_a_python_file_is_an_agent(tmp_path, attr):
+    from fiesta_envs.evaluation.evaluate import run_tournament
+
+    path = tmp_path / "my_agent.py"
+    path.write_text(AGENT_FILE)
+    spec = f"mine={path}:{attr}"
+    source = resolve_agent(TORTILLA, 2, spec)
+    assert (source.label, source.kind) == ("mine", "import")
+    evaluation = run_tournament(TORTILLA.name, 2, [spec, "careful"], games_per_table=2, bootstrap=10, progress=False)
+    assert evaluation.matches[0].agent == "mine" and evaluation.matches[0].games == 2
+
+
+def test_a_module_attribute_is_an_agent_and_a_missing_one_is_named(tmp_path, monkeypatch, capsys):
+    import gymnasium
+
+    from fiesta_envs.cli import main
+
+    package = tmp_path / "my_agents"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "heuristics.py").write_text(AGENT_FILE)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert resolve_agent(TORTILLA, 2, "my_agents.heuristics:Highest").label == "Highest"
+    env = gymnasium.make("fiesta_envs/TortillaDePatatas-v1", opponents="my_agents.heuristics:policy", seat=0)
+    assert isinstance(env.unwrapped.opponents[0], CallablePolicy)
+    with pytest.raises(AgentError, match="has no 'Lowest'; it defines: .*Highest"):
+        resolve_agent(TORTILLA, 2, "my_agents.heuristics:Lowest")
+    with pytest.raises(AgentError, match="agent file nowhere.py does not exist"):
+        resolve_agent(TORTILLA, 2, "nowhere.py:policy")
+    (tmp_path / "agent.py").write_text(AGENT_FILE)
+    command = ["evaluate", "--game", TORTILLA.name, "--agents", "mine=agent.py:policy,careful", "--games", "2"]
+    assert main([*command, "--workers", "1", "--out", str(tmp_path / "out"), "--no-plot", "--bootstrap", "10"]) == 0
+    assert "mine" in capsys.readouterr().out
+
+
+def test_a_plain_function_plays_a_tournament():
+    from fiesta_envs.evaluation.evaluate import run_tournament
+
+    evaluation = run_tournament(
+        TORTILLA.name, 2, [_last_legal, "careful"], games_per_table=2, bootstrap=10, progress=False
+    )
+    assert evaluation.matches[0].agent == "_last_legal"
+
+
+# ---------------------------------------------------------------------- stable-baselines3 models
+@pytest.fixture(scope="module")
+def user_models(tmp_path_factory):
+    """A MaskablePPO and a PPO trained for a moment on Tortilla's Gymnasium id (2 players), and a MaskablePPO on
+    Fiesta Mexicana's with 3 players, saved as a user would."""
+    pytest.importorskip("sb3_contrib")
+    import gymnasium
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3 import PPO
+
+    folder = tmp_path_factory.mktemp("models")
+    paths = {}
+    for name, algorithm, gym_id, players in (
+        ("maskable", MaskablePPO, TORTILLA.gym_id, 2),
+        ("plain", PPO, TORTILLA.gym_id, 2),
+        ("three", MaskablePPO, MEXICANA.gym_id, 3),
+    ):
+        env = gymnasium.make(gym_id, num_players=players, opponents="random")
+        model = algorithm("MlpPolicy", env, n_steps=32, batch_size=32, n_epochs=1, seed=0, device="cpu")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # plain PPO plays illegal actions while it learns
+            model.learn(32)
+        paths[name] = folder / f"{name}.zip"
+        model.save(paths[name])
+    return paths
+
+
+def test_a_user_model_is_refused_untrusted_and_plays_trusted(user_models):
+    from fiesta_envs.evaluation.evaluate import run_tournament
+
+    with pytest.raises(AgentError, match="unpickles Python objects.*pass --trust-checkpoint"):
+        resolve_agent(TORTILLA, 2, f"mine={user_models['maskable']}")
+    for name in ("maskable", "plain"):
+        evaluation = run_tournament(
+            TORTILLA.name,
+            2,
+            [f"mine={user_models[name]}", "careful"],
+            games_per_table=2,
+            bootstrap=10,
+            progress=False,
+            trust_checkpoints=True,
+        )
+        assert evaluation.agents[0].kind == "sb3" and evaluation.matches[0].games == 2
+
+
+def test_a_user_model_of_another_player_count_is_refused_in_words(user_models):
+    three = MEXICANA.game_class()(num_players=3, seed=0).observation_size
+    with pytest.raises(AgentError, match=f"reads observations of {three} numbers; fiesta_mexicana with 2 players"):
+        resolve_agent(MEXICANA, 2, str(user_models["three"]), trust_checkpoints=True)
+    with pytest.raises(AgentError, match="chooses among 90 actions, tortilla_de_patatas with 2 players has 54"):
+        resolve_agent(TORTILLA, 2, str(user_models["three"]), trust_checkpoints=True)

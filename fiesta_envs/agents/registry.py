@@ -398,29 +398,21 @@ def _sb3_source(
 
     if not trusted:
         raise AgentError(f"{spec.name}: {untrusted_model_message(path)}")
-    actor, spaces = load_sb3_actor(spec, path)
+    actor = load_sb3_actor(spec, path)
     probe = spec.game_class()(num_players=num_players, seed=0, **dict(options))
-    observation_shape, actions = spaces
-    where = f"stable-baselines3 model {path}"
-    if actions != probe.num_actions:
-        raise AgentError(
-            f"{spec.name}: {where} chooses among {actions} actions; {spec.name} with {probe.num_players} players and "
-            f"these options has {probe.num_actions}: train it on this game's Gymnasium environment with the same "
-            "player count and options"
-        )
     try:
-        ActorPolicy(actor, where=where).check_game(probe)
+        ActorPolicy(actor, where=f"the stable-baselines3 model {path}").check_game(probe)
     except NetworkMismatchError as error:
         raise AgentError(
-            f"{spec.name}: {where} reads observations of shape {observation_shape}; {error}; train it on this "
-            "game's Gymnasium environment with the same player count and options"
+            f"{spec.name}: {error}; train it on this game's Gymnasium environment with the same player count and "
+            "options"
         ) from error
     return AgentSource(label, "sb3", str(path), trusted=True, actor=actor)
 
 
-def load_sb3_actor(spec: GameSpecLike, path: Path) -> tuple[ActorSnapshot, tuple[tuple[int, ...], int]]:
-    """The actor network of a ``PPO`` or ``MaskablePPO`` zip as numpy arrays, and its (observation shape,
-    number of actions). Unpickles: call only for trusted files."""
+def load_sb3_actor(spec: GameSpecLike, path: Path) -> ActorSnapshot:
+    """The actor network of a ``PPO`` or ``MaskablePPO`` zip as numpy arrays. Unpickles: call only for trusted
+    files."""
     from fiesta_envs.core.mlp import ActorSnapshot
 
     try:
@@ -459,7 +451,7 @@ def load_sb3_actor(spec: GameSpecLike, path: Path) -> tuple[ActorSnapshot, tuple
         actor = ActorSnapshot.from_model(model)
     except (ValueError, AttributeError) as error:
         raise AgentError(f"{spec.name}: {path}: its network cannot be played: {error}") from error
-    return actor, (tuple(model.observation_space.shape), int(model.action_space.n))
+    return actor
 
 
 # ---------------------------------------------------------------------- Python objects

@@ -519,7 +519,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--opponents",
         default="random",
         help="comma-separated agents for the other seats in seat order, or one for all: baseline names "
-        "or checkpoint paths (default random)",
+        "(NAME:KEY=VALUE for options), ppo, checkpoint paths, FILE.py:ATTR or module:ATTR (default random)",
     )
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the deal (default: random)")
