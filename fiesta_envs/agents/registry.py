@@ -380,7 +380,8 @@ def untrusted_model_message(path: Path) -> str:
     return (
         f"{path} is a stable-baselines3 model: loading it unpickles Python objects, which can run any code its "
         "author put in it. Load it only if you trust where it came from: pass --trust-checkpoint "
-        "(Python: trust_checkpoints=True)"
+        "(Python: trust_checkpoints=True; as a Gymnasium opponent: "
+        "fiesta_envs.registry.make_policy(GAME, PATH, trust_checkpoints=True))"
     )
 
 
