@@ -288,3 +288,18 @@ def test_a_user_model_of_another_player_count_is_refused_in_words(user_models):
         resolve_agent(MEXICANA, 2, str(user_models["three"]), trust_checkpoints=True)
     with pytest.raises(AgentError, match="chooses among 90 actions, tortilla_de_patatas with 2 players has 54"):
         resolve_agent(TORTILLA, 2, str(user_models["three"]), trust_checkpoints=True)
+
+
+def test_play_and_web_tables_seat_a_file_agent(tmp_path):
+    import io
+
+    from fiesta_envs.agents.registry import seat_agents
+    from fiesta_envs.tools.play import play
+
+    path = tmp_path / "my_agent.py"
+    path.write_text(AGENT_FILE)
+    seated = seat_agents(TORTILLA, 2, [1], [f"mine={path}:policy"], options={}, seed=0)  # fiesta serve's route
+    assert seated[1][0] == "mine" and isinstance(seated[1][1], CallablePolicy)
+    out = io.StringIO()
+    play(TORTILLA.name, 2, [f"{path}:Highest"], seat=0, seed=1, stdin=io.StringIO("quit\n"), stdout=out)
+    assert "You left the game" in out.getvalue()
