@@ -220,6 +220,9 @@ def test_a_module_attribute_is_an_agent_and_a_missing_one_is_named(tmp_path, mon
     assert isinstance(env.unwrapped.opponents[0], CallablePolicy)
     with pytest.raises(AgentError, match="has no 'Lowest'; it defines: .*Highest"):
         resolve_agent(TORTILLA, 2, "my_agents.heuristics:Lowest")
+    with pytest.raises(AgentError, match="names a Python file; name the agent in it too: agent.py:ATTR"):
+        (tmp_path / "agent.py").write_text(AGENT_FILE)
+        resolve_agent(TORTILLA, 2, "agent.py")
     with pytest.raises(AgentError, match="agent file nowhere.py does not exist"):
         resolve_agent(TORTILLA, 2, "nowhere.py:policy")
     (tmp_path / "agent.py").write_text(AGENT_FILE)

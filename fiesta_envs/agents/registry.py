@@ -236,6 +236,11 @@ def resolve_agent(
     path = Path(body).expanduser()
     if not path.exists():
         raise AgentError(_unknown_agent_message(spec, text))
+    if path.is_file() and path.suffix == ".py":
+        raise AgentError(
+            f"{spec.name}: {text!r} names a Python file; name the agent in it too: {body}:ATTR (a Policy class or "
+            "instance, a factory, or a function (observation, action_mask) -> action)"
+        )
     if is_sb3_zip(path):
         return _sb3_source(spec, num_players, label or path.stem, path, options or {}, trusted=trust_checkpoints)
     checkpoint = _checkpoint_file(spec, path)

@@ -372,6 +372,10 @@ def run_tournament(
 ) -> Evaluation:
     """Every agent against every other (see the module docstring); returns the summarised evaluation.
 
+    ``agents``: any agent specs of ``fiesta_envs.agents.registry`` -- names (``"careful"``, ``"search:budget=16"``,
+    ``"ppo"``), paths (checkpoints, ``"mine=my_agent.py:policy"``, stable-baselines3 zips) or Python objects (a
+    ``Policy`` or its class, a factory, a function ``(observation, action_mask) -> action``).
+
     ``options=None`` plays the game options the checkpoints among ``agents`` were trained with, when they agree
     (``recorded_options``; else the game's defaults). ``trust_checkpoints=True`` allows files that are loaded by
     unpickling (see ``fiesta_envs.agents.registry``). ``backend="ray"`` plays the games in Ray tasks
