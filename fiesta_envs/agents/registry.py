@@ -91,7 +91,6 @@ _LABEL = re.compile(r"^[A-Za-z0-9_.\-]+$")
 #: ``SOURCE:ATTR``: a ``.py`` file or a dotted module path, then one Python identifier.
 _IMPORT = re.compile(r"^(?P<source>[^:]+):(?P<attr>[A-Za-z_][A-Za-z0-9_]*)$")
 _MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
-KINDS = ("baseline", "shipped", "checkpoint", "sb3", "import", "policy")
 
 
 @dataclass(frozen=True)
