@@ -262,9 +262,12 @@ def _build_env(
 
             env = ScoreShaping(env, reward_shaping, gamma)
         return Monitor(env)
+    def opponent(name: str) -> Any:  # any agent spec (fiesta_envs/agents/registry.py), checked for this game
+        return make_policy(game, name, num_players=num_players, options=options)
+
     opponents = [
         OpponentMix(
-            {name: (make_policy(game, name), weight) for name, weight in baselines.items()},
+            {name: (opponent(name), weight) for name, weight in baselines.items()},
             self_play_weight=1.0 if cooperative else self_play_weight,
             deterministic_members=deterministic_members,
             latest_only=cooperative,

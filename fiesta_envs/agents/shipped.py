@@ -94,6 +94,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from fiesta_envs.core.actor_policy import network_input
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
 from fiesta_envs.core.options import validate_options
@@ -402,14 +403,7 @@ class _Binding:
     def network_input(self, observation: np.ndarray | None, game: Game, player: int) -> np.ndarray:
         if self.shortlist is not None:
             return self.shortlist.build(game, player).vector
-        if observation is None:
-            observation = game.observe(player)
-        if self.mode == "direct":
-            return observation
-        plain = np.asarray(observation)[: self.plain_size]
-        if self.mode == "plain":
-            return plain
-        return np.concatenate([plain, np.asarray(game.action_features(player), dtype=np.float32)])
+        return network_input(self.mode, observation, game, player)
 
 
 def _bind(agent: ShippedAgent, actor: ActorSnapshot, game: Game) -> _Binding:

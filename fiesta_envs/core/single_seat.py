@@ -102,12 +102,18 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
                     f"{self.game.name}: {len(specs)} opponents given for {others} other seats "
                     f"({self.game.num_players} players); give one spec or a list of {others}"
                 )
-        opponents = [self._policy_factory(spec, None) for spec in specs]
+        opponents = [self._opponent(spec) for spec in specs]
         for policy in opponents:  # a shipped agent refuses now (no weights for this player count...)
             check = getattr(policy, "check_game", None)
             if callable(check):
                 check(self.game)
         self.opponents = opponents
+
+    def _opponent(self, spec: Any) -> Policy:
+        try:
+            return self._policy_factory(spec, None)
+        except InvalidOptionError as error:  # the same kind of error, saying it is about an opponent
+            raise type(error)(f"opponents={spec!r}: {error}") from error
 
     def _policy_of(self, seat: int) -> Policy:
         return self.opponents[seat if seat < self.seat else seat - 1]

@@ -40,11 +40,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from fiesta_envs.agents.registry import add_trust_argument, seat_agents
 from fiesta_envs.core.errors import FiestaError, IllegalActionError
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import add_option_argument, parse_options
 from fiesta_envs.core.policy import Policy
-from fiesta_envs.evaluation.agents import add_trust_argument, seat_agents
 from fiesta_envs.registry import game_spec
 from fiesta_envs.render import hidden_scores
 from fiesta_envs.tools.action_groups import ActionGroup, group_actions
@@ -519,7 +519,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--opponents",
         default="random",
         help="comma-separated agents for the other seats in seat order, or one for all: baseline names "
-        "or checkpoint paths (default random)",
+        "(NAME:KEY=VALUE for options), ppo, checkpoint paths, FILE.py:ATTR or module:ATTR (default random)",
     )
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the deal (default: random)")
