@@ -207,7 +207,7 @@ def register_environments() -> None:
                 entry_point="fiesta_envs.registry:make_gym_env",
                 kwargs={"game": spec.name},
                 disable_env_checker=True,
-                order_enforce=True,
+                order_enforce=False,  # the env enforces it, counting load_state_dict() as a reset
             )
         if spec.gym_id not in pettingzoo.aec_registry:
             pettingzoo.register("aec", spec.gym_id, make_aec_env, kwargs={"game": spec.name})
