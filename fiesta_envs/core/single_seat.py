@@ -50,6 +50,7 @@ from fiesta_envs.core.infos import end_of_game_info, illegal_action_info
 from fiesta_envs.core.pickling import PicklesGameAsStateDict
 from fiesta_envs.core.policy import Policy
 
+
 class ResetNeeded(gymnasium.error.ResetNeeded, RuntimeError):
     """``step`` or ``render`` before ``reset()`` or ``load_state_dict()`` (Gymnasium's ``ResetNeeded``)."""
 
