@@ -149,6 +149,11 @@ class PlaysAGame:
     def string_to_action(self, text: str) -> int:
         return self.game.string_to_action(text)
 
+    def observation_views(self, observation: Any) -> dict[str, np.ndarray]:
+        """``{block name: array in its documented shape}`` for an observation (the dict ``observe`` returns,
+        or its ``"observation"`` vector); see the game's page, "Reading an observation"."""
+        return self.game.observation_views(observation)
+
     def final_info(self) -> dict[str, Any]:
         """The game's breakdown of the final scores (``Game.final_info()``; its shape is the game's own)."""
         if not self.game.is_over:

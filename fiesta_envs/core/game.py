@@ -114,6 +114,11 @@ class Game(abc.ABC):
         """Lowest and highest value any observation entry can take."""
         return 0.0, 1.0
 
+    def observation_views(self, observation: Any) -> dict[str, np.ndarray]:
+        """``{block name: array in its documented shape}`` for an observation of this game (the vector, or
+        an environment's observation dict): copies, in the order of the game page's observation table."""
+        return self.observer.observation_views(observation)  # type: ignore[attr-defined]
+
     @abc.abstractmethod
     def _new_game(self) -> None:
         """Set up a new game, drawing any randomness from ``self.rng``."""

@@ -207,6 +207,11 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
     def string_to_action(self, text: str) -> int:
         return self.game.string_to_action(text)
 
+    def observation_views(self, observation: Any) -> dict[str, np.ndarray]:
+        """``{block name: array in its documented shape}`` for an observation of this environment (see the
+        game's page, "Reading an observation")."""
+        return self.game.observation_views(observation)
+
     def state_dict(self) -> dict[str, Any]:
         """The game and the learner's seat as JSON-safe data (opponent policies are not saved)."""
         return {"seat": self.seat, "game": self.game.state_dict()}
