@@ -47,9 +47,12 @@ from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.core.fields import FieldReader
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.infos import end_of_game_info, illegal_action_info, no_actions
+from fiesta_envs.core.options import refuse_unknown_keywords
 from fiesta_envs.core.pickling import PicklesGameAsStateDict
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
+#: What the AEC and Parallel environments take besides the game's options.
+ENV_KEYWORDS = ("num_players", "render_mode", "illegal_action")
 ILLEGAL_ACTION_PENALTY = -1.0
 
 
@@ -184,6 +187,7 @@ class FiestaAECEnv(PicklesGameAsStateDict, PlaysAGame, AECEnv):
         super().__init__()
         self.render_mode = check_render_mode(self.game_class, render_mode, self.picture)
         self.illegal_action = check_illegal_action_mode(illegal_action)
+        refuse_unknown_keywords(self.game_class.name, self.game_class.options, options, ENV_KEYWORDS)
         self.game: Game = self.game_class(num_players=num_players, **options)
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -335,6 +339,7 @@ class FiestaAECEnv(PicklesGameAsStateDict, PlaysAGame, AECEnv):
                 self._start_loop()
                 return
             read = FieldReader(data, self.game.name)
+            read.refuse_unknown_keys(["game", BOOKKEEPING_KEY])
             self.game.load_state_dict(read.raw("game"))
             bookkeeping = AECBookkeeping.from_dict(read.raw(BOOKKEEPING_KEY), self.game, self.possible_agents)
         except Exception:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,6 +86,24 @@ def validate_options(game: str, declared: Mapping[str, Option], given: Mapping[s
         value = given.get(name, option.default)
         values[name] = option.validate(game, name, value)
     return values
+
+
+def refuse_unknown_keywords(
+    game: str, declared: Mapping[str, Option], given: Mapping[str, Any], keywords: Sequence[str]
+) -> None:
+    """Refuse a keyword argument that is neither a game option nor one of an environment's own ``keywords``,
+    naming the closest allowed one and every allowed one (``InvalidOptionError``)."""
+    unknown = [name for name in given if name not in declared and name not in keywords]
+    if not unknown:
+        return
+    name = unknown[0]
+    hint = difflib.get_close_matches(name, [*keywords, *declared], n=1)
+    did_you_mean = f" (did you mean {hint[0]!r}?)" if hint else ""
+    known = ", ".join(sorted(declared)) or "none"
+    raise InvalidOptionError(
+        f"{game}: unknown option {name!r}{did_you_mean}; known options: {known}; "
+        f"the environment also takes: {', '.join(keywords)}"
+    )
 
 
 def validate_player_count(game: str, allowed: tuple[int, ...], num_players: Any) -> int:

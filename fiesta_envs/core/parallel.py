@@ -51,6 +51,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from fiesta_envs.core.aec import (
+    ENV_KEYWORDS,
     ILLEGAL_ACTION_PENALTY,
     Picture,
     PlaysAGame,
@@ -64,6 +65,7 @@ from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, Inva
 from fiesta_envs.core.fields import FieldReader
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.infos import end_of_game_info
+from fiesta_envs.core.options import refuse_unknown_keywords
 
 #: The key of the Parallel loop's bookkeeping in ``FiestaParallelEnv.state_dict()``.
 PARALLEL_KEY = "parallel"
@@ -94,6 +96,7 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
     ) -> None:
         self.render_mode = check_render_mode(self.game_class, render_mode, self.picture)
         self.illegal_action = check_illegal_action_mode(illegal_action)
+        refuse_unknown_keywords(self.game_class.name, self.game_class.options, options, ENV_KEYWORDS)
         self.game: Game = self.game_class(num_players=num_players, **options)
         if not isinstance(self.game, SimultaneousGame):
             raise InvalidOptionError(f"{self.game.name}: its rules play no decision simultaneously (no Parallel API)")
@@ -250,6 +253,7 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
                 f"a Parallel environment's state dict has the keys 'game' and {PARALLEL_KEY!r} "
                 f"(an AEC environment's state dict loads into env(); got the keys {sorted(data)})",
             )
+            read.refuse_unknown_keys(["game", PARALLEL_KEY])
             self.game.load_state_dict(read.raw("game"))
             self._load_bookkeeping(read.part(PARALLEL_KEY))
         except Exception:
@@ -259,6 +263,7 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
 
     def _load_bookkeeping(self, read: FieldReader) -> None:
         """The agents and the simultaneous part of ``read`` (the game is loaded), checked against the game."""
+        read.refuse_unknown_keys(["agents", "part_actions"])
         agents = read.list("agents")
         if self.game.is_over:
             read.problem_if(agents != [], f"'{PARALLEL_KEY}.agents' must be [] once the game is over")

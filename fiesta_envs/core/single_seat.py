@@ -45,8 +45,10 @@ from fiesta_envs.core.aec import (
     render_modes,
 )
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from fiesta_envs.core.fields import FieldReader
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.infos import end_of_game_info, illegal_action_info
+from fiesta_envs.core.options import refuse_unknown_keywords
 from fiesta_envs.core.pickling import PicklesGameAsStateDict
 from fiesta_envs.core.policy import Policy
 
@@ -66,6 +68,8 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    #: What ``gymnasium.make`` takes besides the game's options (named in the error for a misspelled keyword).
+    KEYWORDS: ClassVar[tuple[str, ...]] = ("num_players", "opponents", "seat", "illegal_action", "render_mode")
 
     def __init__(
         self,
@@ -80,6 +84,7 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
         picture: Picture | None = None,
         **options: Any,
     ) -> None:
+        refuse_unknown_keywords(game_class.name, game_class.options, options, self.KEYWORDS)
         self.game: Game = game_class(num_players=num_players, **options)
         self.picture = picture
         self.metadata = {"render_modes": render_modes(picture), "render_fps": 1}
@@ -222,6 +227,7 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
         naming the field)."""
         if not isinstance(data, Mapping) or "seat" not in data or "game" not in data:
             raise InvalidStateError(f"{self.game.name}: a single-seat state dict needs the keys 'seat' and 'game'")
+        FieldReader(data, self.game.name).refuse_unknown_keys(["seat", "game"])
         seat = data["seat"]
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.num_players:
             raise InvalidStateError(

@@ -35,6 +35,7 @@ from typing import Any
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.options import validate_options
 from fiesta_envs.core.policy import Policy, make_named_policy, parse_agent_spec
+from fiesta_envs.core.wording import players
 from fiesta_envs.registry import GameSpec
 
 
@@ -185,7 +186,7 @@ def _check_checkpoint(
     trained_players = meta.get("num_players")
     if trained_players != num_players:
         raise AgentError(
-            f"checkpoint {path} was trained for {trained_players} players, not {num_players}; "
+            f"checkpoint {path} was trained for {players(trained_players)}, not {num_players}; "
             f"its observations and actions only fit {trained_players}-player games "
             f"(use --players {trained_players})"
         )
