@@ -384,7 +384,7 @@ class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
     @property
     def _has_updated(self) -> bool:  # type: ignore[override]
         inner = self.__dict__.get("env")
-        return bool(inner is not None and inner._has_updated)
+        return bool(inner is not None and getattr(inner, "_has_updated", inner._has_reset))
 
     @_has_updated.setter
     def _has_updated(self, value: bool) -> None:
