@@ -51,8 +51,6 @@ from fiesta_envs.core.options import refuse_unknown_keywords
 from fiesta_envs.core.pickling import PicklesGameAsStateDict
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
-#: What the AEC and Parallel environments take besides the game's options.
-ENV_KEYWORDS = ("num_players", "render_mode", "illegal_action")
 ILLEGAL_ACTION_PENALTY = -1.0
 
 
@@ -187,7 +185,7 @@ class FiestaAECEnv(PicklesGameAsStateDict, PlaysAGame, AECEnv):
         super().__init__()
         self.render_mode = check_render_mode(self.game_class, render_mode, self.picture)
         self.illegal_action = check_illegal_action_mode(illegal_action)
-        refuse_unknown_keywords(self.game_class.name, self.game_class.options, options, ENV_KEYWORDS)
+        refuse_unknown_keywords(self.game_class.name, self.game_class.options, options, type(self).__init__)
         self.game: Game = self.game_class(num_players=num_players, **options)
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]

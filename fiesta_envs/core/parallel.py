@@ -51,7 +51,6 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from fiesta_envs.core.aec import (
-    ENV_KEYWORDS,
     ILLEGAL_ACTION_PENALTY,
     Picture,
     PlaysAGame,
@@ -96,7 +95,7 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
     ) -> None:
         self.render_mode = check_render_mode(self.game_class, render_mode, self.picture)
         self.illegal_action = check_illegal_action_mode(illegal_action)
-        refuse_unknown_keywords(self.game_class.name, self.game_class.options, options, ENV_KEYWORDS)
+        refuse_unknown_keywords(self.game_class.name, self.game_class.options, options, type(self).__init__)
         self.game: Game = self.game_class(num_players=num_players, **options)
         if not isinstance(self.game, SimultaneousGame):
             raise InvalidOptionError(f"{self.game.name}: its rules play no decision simultaneously (no Parallel API)")

@@ -68,8 +68,6 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "render_fps": 1}
-    #: What ``gymnasium.make`` takes besides the game's options (named in the error for a misspelled keyword).
-    KEYWORDS: ClassVar[tuple[str, ...]] = ("num_players", "opponents", "seat", "illegal_action", "render_mode")
 
     def __init__(
         self,
@@ -84,7 +82,8 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
         picture: Picture | None = None,
         **options: Any,
     ) -> None:
-        refuse_unknown_keywords(game_class.name, game_class.options, options, self.KEYWORDS)
+        internal = ("game_class", "policy_factory", "picture")  # given by the registry, not by users
+        refuse_unknown_keywords(game_class.name, game_class.options, options, SingleSeatEnv.__init__, internal)
         self.game: Game = game_class(num_players=num_players, **options)
         self.picture = picture
         self.metadata = {"render_modes": render_modes(picture), "render_fps": 1}
