@@ -60,12 +60,16 @@ def first_unknown_key(given: Any, written: Any, path: str = "") -> str | None:
             found = first_unknown_key(value, written[key], name)
             if found is not None:
                 return found
-    elif isinstance(given, list) and isinstance(written, list) and len(given) == len(written):
+    elif (
+        isinstance(given, list)
+        and isinstance(written, list)
+        and len(given) == len(written)
+        and isinstance(given[0] if given else None, (Mapping, list))  # lists are of one kind: skip plain values
+    ):
         for index, (value, expected) in enumerate(zip(given, written, strict=True)):
-            if isinstance(value, (Mapping, list)):
-                found = first_unknown_key(value, expected, f"{path}[{index}]")
-                if found is not None:
-                    return found
+            found = first_unknown_key(value, expected, f"{path}[{index}]")
+            if found is not None:
+                return found
     return None
 
 
