@@ -37,10 +37,10 @@ from fiesta_envs.core.rewards import margin_returns, ranking_returns
 from fiesta_envs.core.rng import generator_from_state, generator_state
 from fiesta_envs.core.wording import players
 
-#: The reward option every competitive game accepts.
 #: The keys of an engine's state dict (``Game.state_dict``); ``version`` may be missing from older saves.
 STATE_DICT_KEYS = ("game", "version", "num_players", "options", "rng", "state")
 
+#: The reward option every competitive game accepts.
 REWARD_OPTION = Option(
     "rank",
     choices=("rank", "margin"),

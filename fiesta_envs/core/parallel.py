@@ -220,7 +220,6 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
         infos = {agent: {"action_mask": self._no_actions.copy(), "illegal_action": str(error)} for agent in agents}
         return observations, rewards, dict.fromkeys(agents, True), dict.fromkeys(agents, False), infos
 
-
     # -- saving and loading --------------------------------------------------------------
     def state_dict(self) -> dict[str, Any]:
         """The game, the agents in the loop and the current simultaneous part as JSON-safe data (see the
