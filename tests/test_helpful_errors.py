@@ -62,6 +62,7 @@ def test_an_engine_refuses_an_unknown_key_at_any_depth(game: str) -> None:
         ("'comment'", lambda data: data.__setitem__("comment", "mine")),
         ("'state.turnn'", lambda data: data["state"].__setitem__("turnn", 1)),
         ("'rng.extra'", lambda data: data["rng"].__setitem__("extra", 1)),
+        ("'options.colour'", lambda data: data["options"].__setitem__("colour", "red")),
     ]:
         data = copy.deepcopy(saved)
         add(data)

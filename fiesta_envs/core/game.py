@@ -372,6 +372,12 @@ class Game(abc.ABC):
             raise InvalidStateError(
                 f"{self.name}: state field 'options': expected a mapping, got {type(data['options']).__name__}"
             )
+        unknown_options = [name for name in data["options"] if name not in self.config]
+        if unknown_options:
+            raise InvalidStateError(
+                f"{self.name}: unknown key {'options.' + str(unknown_options[0])!r} in the state dict; "
+                f"the game's options are {', '.join(self.config) or 'none'}"
+            )
         if dict(data["options"]) != self.config:
             raise InvalidStateError(
                 f"{self.name}: state dict options {dict(data['options'])} differ from this game's {self.config}"
