@@ -7,6 +7,7 @@ Nothing is imported until a game is actually used, so ``import fiesta_envs`` sta
 
 from __future__ import annotations
 
+import difflib
 import functools
 import importlib
 from dataclasses import dataclass
@@ -135,7 +136,14 @@ def game_spec(name: str) -> GameSpec:
         if name in (spec.name, spec.gym_id, spec.aec_module.rsplit(".", 1)[-1]):
             return spec
     known = ", ".join(GAMES)
-    raise InvalidOptionError(f"unknown game {name!r}; known games: {known}")
+    spellings = {
+        spelling: spec.name
+        for spec in GAMES.values()
+        for spelling in (spec.name, spec.gym_id, spec.aec_module.rsplit(".", 1)[-1])
+    }
+    close = difflib.get_close_matches(str(name).lower(), list(spellings), n=1, cutoff=0.5)
+    hint = f" (did you mean {spellings[close[0]]!r}?)" if close else ""
+    raise InvalidOptionError(f"unknown game {name!r}{hint}; known games: {known}")
 
 
 def make_policy(
@@ -203,7 +211,7 @@ def register_environments() -> None:
                 entry_point="fiesta_envs.registry:make_gym_env",
                 kwargs={"game": spec.name},
                 disable_env_checker=True,
-                order_enforce=True,
+                order_enforce=False,  # the env enforces it, counting load_state_dict() as a reset
             )
         if spec.gym_id not in pettingzoo.aec_registry:
             pettingzoo.register("aec", spec.gym_id, make_aec_env, kwargs={"game": spec.name})

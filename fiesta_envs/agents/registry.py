@@ -66,6 +66,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.options import validate_options
 from fiesta_envs.core.policy import CallablePolicy, Policy, make_named_policy, parse_agent_spec
+from fiesta_envs.core.wording import players
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
@@ -323,7 +324,7 @@ def _check_checkpoint(
     trained_players = meta.get("num_players")
     if num_players is not None and trained_players != num_players:
         raise AgentError(
-            f"checkpoint {path} was trained for {trained_players} players, not {num_players}; "
+            f"checkpoint {path} was trained for {players(trained_players)}, not {num_players}; "
             f"its observations and actions only fit {trained_players}-player games "
             f"(use --players {trained_players})"
         )

@@ -42,6 +42,7 @@ from fiesta_envs.core.errors import FiestaError
 from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
 from fiesta_envs.core.saved_files import read_json_object, sha256_of
 from fiesta_envs.core.shortlist import shortlist_of, shortlist_version_of
+from fiesta_envs.core.wording import players
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
@@ -218,7 +219,7 @@ def check_compatible(meta: Mapping[str, Any], game: str | None, num_players: int
             )
     if num_players is not None and meta["num_players"] != num_players:
         raise CheckpointError(
-            f"checkpoint {where} was trained for {meta['num_players']} players ({meta['game']}), not {num_players}; "
+            f"checkpoint {where} was trained for {players(meta['num_players'])} ({meta['game']}), not {num_players}; "
             f"observations and actions differ between player counts"
         )
 

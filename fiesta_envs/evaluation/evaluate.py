@@ -83,6 +83,7 @@ from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import FiestaError, InvalidOptionError
 from fiesta_envs.core.options import add_option_argument, parse_options
 from fiesta_envs.core.ray_tasks import BACKENDS
+from fiesta_envs.core.wording import players
 from fiesta_envs.evaluation.records import RecordWriter
 from fiesta_envs.evaluation.stats import Comparison, Rating, mean_interval, rate_agents, wilson_interval
 from fiesta_envs.evaluation.tournament import (
@@ -574,7 +575,7 @@ def print_teams_table(teams: Sequence[TeamResult], title: str) -> None:
 
 
 def print_evaluation(evaluation: Evaluation) -> None:
-    head = f"{evaluation.game}, {evaluation.num_players} players"
+    head = f"{evaluation.game}, {players(evaluation.num_players)}"
     if evaluation.team_play:
         print_teams_table(evaluation.teams, f"{head}: teams (one agent in every seat)")
         if evaluation.matches:
@@ -630,7 +631,7 @@ def save_evaluation(evaluation: Evaluation, out_dir: str | Path, plot: bool = Tr
         from fiesta_envs.evaluation.plots import plot_ratings
 
         path = out / "ratings.png"
-        title = f"{evaluation.game}, {evaluation.num_players} players ({len(evaluation.games)} games)"
+        title = f"{evaluation.game}, {players(evaluation.num_players)} ({len(evaluation.games)} games)"
         plot_ratings(evaluation.ratings, path, title, anchor=evaluation.rating_anchor)
         written.append(path)
     return written

@@ -45,6 +45,7 @@ from fiesta_envs.core.errors import FiestaError, IllegalActionError
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import add_option_argument, parse_options
 from fiesta_envs.core.policy import Policy
+from fiesta_envs.core.wording import players
 from fiesta_envs.registry import game_spec
 from fiesta_envs.render import hidden_scores
 from fiesta_envs.tools.action_groups import ActionGroup, group_actions
@@ -105,7 +106,7 @@ class PlaySession:
         game = self.game
         labels = ", ".join("you" if s == self.seat else f"{self.opponents[s][0]}" for s in range(game.num_players))
         guide = guide_for(game.name)
-        self.say(f"{guide.title}, {game.num_players} players, seats in order: {labels}. Type 'help' for help.")
+        self.say(f"{guide.title}, {players(game.num_players)}, seats in order: {labels}. Type 'help' for help.")
         if guide.guide:
             self.say(textwrap.fill(guide.guide, WIDTH))
         self.show_legend(again=False)
