@@ -163,12 +163,12 @@ class Evaluation:
 
     def to_json(self) -> dict[str, Any]:
         tables_games = Counter(result.table for result in self.games)
-        import fiesta_envs
+        from fiesta_envs.version import __version__
 
         return {
             "game": self.game,
             "game_version": game_spec(self.game).game_class().version,
-            "fiesta_envs_version": fiesta_envs.__version__,
+            "fiesta_envs_version": __version__,
             "num_players": self.num_players,
             "options": self.options,
             "cooperative": self.cooperative,
