@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("fiesta_envs.web.serve", "play, watch and replay games in a web browser (on 127.0.0.1)"),
     "tune": ("fiesta_envs.training.tune", "hyper-parameter search on a training config with Optuna (resumable)"),
     "export": ("fiesta_envs.training.export", "turn a training checkpoint into an agent shipped in the package (ppo)"),
+    "configs": ("fiesta_envs.training.config_files", "list the training configs shipped with the package"),
 }
 
 

@@ -76,7 +76,7 @@ the same tags, yet their legal next words differ. Each word and character has it
 exactly 10 ones, any two codes differing in at least 4 bits: 20 entries per slot instead of a one-hot of
 1,601, the same norm for every code, room for 4,000 names, drawn at random once and shipped as data
 (``data/identity_codes.json``, the same on every machine). Every entry lies in [0, 1]. The blocks, in order
-(``game.observer.layout``; ``game.observer.decode(vector)`` splits a vector by block):
+(``game.observer.layout``; ``observation_views``, below, splits a vector by block):
 
 ==============  =====  ======================================================================================
 block           size   what it holds
@@ -117,6 +117,38 @@ during the current step: the words of a step are handed over only when the next 
 characters and the guesses stay private until the table and the reveal. (``tests/information_of_muertos.py``
 checks it: a word written earlier in the same step, another seat's choice in the draw, its guesses, leave a
 seat's observation unchanged.)
+
+Reading an observation
+----------------------
+``env.unwrapped.observation_views(observation)`` (``game.observation_views`` on an engine) splits an
+observation (the vector, or the dict ``observe`` returns) into the blocks above, each a copy in its
+documented shape: ``memory`` is hand x step x (handed to me, written by me) x word slot, ``table``
+8 character slots with their two flags. With 4 players::
+
+    >>> from fiesta_envs import fiesta_de_los_muertos_v1
+    >>> env = fiesta_de_los_muertos_v1.env(num_players=4)
+    >>> env.reset(seed=0)
+    >>> views = env.unwrapped.observation_views(env.observe("player_0"))
+    >>> for name, block in views.items():
+    ...     print(f"{name:13} {block.shape}")
+    players       (5,)
+    phase         (6,)
+    round         (4,)
+    constraints   (15,)
+    themes        (6,)
+    team          (4,)
+    my_characters (2, 132)
+    offers        (2, 132)
+    memory        (2, 4, 2, 133)
+    task          (6,)
+    prompt        (134,)
+    table         (8, 134)
+    final_words   (8, 135)
+    to_match      (8,)
+    my_guesses    (8, 8)
+    reveal        (8, 15)
+    >>> int(views["players"].argmax()) + 4  # the player count
+    4
 
 Rewards
 -------
@@ -181,25 +213,23 @@ Trained agent
 -------------
 ``ppo`` (4 players, shipped): one policy on every seat, choosing among the 10 candidates of version 2 of the
 shortlist (``fiesta_envs/muertos/shortlist.py``: the best legal actions by the scoring of ``associative`` version 2,
-each described by what the seat knows; candidate 0 is that team's choice). Over 1,000 shared deals it appeases 3.94
-skulls of 4 (CI 3.93-3.96) where ``associative`` (version 2, the default) appeases 3.92: 47 wins, 924 ties, 29
-losses, 0.509 [0.478, 0.540], level (``fiesta evaluate --game fiesta_de_los_muertos --players 4 --agents
-ppo,associative --games 1000 --seed 1``; seed 2: 0.516, 3.96 against 3.92). Against ``associative:version=1``
-(2.71 skulls): 0.806. Trained by ``fiesta train --config configs/fiesta_de_los_muertos/ppo.yaml`` (2026-12-02; the
-agent shipped before it, on version 1 of the shortlist, appeased 3.81 and lost to version 2, 0.454).
+each described by what the seat knows; candidate 0 is that team's choice). It is level with ``associative``
+(version 2, the default): both teams appease almost every skull, so most deals are tied; it is well ahead of
+``associative:version=1``. The measured results, with their commands, are in the documentation's Results pages
+(shipped agents). Trained by ``fiesta train --config configs/fiesta_de_los_muertos/ppo.yaml``; the 4-player
+network also plays at 5-8 players (``also_plays`` in its JSON).
 
 Version history
 ---------------
-- version 1 (``fiesta_de_los_muertos_v1``, ``fiesta_envs/FiestaDeLosMuertos-v1``): words and characters get
+- v1 (fiesta_envs 0.2.0; ``fiesta_de_los_muertos_v1``, ``fiesta_envs/FiestaDeLosMuertos-v1``): words and characters get
   an identity code in every slot of the observation (4,440 -> 5,180 entries); the writing task is split into
   the ``task`` and ``prompt`` blocks; the observation is built from scratch at every call from the named
   blocks above (``MuertosObserver``, no kept views: 8.5-9.2% of MaskablePPO's time, as before); rules,
   actions and rewards unchanged. ``fiesta_de_los_muertos_v0``
-  and ``FiestaDeLosMuertos-v0`` now fail with a message naming version 1.
-- version 0: first release, lexicon version 2 (217 characters, 1384 words, 111 tags; 1685
-  actions). During development a first lexicon (version 1) had few polysemous words: the
-  associative team appeased 96-98% of the skulls with it, which left no headroom for learning;
-  version 2 adds real second senses and tags shared across themes, so that chains drift.
+  and ``FiestaDeLosMuertos-v0`` fail with a message naming v1.
+- v0 (fiesta_envs 0.1.0): the first version, lexicon version 2 (217 characters, 1384 words, 111 tags;
+  1685 actions). Lexicon version 2 has real second senses and tags shared across themes, so that chains
+  drift (a lexicon with few polysemous words leaves a team nothing to get wrong).
 """
 
 from fiesta_envs.core.aec import aec_env_classes

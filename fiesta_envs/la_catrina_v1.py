@@ -45,6 +45,37 @@ and the last entry of each ``reveal`` row (a yellow box waiting for the choice o
 sees only its own character and the words it received or wrote; earlier rounds are not in the vector. The
 writing steps are simultaneous as printed (see the base game's page).
 
+Reading an observation
+----------------------
+``env.unwrapped.observation_views(observation)`` (``game.observation_views`` on an engine) splits an
+observation (the vector, or the dict ``observe`` returns) into the blocks of the base game's page,
+each a copy in its documented shape. With 4 players::
+
+    >>> from fiesta_envs import la_catrina_v1
+    >>> env = la_catrina_v1.env(num_players=4)
+    >>> env.reset(seed=0)
+    >>> views = env.unwrapped.observation_views(env.observe("player_0"))
+    >>> for name, block in views.items():
+    ...     print(f"{name:13} {block.shape}")
+    players       (5,)
+    phase         (6,)
+    round         (4,)
+    constraints   (15,)
+    themes        (6,)
+    team          (4,)
+    my_characters (2, 132)
+    offers        (2, 132)
+    memory        (2, 4, 2, 133)
+    task          (6,)
+    prompt        (134,)
+    table         (8, 134)
+    final_words   (8, 135)
+    to_match      (8,)
+    my_guesses    (8, 8)
+    reveal        (8, 15)
+    >>> views["round"]  # the campaign round, one-hot
+    array([1., 0., 0., 0.], dtype=float32)
+
 Rewards
 -------
 Cooperative: zero until the end, then every agent gets flowers / 13. ``scores()`` gives every
@@ -89,19 +120,18 @@ players  version 2 [95% CI]    all 13 flowers  version 1 [95% CI]  all 13 flower
 Trained agent
 -------------
 ``ppo`` (4 players, shipped): a shortlist policy (version 2 of the shortlist of ``fiesta_de_los_muertos_v1``,
-ranked by ``associative`` version 2) trained on the campaign, rewarded by flowers / 13. Over 1,000 shared
-campaigns it colours 9.72 flowers (CI 9.50-9.95) where the ``associative`` team (version 2, the default) colours
-9.16, and wins 370, ties 351, loses 279: 0.545 [0.515, 0.576] (``fiesta evaluate --game la_catrina --players 4
---agents ppo,associative --games 1000 --seed 1``; seed 2: 0.545, 9.44 against 9.01). Against ``associative``
-version 1 (2.15 flowers): 0.954. Trained by ``fiesta train --config configs/la_catrina/ppo.yaml`` (2026-12-02;
-the agent shipped before it, on version 1 of the shortlist, coloured 3.50 and lost to version 2).
+ranked by ``associative`` version 2) trained on the campaign, rewarded by flowers / 13. It colours about half
+a flower a campaign more than the ``associative`` team (version 2, the default) on the same deals, and far more
+than ``associative`` version 1. The measured results, with their commands, are in the documentation's Results
+pages (shipped agents). Trained by ``fiesta train --config configs/la_catrina/ppo.yaml``; the 4-player network
+also plays at 5 players (``also_plays`` in its JSON).
 
 Version history
 ---------------
-- version 1 (``la_catrina_v1``, ``fiesta_envs/LaCatrina-v1``): the observation of
+- v1 (fiesta_envs 0.2.0; ``la_catrina_v1``, ``fiesta_envs/LaCatrina-v1``): the observation of
   ``fiesta_de_los_muertos_v1`` (identity codes for words and characters, 5,180 entries); rules unchanged.
-  ``la_catrina_v0`` and ``LaCatrina-v0`` now fail with a message naming version 1.
-- version 0: first release, lexicon version 2 (see ``fiesta_de_los_muertos_v1``; 1685 actions).
+  ``la_catrina_v0`` and ``LaCatrina-v0`` fail with a message naming v1.
+- v0 (fiesta_envs 0.1.0): the first version, lexicon version 2 (see ``fiesta_de_los_muertos_v1``; 1685 actions).
 """
 
 from fiesta_envs.core.aec import aec_env_classes

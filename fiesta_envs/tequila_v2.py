@@ -101,7 +101,7 @@ blocks per sheet, its own first (``sheet 0 ...``), then the others in seat order
 1 ...`` is the next seat). Rounds are simultaneous: the others' sheets are shown as they stood at the
 start of the round (after the last round: as they end), the seat's own sheet as it is now. Counts
 are divided by their scale (``min(count, cap) / cap``). The blocks, in order
-(``observer.layout.describe()``; ``observer.decode(vector)`` splits a vector by name):
+(``observer.layout.describe()``; ``observation_views``, below, splits a vector by name):
 
 ==========================  ====  ===================================================================
 block                       size  entries
@@ -133,6 +133,38 @@ sheet K jimador             5     side A, purple, red, orange, green
 The printed farm (water, resource icons, houses) is the same on every sheet and is not repeated:
 it is drawn above. The layout lives in ``fiesta_envs/tequila/layout.py``, the observer in
 ``fiesta_envs/tequila/observation.py``.
+
+Reading an observation
+----------------------
+``env.unwrapped.observation_views(observation)`` (``game.observation_views`` on an engine) splits an
+observation (the vector, or the dict ``observe`` returns) into the blocks above, each a copy in its
+documented shape: ``dice`` is 2 x 6 (a one-hot per die), each ``farm`` 9 planes of 8 x 8. With 2
+players::
+
+    >>> from fiesta_envs import tequila_v2
+    >>> env = tequila_v2.env(num_players=2)
+    >>> env.reset(seed=0)
+    >>> views = env.unwrapped.observation_views(env.observe("player_0"))
+    >>> for name, block in views.items():
+    ...     print(f"{name:15} {block.shape}")
+    round           (8,)
+    dice            (2, 6)
+    decision        (7,)
+    pending         (5,)
+    seat            (2,)
+    bonuses taken   (14,)
+    cask tile B     (1,)
+    my round        (7,)
+    sheet 0 farm    (9, 8, 8)
+    sheet 0 fences  (40,)
+    sheet 0 tracks  (56,)
+    sheet 0 jimador (5,)
+    sheet 1 farm    (9, 8, 8)
+    sheet 1 fences  (40,)
+    sheet 1 tracks  (56,)
+    sheet 1 jimador (5,)
+    >>> views["dice"].argmax(axis=1) + 1  # the dice rolled
+    array([6, 4])
 
 Rewards
 -------
@@ -194,11 +226,11 @@ Rulings we added or chose (the rulings file fixes the sheet, tracks and tables)
   the calibrated sources divided by 1.5); the best play we found reached 190. One factor
   keeps the first values' balance between sources; 1.5 puts the strongest agent's typical game at the
   Aged threshold (it was chosen when that agent's mean was 208: Rested, its better games Aged) and
-  leaves Golden (330) to play about 1.4 times as productive as the planner's. Now (1,000 deals, seeds
+  leaves Golden (330) to play about 1.4 times as productive as the planner's. With them (1,000 deals, seeds
   0-999, side A): ``planner`` mean 227.7, standard deviation 17, min 141, quartiles 220 / 231 / 240,
   max 264; ranks Aged 519, Rested 463, Young 18; points by source (means): production tracks 79.4,
   sections first 57.0, coin track 51.9, first-to bonuses 15.8, tequila majorities 14.8,
-  collections 4.8, market spaces 3.4, unused gears 0.5. The shipped solo ``ppo`` (retrained on these
+  collections 4.8, market spaces 3.4, unused gears 0.5. The shipped solo ``ppo`` (trained on these
   values, cloning ``planner`` version 2; 1,000 deals of ``fiesta evaluate --seed 1``): mean 239.9,
   quartiles 232 / 245 / 253, max 269 (Aged 784, Rested 205, Young 8, Clear 3). Cask tile B is
   easier: ``planner`` (300 deals) mean 259.1, quartiles 253 / 261 / 267, max 288 (typically Aged).
@@ -225,16 +257,18 @@ Against ``random`` with seats alternating it won 200 games of 200 (its mean scor
 
 Version history
 ---------------
-- v2: our prestige values are 1.5 times the first ones (see the rulings: sections, coin track, production
-  tracks, first-to bonuses, collections, market columns 5 and 7); the same play scores more, and the margin
+- v2 (fiesta_envs 0.2.0): our prestige values are 1.5 times the first ones (see the rulings: sections, coin track,
+  production tracks, first-to bonuses, collections, market columns 5 and 7); the same play scores more, and the margin
   reward moves with the scores. The rulebook's numbers, the actions and the observation layout are unchanged.
   ``tequila_v1`` and ``Tequila-v1`` fail with a message naming v2.
-- v1: the rounds are simultaneous as printed (the others' sheets as they stood at the start of the
+- v1 (between 0.1.0 and 0.2.0, in no release; v2 keeps its observation): the
+  rounds are simultaneous as printed (the others' sheets as they stood at the start of the
   round; bonuses first taken in this round are not shown) and every public part of every sheet is
   shown (farm, fences, all tracks, unused gears) in one layout per sheet; the state dict saves the
   sheets shown (``shown_sheets``); the Parallel API (``parallel_env``). ``tequila_v0`` and
   ``Tequila-v0`` fail with a message naming the current version.
-- v0: first release (others shown as summaries; a later seat saw what earlier seats did this round).
+- v0 (fiesta_envs 0.1.0): the first version (others shown as summaries; a later seat saw what earlier seats did
+  this round).
 """
 
 from fiesta_envs.core.aec import aec_env_classes

@@ -13,7 +13,7 @@ play 6 or 8 players; ``fiesta evaluate --agents ppo`` plays it only at the count
 replaced by the lowest id, so the two teams should score alike (the margin is the candidate-0 team's lead).
 
 ``--baseline`` is the team it plays against: ``associative`` (version 2, the team the shipped agents are measured
-against since 2026-12-02) by default, ``associative:version=1`` for the first team.
+against) by default, ``associative:version=1`` for the first team.
 """
 
 from __future__ import annotations

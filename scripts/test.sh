@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/python -m ruff check fiesta_envs training tests
+.venv/bin/python scripts/make_results_pages.py --check   # the results pages and README table match results/*.json
 site=$(mktemp -d)
 bash scripts/docs.sh --site-dir "$site"
 rm -rf "$site"

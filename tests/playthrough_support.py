@@ -3,7 +3,8 @@
 Each file under ``tests/playthroughs/`` records, step by step, the seat to act, its legal actions by name,
 the action played, a digest of every seat's observation and the scores, then the final returns. A change in
 rules, masks or observations shows up as a diff that names the step (``tests/test_playthroughs.py``).
-Regenerate after an intended change with ``python scripts/make_playthroughs.py`` and read the diff.
+Regenerate after an intended change with ``python scripts/make_playthroughs.py`` and read the diff; a changed
+playthrough needs a new version of its environment (``tests/playthrough_pins.py``).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ An hour or so each on 2 cores, so they are marked ``target`` and run on their ow
     .venv/bin/python -m pytest -m target tests/test_learning_targets.py -k kids  # one
 
 Each trains the config into a temporary run directory, then plays 1,000 seat-rotated games against the
-baseline and 1,000 against ``random`` (as the README's results table does) and asserts the targets: the
+baseline and 1,000 against ``random`` (as the Results page of the shipped agents does) and asserts the targets: the
 whole 95% interval above 0.5 against the baseline, above 0.95 against ``random``.
 """
 

@@ -1,6 +1,7 @@
-"""Packaging: the wheel installs one top-level package, ``fiesta_envs`` (the repository's ``training/``
-folder inside it as ``fiesta_envs.training``), the ``fiesta`` command points into it, and the code
-imports the training layer by that one name only."""
+"""Packaging: the wheel installs one top-level package, ``fiesta_envs`` (the repository's ``training/`` and
+``configs/`` folders inside it as ``fiesta_envs.training`` and ``fiesta_envs.configs``, by pyproject.toml's
+package-dir, no link), the ``fiesta`` command points into it, and the code imports the training layer by that
+one name only."""
 
 from __future__ import annotations
 
@@ -13,13 +14,48 @@ from pathlib import Path
 
 import pytest
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    tomllib = None
+
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("fiesta_envs", "training", "pyproject.toml", "README.md")
+SOURCES = ("fiesta_envs", "training", "configs", "pyproject.toml", "README.md")
 
 
-def test_training_folder_is_the_fiesta_envs_training_package():
-    link = ROOT / "fiesta_envs" / "training"
-    assert link.is_symlink() and link.resolve() == (ROOT / "training").resolve()
+#: Packages installed from other folders of the repository (pyproject.toml's package-dir).
+MAPPED = {"fiesta_envs.training": "training", "fiesta_envs.configs": "configs"}
+
+
+def _setuptools_table() -> dict:
+    if tomllib is None:
+        pytest.skip("tomllib needs Python 3.11")
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+
+
+def test_training_and_configs_install_inside_the_package_without_a_link():
+    assert not (ROOT / "fiesta_envs" / "training").exists(), "fiesta_envs/training: pyproject.toml maps it, no link"
+    assert _setuptools_table()["package-dir"] == MAPPED
+
+
+def test_the_package_list_names_every_package_folder():
+    folders = {
+        ".".join([package, *init.parent.relative_to(ROOT / folder).parts])
+        for package, folder in {"fiesta_envs": "fiesta_envs", **MAPPED}.items()
+        for init in (ROOT / folder).rglob("__init__.py")
+    }
+    listed = set(_setuptools_table()["packages"])
+    missing, extra = sorted(folders - listed), sorted(listed - folders)
+    assert not missing, f"add these packages to [tool.setuptools] packages in pyproject.toml: {missing}"
+    assert not extra, f"pyproject.toml lists packages that have no folder with __init__.py: {extra}"
+
+
+def test_the_installed_training_package_is_the_repositorys_folder():
+    import fiesta_envs.configs
+    import fiesta_envs.training
+
+    assert Path(fiesta_envs.training.__file__).resolve() == (ROOT / "training" / "__init__.py").resolve()
+    assert Path(fiesta_envs.configs.__file__).resolve() == (ROOT / "configs" / "__init__.py").resolve()
 
 
 def test_wheel_has_no_top_level_training(tmp_path):
@@ -44,6 +80,8 @@ def test_wheel_has_no_top_level_training(tmp_path):
     for module in ("training/train.py", "training/config.py", "evaluation/tournament.py", "tools/play.py"):
         assert f"fiesta_envs/{module}" in names
     assert "fiesta_envs/testing/invariants/tequila.py" in names
+    configs = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "configs").rglob("*.yaml"))
+    assert configs and all(f"fiesta_envs/{config}" in names for config in configs)  # every config ships
     assert "fiesta_envs/py.typed" in names  # PEP 561: type checkers read the package's annotations
     entry_points = next(name for name in names if name.endswith("entry_points.txt"))
     assert "fiesta = fiesta_envs.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()

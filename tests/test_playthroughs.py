@@ -1,7 +1,8 @@
 """Golden playthroughs: every configuration's seeded game still plays exactly as recorded.
 
 A failure names the first line that differs (step, seat, legal actions, observation digests or scores).
-After an intended change, regenerate with ``python scripts/make_playthroughs.py`` and review the diff.
+After an intended change, bump the environment's version, regenerate with ``python scripts/make_playthroughs.py``
+and review the diff (``tests/test_playthrough_versions.py`` holds each file to its environment's version).
 """
 
 from __future__ import annotations

@@ -133,6 +133,7 @@ def test_export_writes_weights_and_a_description(checkpoint, tmp_path, capsys):
     game = FiestaMexicana(num_players=2)
     assert info["game"] == GAME and info["num_players"] == 2 and info["agent"] == "ppo"
     assert info["options"] == game.config  # all options, defaults filled in
+    assert info["environment"] == "fiesta_envs/FiestaMexicana-v1"  # the environment it was trained on
     assert info["version"] == FiestaMexicana.version
     assert info["observation_size"] == info["plain_observation_size"] == game.observation_size
     assert info["num_actions"] == game.num_actions
@@ -236,7 +237,7 @@ def test_gymnasium_evaluate_and_play_accept_ppo(weights, monkeypatch):
         make_gym_env(GAME, opponents="ppo", variant="confirmed_waiters")
 
     # the name appears in messages only for games that ship an agent
-    with pytest.raises(InvalidOptionError, match="baselines: greedy, ppo, random"):
+    with pytest.raises(InvalidOptionError, match="allowed: greedy, ppo, random"):
         make_policy(GAME, "grandmaster")
     with pytest.raises(InvalidOptionError, match="tortilla_de_patatas: no shipped 'ppo' agent for this game yet"):
         make_policy("tortilla_de_patatas", "ppo")

@@ -173,7 +173,13 @@ class TuneError(FiestaError):
 
 # ---------------------------------------------------------------------------------- command line
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", type=Path, metavar="FILE", required=True, help="the base experiment (YAML)")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="CONFIG",
+        required=True,
+        help="the base experiment: a YAML file or a packaged config's name (fiesta configs lists them)",
+    )
     parser.add_argument(
         "--trials", type=_count, metavar="N", required=True, help="trials to run now (added to the study's)"
     )

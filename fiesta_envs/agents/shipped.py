@@ -20,9 +20,10 @@ The JSON holds:
 * ``format`` (1), ``agent`` (``"ppo"``), ``game``, ``num_players``, ``options`` (all the game's
   options the network was trained with, defaults filled in, e.g. ``{"menu": "day",
   "action_features": true, "reward": "rank"}``), ``variant``;
-* ``version``: the engine class's ``version`` at training time; ``observation_layout``: the name of
-  the observation layout it was trained on (``Game.observation_layout``, e.g.
-  ``"tortilla_de_patatas/information_state/v0"``);
+* ``version``: the engine class's ``version`` at training time; ``environment``: the environment it was
+  trained on, with its version (e.g. ``"fiesta_envs/Tequila-v2"``: results measured with it name that
+  environment); ``observation_layout``: the name of the observation layout it was trained on
+  (``Game.observation_layout``, e.g. ``"tortilla_de_patatas/information_state/v0"``);
 * ``observation_size`` (what the network takes), ``plain_observation_size`` (the observation
   without action features), ``action_features_size`` (0 unless trained with
   ``action_features=True``), ``num_actions``;
@@ -93,12 +94,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from fiesta_envs.core.actor_policy import network_input
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
 from fiesta_envs.core.options import validate_options
 from fiesta_envs.core.policy import Policy
 from fiesta_envs.core.saved_files import read_json_object, sha256_of
 from fiesta_envs.core.shortlist import DEFAULT_VERSION, Shortlist, shortlist_of
+from fiesta_envs.core.wording import players
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
@@ -179,6 +182,12 @@ class ShippedAgent:
         return int(self.info["num_players"])
 
     @property
+    def environment(self) -> str | None:
+        """The environment id it was trained on (``environment`` in its JSON), e.g. ``fiesta_envs/Tequila-v2``."""
+        value = self.info.get("environment")
+        return None if value is None else str(value)
+
+    @property
     def also_plays(self) -> tuple[int, ...]:
         """The other player counts it plays (``also_plays`` in its JSON; checked when read)."""
         return tuple(self.info.get("also_plays") or ())
@@ -202,7 +211,7 @@ class ShippedAgent:
         parts = [f"also {count_ranges(self.also_plays)}"] if self.also_plays else []
         if extra:
             parts.append(", ".join(f"{k}={v!r}" for k, v in extra.items()))
-        return f"{self.num_players} players" + (f" ({'; '.join(parts)})" if parts else "")
+        return players(self.num_players) + (f" ({'; '.join(parts)})" if parts else "")
 
 
 def count_ranges(counts: tuple[int, ...] | list[int]) -> str:
@@ -318,10 +327,11 @@ def find_shipped(
     if found:
         files = ", ".join(a.json_path.name for a in found)
         raise ShippedAgentError(
-            f"{game_class.name}: several shipped {name!r} agents fit {num_players} players: {files}; remove all but one"
+            f"{game_class.name}: several shipped {name!r} agents fit {players(num_players)}: {files}; "
+            "remove all but one"
         )
     extra = _non_default(game_class, wanted)
-    asked = f"{num_players} players" + (" with " + ", ".join(f"{k}={v!r}" for k, v in extra.items()) if extra else "")
+    asked = players(num_players) + (" with " + ", ".join(f"{k}={v!r}" for k, v in extra.items()) if extra else "")
     if agents:
         shipped = ", ".join(sorted({a.describe(game_class) for a in agents}))
     else:
@@ -395,14 +405,7 @@ class _Binding:
     def network_input(self, observation: np.ndarray | None, game: Game, player: int) -> np.ndarray:
         if self.shortlist is not None:
             return self.shortlist.build(game, player).vector
-        if observation is None:
-            observation = game.observe(player)
-        if self.mode == "direct":
-            return observation
-        plain = np.asarray(observation)[: self.plain_size]
-        if self.mode == "plain":
-            return plain
-        return np.concatenate([plain, np.asarray(game.action_features(player), dtype=np.float32)])
+        return network_input(self.mode, observation, game, player)
 
 
 def _bind(agent: ShippedAgent, actor: ActorSnapshot, game: Game) -> _Binding:
@@ -581,9 +584,12 @@ def write_shipped_agent(
     shortlist: bool = False,
     shortlist_version: int = DEFAULT_VERSION,
     also_plays: list[int] | tuple[int, ...] | None = None,
+    environment: str | None = None,
 ) -> tuple[Path, Path]:
     """Write ``<stem>.npz`` and ``<stem>.json`` into ``out_dir`` (default: the package's folder).
 
+    ``environment``: the id of the environment it was trained on, with its version (``fiesta_envs/Tequila-v2``;
+    ``fiesta export`` passes the registry's).
     ``shortlist``: the network was trained on the game's shortlist, version ``shortlist_version`` (reads its
     vector, picks a candidate). ``also_plays``: the other player counts a shortlist agent plays (written as the
     JSON's ``also_plays``; refused for an agent that reads the observation).
@@ -656,6 +662,7 @@ def write_shipped_agent(
             "options": dict(probe.config),
             "variant": variant_name(game_class, probe.config),
             "version": game_class.version,
+            **({"environment": environment} if environment is not None else {}),
             "observation_layout": probe.observation_layout,
             "observation_size": actor.input_size,
             "plain_observation_size": plain,

@@ -35,7 +35,7 @@ Version 2 changes
     (same 300 deals each) lowered the flowers of version 2 by 0.1-0.23 at 4 players and 0.05-0.13 at 6, and
     taking a bone to spare a Limbo Bone lowered them by 0.01-0.07 at 5-8 players: this team fails a round by
     many boxes (a skull nobody matched) far more often than by one or two, so a flower now is worth more
-    than the insurance (measured for issue 20).
+    than the insurance.
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ VERSIONS = (1, 2)
 
 class AssociativeTeam(VersionedPolicy):
     """Writes the most associated word; deduces by the best total association (``associative:version=1``: the
-    team as it was before issue 20, see the module docstring)."""
+    first version of the team, see the module docstring)."""
 
     versions = VERSIONS
 

@@ -8,10 +8,10 @@ lowest id), so a network that always picks candidate 0 plays like that team, and
 Two versions (``SHORTLISTS``; a training config picks one with ``shortlist_version``, an exported agent's
 JSON records it, a JSON without it means version 1):
 
-- version 1 (``muertos/shortlist/v1``, ``SHORTLIST``), frozen: the shipped agents were trained on it. It ranks
-  by ``associative`` version 1 (``associative:version=1``).
+- version 1 (``muertos/shortlist/v1``, ``SHORTLIST``), frozen: agents exported with it (a JSON naming no
+  version) keep playing. It ranks by ``associative`` version 1 (``associative:version=1``).
 - version 2 (``muertos/shortlist/v2``, ``SHORTLIST_V2``): ranks by ``associative`` version 2, the default team
-  since issue 20 (``muertos.writing``, ``muertos.deduction``, its yellow-box rule), and describes each
+  (``muertos.writing``, ``muertos.deduction``, its yellow-box rule), and describes each
   candidate by two more numbers: what version 2 weighs.
 
 Candidates, by decision (version 1; version 2's differences after the arrow)

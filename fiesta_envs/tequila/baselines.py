@@ -25,7 +25,7 @@ Two versions (agent option ``version``, ``planner:version=1``):
   holds towards it). In the last round it draws only buildings that gain something before the end
   (a filled section, a distiller, cask or shop connected at once), skips the cask production and
   buys free actions to spend what is left on the market. Equal choices are broken at random
-  (seeded by the episode), so two planners no longer play the same game.
+  (seeded by the episode), so two planners do not play the same game.
 * **1** is the planner as first shipped: deterministic, blind to the others, re-rolls only a 6 and
   puts the virtual die on building whenever it can pay for one of the next buildings.
 """

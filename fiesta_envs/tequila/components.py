@@ -26,7 +26,7 @@ FARM: tuple[str, ...] = (
 FARM_SYMBOLS: dict[str, int | None] = {".": None, "a": AGAVE, "w": WATER, "j": WORKER, "d": DONKEY, "b": BARREL}
 
 #: Our prestige values (the rulebook pictures the sheet without printing them) are calibrated: 1.5 times
-#: the values first ruled, rounded half up, so that the solo ranks mean something (issue 20; the game's
+#: the values first ruled, rounded half up, so that the solo ranks mean something (the game's
 #: page, Rulings, says why). The rulebook's printed numbers (majorities, market spaces, gears, solo ranks,
 #: achievements) are unchanged.
 #: Prestige for being first to fill each section, sections in reading order of their first space.

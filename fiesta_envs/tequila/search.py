@@ -1,7 +1,7 @@
 """The ``search`` agent of Tequila: Monte-Carlo search over the dice decisions, ``planner`` rollouts.
 
 See ``fiesta_envs.core.search`` for the method. ``planner`` builds its chain well but decides the two
-choices about the dice by a one-round estimate of what they are worth (issue 20; version 1 by fixed
+choices about the dice by a one-round estimate of what they are worth (``planner:version=1`` by fixed
 rules). The search decides exactly those two, ``reroll ...`` and ``virtual
 fence|build``, by playing each choice out to the end of the game with ``planner`` in every seat, and leaves
 every other decision to ``planner``. Each determinisation re-seeds the dice to come and lets ``planner``
