@@ -122,3 +122,13 @@ def test_tequila_search_decides_the_dice_and_leaves_the_rest_to_planner():
             assert search.act(None, mask, game, seat) == planner.act(None, mask, game, seat)
         game.step(planner.act(None, game.legal_mask(), game, game.current_player))
     assert searched == {"reroll", "virtual"}
+
+
+def test_a_search_started_on_a_seed_breaks_its_heuristics_ties_by_that_seed():
+    """Tequila's planner draws its tie-breaks per game: a search's start_episode draws them from its seed, so two
+    searches made without a seed play the same game from the same seeds (in any process)."""
+    search_class = game_spec("tequila").agent_classes()["search"]
+    first, second = search_class(), search_class()
+    first.start_episode(7)
+    second.start_episode(7)
+    assert np.array_equal(first.heuristic.tie_breaks, second.heuristic.tie_breaks)

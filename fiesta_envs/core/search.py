@@ -78,6 +78,12 @@ class MonteCarloSearch(Policy):
         self.margin_weight = self.default_margin_weight if margin_weight is None else float(margin_weight)
         self.heuristic = self.rollout_policy(seed=seed)
 
+    def start_episode(self, seed: int | None) -> None:
+        """A new game: the search's generator and its heuristic's per-game draws (``planner``'s tie-breaks) both
+        come from ``seed``, so the same seeds play the same game in any process."""
+        super().start_episode(seed)
+        self.heuristic.start_episode(seed)
+
     # ------------------------------------------------------------------ what a game may change
     def searched(self, game: Game, player: int, legal: np.ndarray) -> bool:
         """Whether this decision is searched (else the heuristic decides); by default every one with a choice."""
