@@ -109,7 +109,9 @@ def test_the_ladder_is_random_each_baseline_version_search_and_the_shipped_agent
     assert load_references(GAME, 2).ladder == LADDER
 
 
-@pytest.mark.parametrize(("game", "players"), [(GAME, 2), ("la_catrina", 4), ("fiesta_de_los_muertos", 4)])
+@pytest.mark.parametrize(
+    ("game", "players"), [(GAME, 2), ("la_catrina", 4), ("fiesta_de_los_muertos", 4), ("tequila", 1)]
+)
 def test_the_stored_references_agree_with_what_the_script_makes(tmp_path, game, players):
     """The script with 2 games per pair plays the first deals of every pair: those games are in the stored file."""
     argv = ["--game", game, "--players", str(players), "--games", "2", "--out-dir", str(tmp_path)]
