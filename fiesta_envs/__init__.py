@@ -11,6 +11,8 @@ or use the public modules directly: ``fiesta_envs.fiesta_mexicana_v1.env(num_pla
 Importing stays light: numpy, gymnasium and pettingzoo only (no torch).
 """
 
+from typing import TYPE_CHECKING, Any
+
 from fiesta_envs.core.errors import (
     FiestaError,
     IllegalActionError,
@@ -18,8 +20,22 @@ from fiesta_envs.core.errors import (
     InvalidStateError,
 )
 from fiesta_envs.registry import GAMES, game_spec, make_aec_env, make_gym_env, register_environments
+from fiesta_envs.version import __version__
 
-__version__ = "0.2.0"
+if TYPE_CHECKING:
+    from fiesta_envs.evaluation.benchmark import BenchmarkResult
+
+
+def benchmark(
+    agent: Any, *, game: str, players: int | None = None, games: int | None = None, **kwargs: Any
+) -> "BenchmarkResult":
+    """``agent`` against the reference ladder of ``game`` on a published deal set; returns a ``BenchmarkResult``
+    (``.table()``, ``.ratings``, ``.duels``, ``.to_json()``). See ``fiesta_envs.evaluation.benchmark``."""
+    from fiesta_envs.evaluation.benchmark import DEFAULT_GAMES
+    from fiesta_envs.evaluation.benchmark import benchmark as run
+
+    return run(agent, game=game, players=players, games=DEFAULT_GAMES if games is None else games, **kwargs)
+
 
 __all__ = [
     "GAMES",
@@ -28,6 +44,7 @@ __all__ = [
     "InvalidOptionError",
     "InvalidStateError",
     "__version__",
+    "benchmark",
     "game_spec",
     "make_aec_env",
     "make_gym_env",

@@ -19,6 +19,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("fiesta_envs.training.train", "train MaskablePPO from a YAML config"),
     "evaluate": ("fiesta_envs.evaluation.evaluate", "tournament between agents (baselines or checkpoints)"),
+    "benchmark": ("fiesta_envs.evaluation.benchmark", "an agent against the game's reference ladder, published deals"),
     "bench": ("fiesta_envs.testing.bench", "steps per second of every environment next to PettingZoo's connect_four"),
     "fuzz": ("fiesta_envs.testing.fuzz", "play random legal games and check every invariant after every step"),
     "play": ("fiesta_envs.tools.play", "play a game in the terminal against baselines or checkpoints"),
@@ -56,6 +57,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "tune": ("torch", "stable_baselines3", "sb3_contrib", "yaml", "pydantic", "rich", "optuna"),
     "export": ("torch", "stable_baselines3", "sb3_contrib"),
     "evaluate": ("tqdm", "rich"),
+    "benchmark": ("tqdm", "rich"),
     "fuzz": ("rich",),
     "bench": ("rich", "pygame"),
     "serve": ("flask",),

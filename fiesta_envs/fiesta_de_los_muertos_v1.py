@@ -76,7 +76,7 @@ the same tags, yet their legal next words differ. Each word and character has it
 exactly 10 ones, any two codes differing in at least 4 bits: 20 entries per slot instead of a one-hot of
 1,601, the same norm for every code, room for 4,000 names, drawn at random once and shipped as data
 (``data/identity_codes.json``, the same on every machine). Every entry lies in [0, 1]. The blocks, in order
-(``game.observer.layout``; ``game.observer.decode(vector)`` splits a vector by block):
+(``game.observer.layout``; ``observation_views``, below, splits a vector by block):
 
 ==============  =====  ======================================================================================
 block           size   what it holds
@@ -117,6 +117,38 @@ during the current step: the words of a step are handed over only when the next 
 characters and the guesses stay private until the table and the reveal. (``tests/information_of_muertos.py``
 checks it: a word written earlier in the same step, another seat's choice in the draw, its guesses, leave a
 seat's observation unchanged.)
+
+Reading an observation
+----------------------
+``env.unwrapped.observation_views(observation)`` (``game.observation_views`` on an engine) splits an
+observation (the vector, or the dict ``observe`` returns) into the blocks above, each a copy in its
+documented shape: ``memory`` is hand x step x (handed to me, written by me) x word slot, ``table``
+8 character slots with their two flags. With 4 players::
+
+    >>> from fiesta_envs import fiesta_de_los_muertos_v1
+    >>> env = fiesta_de_los_muertos_v1.env(num_players=4)
+    >>> env.reset(seed=0)
+    >>> views = env.unwrapped.observation_views(env.observe("player_0"))
+    >>> for name, block in views.items():
+    ...     print(f"{name:13} {block.shape}")
+    players       (5,)
+    phase         (6,)
+    round         (4,)
+    constraints   (15,)
+    themes        (6,)
+    team          (4,)
+    my_characters (2, 132)
+    offers        (2, 132)
+    memory        (2, 4, 2, 133)
+    task          (6,)
+    prompt        (134,)
+    table         (8, 134)
+    final_words   (8, 135)
+    to_match      (8,)
+    my_guesses    (8, 8)
+    reveal        (8, 15)
+    >>> int(views["players"].argmax()) + 4  # the player count
+    4
 
 Rewards
 -------

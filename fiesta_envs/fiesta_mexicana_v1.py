@@ -46,7 +46,7 @@ objective hand without three colours are chance steps inside the engine.
 Observation: ``Box(0, 1, (441 n + 191,), float32)``
 ---------------------------------------------------
 Seats are relative: in a per-seat block, entry k is seat ``(me + k) % n`` (me first, then clockwise).
-The blocks, in order (names as in ``game.observer.decode(observation)``; n = number of players):
+The blocks, in order (names as in ``observation_views``, below; n = number of players):
 
 1. ``tables`` [n x 420]: each table in its owner's current view. For each view position v = 0..15 (the
    space reading v + 1), 26 entries: dish one-hot (tostada, elotes, burritos, chilis, salad, tacos) [6],
@@ -87,6 +87,36 @@ other tables and points appear once everybody has oriented); (2) the table turns
 placement are applied together once the last player has chosen: until then every table keeps its
 orientation in everyone's observation (and in the engine), and each seat sees its own choice only in
 ``turn_chosen``. Keeping objectives is simultaneous too; what anybody keeps is hidden anyway.
+
+Reading an observation
+----------------------
+``env.unwrapped.observation_views(observation)`` (``game.observation_views`` on an engine) splits an
+observation (the vector, or the dict ``observe`` returns) into the blocks above, each a copy in its
+documented shape: a per-seat block has a row per seat, me first. With 2 players::
+
+    >>> from fiesta_envs import fiesta_mexicana_v1
+    >>> env = fiesta_mexicana_v1.env(num_players=2)
+    >>> env.reset(seed=0)
+    >>> views = env.unwrapped.observation_views(env.observe("player_0"))
+    >>> for name, block in views.items():
+    ...     print(f"{name:16} {block.shape}")
+    tables           (2, 420)
+    offer            (24,)
+    start_cards      (2, 24)
+    high_bid         (1,)
+    high_bidder      (2,)
+    passed           (2,)
+    to_act           (2,)
+    phase            (6,)
+    turn_chosen      (3,)
+    bids             (2, 16)
+    points           (2,)
+    objective_slots  (5, 18)
+    objectives_held  (2,)
+    shown_objectives (18,)
+    deck             (1,)
+    >>> views["tables"][0, -4:]  # my table's orientation, one-hot
+    array([1., 0., 0., 0.], dtype=float32)
 
 Action features (option ``action_features=True``)
 -------------------------------------------------

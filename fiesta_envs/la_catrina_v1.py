@@ -45,6 +45,37 @@ and the last entry of each ``reveal`` row (a yellow box waiting for the choice o
 sees only its own character and the words it received or wrote; earlier rounds are not in the vector. The
 writing steps are simultaneous as printed (see the base game's page).
 
+Reading an observation
+----------------------
+``env.unwrapped.observation_views(observation)`` (``game.observation_views`` on an engine) splits an
+observation (the vector, or the dict ``observe`` returns) into the blocks of the base game's page,
+each a copy in its documented shape. With 4 players::
+
+    >>> from fiesta_envs import la_catrina_v1
+    >>> env = la_catrina_v1.env(num_players=4)
+    >>> env.reset(seed=0)
+    >>> views = env.unwrapped.observation_views(env.observe("player_0"))
+    >>> for name, block in views.items():
+    ...     print(f"{name:13} {block.shape}")
+    players       (5,)
+    phase         (6,)
+    round         (4,)
+    constraints   (15,)
+    themes        (6,)
+    team          (4,)
+    my_characters (2, 132)
+    offers        (2, 132)
+    memory        (2, 4, 2, 133)
+    task          (6,)
+    prompt        (134,)
+    table         (8, 134)
+    final_words   (8, 135)
+    to_match      (8,)
+    my_guesses    (8, 8)
+    reveal        (8, 15)
+    >>> views["round"]  # the campaign round, one-hot
+    array([1., 0., 0., 0.], dtype=float32)
+
 Rewards
 -------
 Cooperative: zero until the end, then every agent gets flowers / 13. ``scores()`` gives every

@@ -7,6 +7,7 @@ Nothing is imported until a game is actually used, so ``import fiesta_envs`` sta
 
 from __future__ import annotations
 
+import difflib
 import functools
 import importlib
 from dataclasses import dataclass
@@ -135,40 +136,43 @@ def game_spec(name: str) -> GameSpec:
         if name in (spec.name, spec.gym_id, spec.aec_module.rsplit(".", 1)[-1]):
             return spec
     known = ", ".join(GAMES)
-    raise InvalidOptionError(f"unknown game {name!r}; known games: {known}")
+    spellings = {
+        spelling: spec.name
+        for spec in GAMES.values()
+        for spelling in (spec.name, spec.gym_id, spec.aec_module.rsplit(".", 1)[-1])
+    }
+    close = difflib.get_close_matches(str(name).lower(), list(spellings), n=1, cutoff=0.5)
+    hint = f" (did you mean {spellings[close[0]]!r}?)" if close else ""
+    raise InvalidOptionError(f"unknown game {name!r}{hint}; known games: {known}")
 
 
-def make_policy(game: str, policy: Any, seed: int | None = None) -> Policy:
-    """A policy from a baseline name (``"random"``, ``"greedy"``...), a Policy or a function.
+def make_policy(
+    game: str,
+    policy: Any,
+    seed: int | None = None,
+    *,
+    num_players: int | None = None,
+    options: dict[str, Any] | None = None,
+    trust_checkpoints: bool = False,
+) -> Policy:
+    """A policy for ``game`` from any agent spec (``fiesta_envs.agents.registry``): a name with options
+    (``"random"``, ``"greedy:version=1"``, ``"search:budget=16"``), ``"ppo"`` (the trained agent shipped in the
+    package, for games that ship one), a checkpoint or run directory, a stable-baselines3 zip (with
+    ``trust_checkpoints=True``), ``"FILE.py:ATTR"`` or ``"module:ATTR"``, or a Python object: a Policy (used
+    as given), a Policy class, a factory or a function ``(observation, action_mask) -> action``.
 
-    ``"ppo"`` is the trained agent shipped in the package (``fiesta_envs.agents``), for games that
-    ship one; it picks its weights for the player count and options at its first move.
+    ``num_players`` and ``options``, when given, are checked against the agent now; otherwise the agent is
+    checked at its first game (the Gymnasium environment checks its opponents when it is made).
     """
-    from fiesta_envs.core.policy import CallablePolicy, Policy, make_named_policy, parse_agent_spec
+    from fiesta_envs.agents.registry import make_agent
 
-    if isinstance(policy, Policy):
-        return policy
-    if isinstance(policy, str):
-        baselines = game_spec(game).agent_classes()
-        name, options = parse_agent_spec(policy)
-        if name in baselines:
-            return make_named_policy(game, name, baselines[name], options, seed)
-        from fiesta_envs.agents.shipped import SHIPPED_NAMES, ShippedPolicy, has_shipped
-
-        name = game_spec(game).name
-        shipped = [n for n in SHIPPED_NAMES if has_shipped(name, n)]
-        if policy in shipped:
-            return ShippedPolicy(name, policy, seed=seed)
-        known = ", ".join(sorted([*baselines, *shipped]))
-        if policy in SHIPPED_NAMES:
-            raise InvalidOptionError(f"{game}: no shipped {policy!r} agent for this game yet; baselines: {known}")
-        raise InvalidOptionError(f"{game}: unknown opponent {policy!r}; baselines: {known}")
-    if hasattr(policy, "act"):
-        return policy
-    if callable(policy):
-        return CallablePolicy(policy, seed=seed)
-    raise InvalidOptionError(
-        f"{game}: an opponent must be a baseline name, a Policy or a function (obs, mask) -> action; got {policy!r}"
+    return make_agent(
+        game_spec(game),
+        policy,
+        num_players=num_players,
+        options=options,
+        seed=seed,
+        trust_checkpoints=trust_checkpoints,
     )
 
 
@@ -207,7 +211,7 @@ def register_environments() -> None:
                 entry_point="fiesta_envs.registry:make_gym_env",
                 kwargs={"game": spec.name},
                 disable_env_checker=True,
-                order_enforce=True,
+                order_enforce=False,  # the env enforces it, counting load_state_dict() as a reset
             )
         if spec.gym_id not in pettingzoo.aec_registry:
             pettingzoo.register("aec", spec.gym_id, make_aec_env, kwargs={"game": spec.name})

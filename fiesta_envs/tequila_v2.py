@@ -101,7 +101,7 @@ blocks per sheet, its own first (``sheet 0 ...``), then the others in seat order
 1 ...`` is the next seat). Rounds are simultaneous: the others' sheets are shown as they stood at the
 start of the round (after the last round: as they end), the seat's own sheet as it is now. Counts
 are divided by their scale (``min(count, cap) / cap``). The blocks, in order
-(``observer.layout.describe()``; ``observer.decode(vector)`` splits a vector by name):
+(``observer.layout.describe()``; ``observation_views``, below, splits a vector by name):
 
 ==========================  ====  ===================================================================
 block                       size  entries
@@ -133,6 +133,38 @@ sheet K jimador             5     side A, purple, red, orange, green
 The printed farm (water, resource icons, houses) is the same on every sheet and is not repeated:
 it is drawn above. The layout lives in ``fiesta_envs/tequila/layout.py``, the observer in
 ``fiesta_envs/tequila/observation.py``.
+
+Reading an observation
+----------------------
+``env.unwrapped.observation_views(observation)`` (``game.observation_views`` on an engine) splits an
+observation (the vector, or the dict ``observe`` returns) into the blocks above, each a copy in its
+documented shape: ``dice`` is 2 x 6 (a one-hot per die), each ``farm`` 9 planes of 8 x 8. With 2
+players::
+
+    >>> from fiesta_envs import tequila_v2
+    >>> env = tequila_v2.env(num_players=2)
+    >>> env.reset(seed=0)
+    >>> views = env.unwrapped.observation_views(env.observe("player_0"))
+    >>> for name, block in views.items():
+    ...     print(f"{name:15} {block.shape}")
+    round           (8,)
+    dice            (2, 6)
+    decision        (7,)
+    pending         (5,)
+    seat            (2,)
+    bonuses taken   (14,)
+    cask tile B     (1,)
+    my round        (7,)
+    sheet 0 farm    (9, 8, 8)
+    sheet 0 fences  (40,)
+    sheet 0 tracks  (56,)
+    sheet 0 jimador (5,)
+    sheet 1 farm    (9, 8, 8)
+    sheet 1 fences  (40,)
+    sheet 1 tracks  (56,)
+    sheet 1 jimador (5,)
+    >>> views["dice"].argmax(axis=1) + 1  # the dice rolled
+    array([6, 4])
 
 Rewards
 -------

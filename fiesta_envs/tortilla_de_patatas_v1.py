@@ -70,8 +70,8 @@ relative to the observer. Both modes start with the same header (38 entries): ``
   4 n happen between two decisions). A card an opponent plays and serves (or covers) before the
   observer's next decision is seen there. No covered cards, no served contents, no known cards.
 
-The exact layout is in ``fiesta_envs/tortilla/observation.py`` (``game.observer.decode`` names
-the blocks). No vector ever contains another player's hand or the fridge order.
+The exact layout is in ``fiesta_envs/tortilla/observation.py`` (``observation_views``, below,
+names the blocks). No vector ever contains another player's hand or the fridge order.
 
 Action features (option ``action_features``)
 --------------------------------------------
@@ -143,6 +143,37 @@ for plays). Refill (4): 0 value gain of the door card for the best own pan / 5; 
 gain of a card from the deck (over the unseen cards) / 5; 2 ``0.5 + (door - deck) / 2``; 3 the
 door card gains more than a deck card on average (what ``careful`` takes the door for). Filled
 in only while the door holds a card.
+
+Reading an observation
+----------------------
+``env.unwrapped.observation_views(observation)`` (``game.observation_views`` on an engine) splits an
+observation (the vector, or the dict ``observe`` returns) into the blocks above, each a copy in its
+documented shape: ``pans`` is 6 x 29 in the default ``information_state`` mode (6 x 8 with
+``observation="observation"``, where ``served`` is 6 x 4 and ``events`` 4 n x 27). With 2 players::
+
+    >>> from fiesta_envs import tortilla_de_patatas_v1
+    >>> env = tortilla_de_patatas_v1.env(num_players=2)
+    >>> env.reset(seed=0)
+    >>> views = env.unwrapped.observation_views(env.observe("player_0"))
+    >>> for name, block in views.items():
+    ...     print(f"{name:16} {block.shape}")
+    phase            (4,)
+    menu             (3,)
+    four_players     (1,)
+    chef             (1,)
+    to_act           (4,)
+    served_this_turn (1,)
+    hand             (7,)
+    door             (7,)
+    fridge           (1,)
+    diners_left      (3,)
+    steal_choices    (6,)
+    pans             (6, 29)
+    served           (6, 11)
+    known_in_hands   (3, 7)
+    unseen           (7,)
+    >>> views["hand"] * 5  # my hand: cards of each type
+    array([1., 2., 0., 0., 1., 1., 0.], dtype=float32)
 
 Rewards
 -------

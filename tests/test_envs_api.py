@@ -97,7 +97,8 @@ def test_unknown_option_and_player_count_are_refused(spec):
 
 @pytest.mark.parametrize("spec", GAME_IDS)
 def test_unknown_opponent_is_refused_with_the_baselines_listed(spec):
-    with pytest.raises(fiesta_envs.InvalidOptionError, match="unknown opponent 'grandmaster'.*random"):
+    expected = "opponents='grandmaster': .*unknown agent 'grandmaster'.*random"
+    with pytest.raises(fiesta_envs.InvalidOptionError, match=expected):
         gymnasium.make(spec.gym_id, opponents="grandmaster")
 
 

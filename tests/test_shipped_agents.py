@@ -237,7 +237,7 @@ def test_gymnasium_evaluate_and_play_accept_ppo(weights, monkeypatch):
         make_gym_env(GAME, opponents="ppo", variant="confirmed_waiters")
 
     # the name appears in messages only for games that ship an agent
-    with pytest.raises(InvalidOptionError, match="baselines: greedy, ppo, random"):
+    with pytest.raises(InvalidOptionError, match="allowed: greedy, ppo, random"):
         make_policy(GAME, "grandmaster")
     with pytest.raises(InvalidOptionError, match="tortilla_de_patatas: no shipped 'ppo' agent for this game yet"):
         make_policy("tortilla_de_patatas", "ppo")

@@ -107,10 +107,13 @@ def test_malformed_set_overrides(toy_file, override, expected):
         ("num_players=5", "field 'num_players': toy_nim is played by 2, 3 players, not 5"),
         ("options.max_take=7", "field 'options': toy_nim: option max_take=7 is not allowed; allowed values: 2, 3"),
         ("options.foo=1", "field 'options': toy_nim: unknown option 'foo'"),
-        ("opponents.baselines.greedy=1", "field 'opponents.baselines': toy_nim has no baseline 'greedy'; allowed:"),
-        ("eval.baselines=[rand]", "field 'eval.baselines': toy_nim has no baseline 'rand'; did you mean 'random'?"),
+        ("opponents.baselines.greedy=1", "field 'opponents.baselines': toy_nim: unknown agent 'greedy'; allowed:"),
+        ("eval.baselines=[rand]", "field 'eval.baselines': toy_nim: unknown agent 'rand'; did you mean 'random'?"),
         ("eval.baselines=[random:x=1]", "field 'eval.baselines': toy_nim: agent 'random' takes no options, got ['x']"),
-        ("eval.baselines=[rand:x=1]", "field 'eval.baselines': toy_nim has no baseline 'rand'; did you mean 'random'?"),
+        (
+            "eval.baselines=[rand:x=1]",
+            "field 'eval.baselines': toy_nim: unknown agent 'rand:x=1'; did you mean 'random'?",
+        ),
     ],
 )
 def test_bad_fields_name_the_file_the_field_and_what_is_allowed(toy_file, override, expected):

@@ -12,7 +12,7 @@ A config names the game and everything the run needs (see ``configs/fiesta_mexic
     reward_shaping: 1.0            # see training/shaping.py
     ppo: {learning_rate: 3.0e-4, n_steps: 256, batch_size: 512, n_epochs: 10, net_arch: [256, 128]}
     opponents:
-      baselines: {random: 0.4, greedy: 0.2}      # scripted opponents and their weights
+      baselines: {random: 0.4, greedy: 0.2}      # opponents (any agent spec) and their weights
       self_play: {weight: 0.4, snapshot_every: 20480, pool_size: 8}
     checkpoint_every: 102400
     pretrain: {teacher: greedy, games: 2000, epochs: 10}   # optional: see training/pretrain.py
@@ -28,7 +28,7 @@ rounded up to a whole number of rollouts (``ppo.n_steps x n_envs``).
 
 ``load_config(path, overrides=["ppo.learning_rate=1e-4", "seed=3"])`` applies command-line
 overrides (dotted keys, values parsed as YAML) and validates. Every mistake -- a misspelt
-field, a wrong type, a value out of range, an unknown game, option or baseline -- raises a
+field, a wrong type, a value out of range, an unknown game, option or agent -- raises a
 ``ConfigError`` whose message names the file, the field and what is allowed.
 """
 
@@ -116,7 +116,7 @@ class FinalEvalConfig(_Strict):
 class PretrainConfig(_Strict):
     """Behaviour cloning of a scripted player before PPO (see training/pretrain.py)."""
 
-    teacher: str  # a baseline of the game, e.g. greedy
+    teacher: str  # any agent spec (fiesta_envs/agents/registry.py): greedy, ppo, search:budget=4, a checkpoint...
     games: PositiveInt = 1000  # games in which the teacher plays the learner's seat
     opponents: dict[str, Annotated[float, Field(ge=0.0)]] = {}  # other seats by weight; empty: the teacher
     epochs: PositiveInt = 10
@@ -201,8 +201,8 @@ class TrainConfig(_Strict):
 
     @model_validator(mode="after")
     def _fits_the_game(self) -> TrainConfig:
+        from fiesta_envs.agents.registry import resolve_agent
         from fiesta_envs.core.errors import InvalidOptionError
-        from fiesta_envs.core.policy import make_named_policy, parse_agent_spec
         from fiesta_envs.registry import game_spec
 
         spec = game_spec(self.game)
@@ -227,7 +227,6 @@ class TrainConfig(_Strict):
                 raise _FieldError("shortlist_version", str(exc)) from exc
         elif self.shortlist_version != 1:  # (1, the default, is in every saved config)
             raise _FieldError("shortlist_version", "a shortlist version other than 1 needs `shortlist: true`")
-        known = ["random", *sorted(spec.baseline_classes())]
         pretrain_names = (
             [("pretrain.teacher", [self.pretrain.teacher]), ("pretrain.opponents", list(self.pretrain.opponents))]
             if self.pretrain is not None
@@ -240,21 +239,10 @@ class TrainConfig(_Strict):
             ("final_eval.baselines", self.final_eval.baselines),
         ):
             for name in names:
-                try:  # a baseline with agent options, ``associative:version=1``, is checked as evaluate does
-                    base, agent_options = parse_agent_spec(name)
+                try:  # any agent spec, checked as evaluate does: ``greedy:version=1``, ``ppo``, a checkpoint...
+                    resolve_agent(spec, self.num_players, name, self.options)
                 except InvalidOptionError as exc:
                     raise _FieldError(field, str(exc)) from exc
-                if base not in known:
-                    hint = difflib.get_close_matches(base, known, n=1)
-                    did_you_mean = f"did you mean {hint[0]!r}? " if hint else ""
-                    raise _FieldError(
-                        field, f"{self.game} has no baseline {base!r}; {did_you_mean}allowed: {', '.join(known)}"
-                    )
-                if agent_options:
-                    try:
-                        make_named_policy(self.game, base, spec.agent_classes()[base], agent_options, None)
-                    except InvalidOptionError as exc:
-                        raise _FieldError(field, str(exc)) from exc
         self_play = self.opponents.self_play
         if game_class.cooperative and "baselines" not in self.opponents.model_fields_set:
             self.opponents.baselines = {}  # the default (random opponents) means nothing in a cooperative game
@@ -457,11 +445,16 @@ def config_to_dict(config: TrainConfig) -> dict[str, Any]:
 
 
 def checkpoint_meta(config: TrainConfig) -> dict[str, Any]:
-    """What every checkpoint's ``meta.json`` says of its run, whichever backend trained it."""
+    """What every checkpoint's ``meta.json`` says of its run, whichever backend trained it. ``options`` holds every
+    option of the game, defaults filled in (``action_features``, ``observation``...): the evaluation plays the
+    checkpoint with them, whatever the defaults of a later version."""
+    from fiesta_envs.registry import game_spec
+
+    game_class = game_spec(config.game).game_class()
     return {
         "game": config.game,
         "num_players": config.num_players,
-        "options": dict(config.options),
+        "options": dict(game_class(num_players=config.num_players, seed=0, **config.options).config),
         "seed": config.seed,
         "config": config_to_dict(config),
     }

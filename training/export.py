@@ -40,6 +40,7 @@ from fiesta_envs.agents.shipped import PACKAGE_WEIGHTS_DIR, SHIPPED_NAMES, agent
 from fiesta_envs.core.errors import FiestaError, InvalidOptionError
 from fiesta_envs.core.mlp import ActorSnapshot
 from fiesta_envs.core.shortlist import DEFAULT_VERSION, shortlist_of, shortlist_version_of
+from fiesta_envs.core.wording import players
 from fiesta_envs.evaluation.agents import add_trust_argument
 from fiesta_envs.registry import game_spec
 
@@ -88,7 +89,7 @@ def export_checkpoint(
     if also_plays is not None and shortlist is None:
         raise ExportError(
             f"cannot export {meta['path']} with --also-plays: only a shortlist agent (trained with 'shortlist: true') "
-            f"plays other player counts; this run reads the observation of {meta['num_players']} players"
+            f"plays other player counts; this run reads the observation of {players(meta['num_players'])}"
         )
     try:
         actor = load_actor(meta["path"], trust_pickle=trust_checkpoint)
@@ -235,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {path} ({_size_text(path.stat().st_size)})")
     layers = " -> ".join(str(n) for n in info["network"]["layers"])
     print(
-        f"{info['game']}, {info['num_players']} players, version {info['version']}, step {info['steps']:,}: "
+        f"{info['game']}, {players(info['num_players'])}, version {info['version']}, step {info['steps']:,}: "
         f"network {layers} ({info['network']['parameters']:,} parameters)"
     )
     if info.get("also_plays"):

@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from fiesta_envs.core.mlp import ActorSnapshot
+from fiesta_envs.core.wording import players
 from fiesta_envs.evaluation.checkpoints import CheckpointError, check_compatible, latest_checkpoint, read_meta
 from fiesta_envs.training.checkpoint import save_policy_checkpoint
 from fiesta_envs.training.config import TrainConfig, checkpoint_meta, save_config
@@ -183,7 +184,7 @@ class RllibTrainer:
         for module_id in self.pool:  # the pool starts as copies of the initial network
             self._copy_learner_to(module_id)
         self._note(
-            f"training {self.config.game} ({self.config.num_players} players) on RLlib for "
+            f"training {self.config.game} ({players(self.config.num_players)}) on RLlib for "
             f"{self.config.total_timesteps:,} steps with {self.config.rllib.num_env_runners} env runner(s) x "
             f"{self.config.n_envs} env(s); run directory {self.run_dir}"
         )
@@ -272,7 +273,8 @@ class RllibTrainer:
             config.final_eval.baselines, config.final_eval.games, config.total_timesteps + 1, config.final_eval.workers
         )
         checkpoint = latest_checkpoint(self.run_dir)
-        print_table(results, f"{config.game}, {config.num_players} players (RLlib): {checkpoint} against the baselines")
+        title = f"{config.game}, {players(config.num_players)} (RLlib): {checkpoint} against the baselines"
+        print_table(results, title)
         (self.run_dir / FINAL_EVAL).write_text(
             json.dumps({"step": self.step, "checkpoint": str(checkpoint), "win_rate": summarise(results)}, indent=2),
             encoding="utf-8",

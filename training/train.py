@@ -60,6 +60,7 @@ import numpy as np
 from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import FiestaError
 from fiesta_envs.core.rng import derive_seed
+from fiesta_envs.core.wording import players
 from fiesta_envs.evaluation.checkpoints import (
     CheckpointError,
     check_compatible,
@@ -262,9 +263,12 @@ def _build_env(
 
             env = ScoreShaping(env, reward_shaping, gamma)
         return Monitor(env)
+    def opponent(name: str) -> Any:  # any agent spec (fiesta_envs/agents/registry.py), checked for this game
+        return make_policy(game, name, num_players=num_players, options=options)
+
     opponents = [
         OpponentMix(
-            {name: (make_policy(game, name), weight) for name, weight in baselines.items()},
+            {name: (opponent(name), weight) for name, weight in baselines.items()},
             self_play_weight=1.0 if cooperative else self_play_weight,
             deterministic_members=deterministic_members,
             latest_only=cooperative,
@@ -425,7 +429,7 @@ class Trainer:
             if config.pretrain is not None:  # a resumable starting point: the cloned network
                 save_checkpoint(self.model, self.run_dir, 0, self._meta(0))
             self._note(
-                f"training {config.game} ({config.num_players} players) for {self.total:,} steps "
+                f"training {config.game} ({players(config.num_players)}) for {self.total:,} steps "
                 f"with {config.n_envs} env(s); run directory {self.run_dir}"
             )
             return step
@@ -579,7 +583,7 @@ class Trainer:
         plot_learning_curve(
             self.run_dir / EVAL_LOG,
             self.run_dir / LEARNING_CURVE,
-            f"{config.game}, {config.num_players} players: {self.run_dir.name}",
+            f"{config.game}, {players(config.num_players)}: {self.run_dir.name}",
         )
         text = " ".join(f"{name} {rate:.0%}" for name, rate in rates.items())
         self.bar.show(eval=text)
@@ -602,7 +606,7 @@ class Trainer:
             run_seed(config.seed, self.total, "final_eval"),
             workers=config.final_eval.workers,
         )
-        print_table(results, f"{config.game}, {config.num_players} players: {checkpoint} against the baselines")
+        print_table(results, f"{config.game}, {players(config.num_players)}: {checkpoint} against the baselines")
         (self.run_dir / FINAL_EVAL).write_text(
             json.dumps({"step": self.total, "checkpoint": str(checkpoint), "win_rate": summarise(results)}, indent=2),
             encoding="utf-8",

@@ -6,6 +6,9 @@
 agent). ``fiesta_envs.agents.shipped`` describes the file format, how a file is chosen and
 checked, and how to add an agent (train -> ``fiesta export`` -> commit the two files).
 Set ``FIESTA_ENVS_WEIGHTS`` (or pass ``weights_dir=``) to use another folder.
+
+``fiesta_envs.agents.registry`` turns any agent spec (a name, ``ppo``, a checkpoint, ``FILE.py:ATTR``, a
+stable-baselines3 zip, a Python object) into a policy; every command and environment reads agents through it.
 """
 
 from fiesta_envs.agents.shipped import (

@@ -94,12 +94,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from fiesta_envs.core.actor_policy import network_input
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
 from fiesta_envs.core.options import validate_options
 from fiesta_envs.core.policy import Policy
 from fiesta_envs.core.saved_files import read_json_object, sha256_of
 from fiesta_envs.core.shortlist import DEFAULT_VERSION, Shortlist, shortlist_of
+from fiesta_envs.core.wording import players
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
@@ -209,7 +211,7 @@ class ShippedAgent:
         parts = [f"also {count_ranges(self.also_plays)}"] if self.also_plays else []
         if extra:
             parts.append(", ".join(f"{k}={v!r}" for k, v in extra.items()))
-        return f"{self.num_players} players" + (f" ({'; '.join(parts)})" if parts else "")
+        return players(self.num_players) + (f" ({'; '.join(parts)})" if parts else "")
 
 
 def count_ranges(counts: tuple[int, ...] | list[int]) -> str:
@@ -325,10 +327,11 @@ def find_shipped(
     if found:
         files = ", ".join(a.json_path.name for a in found)
         raise ShippedAgentError(
-            f"{game_class.name}: several shipped {name!r} agents fit {num_players} players: {files}; remove all but one"
+            f"{game_class.name}: several shipped {name!r} agents fit {players(num_players)}: {files}; "
+            "remove all but one"
         )
     extra = _non_default(game_class, wanted)
-    asked = f"{num_players} players" + (" with " + ", ".join(f"{k}={v!r}" for k, v in extra.items()) if extra else "")
+    asked = players(num_players) + (" with " + ", ".join(f"{k}={v!r}" for k, v in extra.items()) if extra else "")
     if agents:
         shipped = ", ".join(sorted({a.describe(game_class) for a in agents}))
     else:
@@ -402,14 +405,7 @@ class _Binding:
     def network_input(self, observation: np.ndarray | None, game: Game, player: int) -> np.ndarray:
         if self.shortlist is not None:
             return self.shortlist.build(game, player).vector
-        if observation is None:
-            observation = game.observe(player)
-        if self.mode == "direct":
-            return observation
-        plain = np.asarray(observation)[: self.plain_size]
-        if self.mode == "plain":
-            return plain
-        return np.concatenate([plain, np.asarray(game.action_features(player), dtype=np.float32)])
+        return network_input(self.mode, observation, game, player)
 
 
 def _bind(agent: ShippedAgent, actor: ActorSnapshot, game: Game) -> _Binding:

@@ -23,7 +23,10 @@ module, following PettingZoo's classic games:
   works the same way (``core/pickling.py``).
 
 ``env()`` wraps the raw environment in PettingZoo's ``OrderEnforcingWrapper`` (clear errors
-for stepping before ``reset`` or reading attributes too early).
+for stepping before ``reset`` or reading attributes too early). ``load_state_dict`` counts as a
+``reset``: a freshly made environment continues a saved game under ``agent_iter()``/``last()``/``step()``
+whether the state is loaded through the wrapper or its ``.unwrapped`` environment (the wrapper reads
+its order flags from the environment).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.core.fields import FieldReader
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.infos import end_of_game_info, illegal_action_info, no_actions
+from fiesta_envs.core.options import refuse_unknown_keywords
 from fiesta_envs.core.pickling import PicklesGameAsStateDict
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
@@ -146,6 +150,11 @@ class PlaysAGame:
     def string_to_action(self, text: str) -> int:
         return self.game.string_to_action(text)
 
+    def observation_views(self, observation: Any) -> dict[str, np.ndarray]:
+        """``{block name: array in its documented shape}`` for an observation (the dict ``observe`` returns,
+        or its ``"observation"`` vector); see the game's page, "Reading an observation"."""
+        return self.game.observation_views(observation)
+
     def final_info(self) -> dict[str, Any]:
         """The game's breakdown of the final scores (``Game.final_info()``; its shape is the game's own)."""
         if not self.game.is_over:
@@ -176,6 +185,7 @@ class FiestaAECEnv(PicklesGameAsStateDict, PlaysAGame, AECEnv):
         super().__init__()
         self.render_mode = check_render_mode(self.game_class, render_mode, self.picture)
         self.illegal_action = check_illegal_action_mode(illegal_action)
+        refuse_unknown_keywords(self.game_class.name, self.game_class.options, options, type(self).__init__)
         self.game: Game = self.game_class(num_players=num_players, **options)
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -183,6 +193,7 @@ class FiestaAECEnv(PicklesGameAsStateDict, PlaysAGame, AECEnv):
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         self.observation_spaces, self.action_spaces = seat_spaces(self.game, self.possible_agents)
         self._has_reset = False
+        self._has_updated = False  # PettingZoo's order check: reset, a step or a load since agent_iter's last agent
         self._skip_agent_selection: str | None = None
         self._illegal_action: dict[str, str] | None = None  # {"agent", "message"} once one ended the game
 
@@ -202,7 +213,7 @@ class FiestaAECEnv(PicklesGameAsStateDict, PlaysAGame, AECEnv):
 
     def _start_loop(self) -> None:
         """Every agent in the loop, nothing collected yet, the game's seat to act selected."""
-        self._has_reset = True
+        self._has_reset = self._has_updated = True
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -326,12 +337,13 @@ class FiestaAECEnv(PicklesGameAsStateDict, PlaysAGame, AECEnv):
                 self._start_loop()
                 return
             read = FieldReader(data, self.game.name)
+            read.refuse_unknown_keys(["game", BOOKKEEPING_KEY])
             self.game.load_state_dict(read.raw("game"))
             bookkeeping = AECBookkeeping.from_dict(read.raw(BOOKKEEPING_KEY), self.game, self.possible_agents)
         except Exception:
             self.game.load_state_dict(before)
             raise
-        self._has_reset = True
+        self._has_reset = self._has_updated = True
         self.agents = list(bookkeeping.agents)
         self.agent_selection = bookkeeping.agent_selection
         self._skip_agent_selection = bookkeeping.skip_agent_selection
@@ -350,7 +362,33 @@ class FiestaAECEnv(PicklesGameAsStateDict, PlaysAGame, AECEnv):
 class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
     """PettingZoo's order-enforcing wrapper, with ``last()`` answered by the environment in one
     call once it has been reset (the generic wrapper looks up eight attributes through
-    ``__getattr__`` on every step), and ``load_state_dict`` counting as a reset."""
+    ``__getattr__`` on every step), and ``load_state_dict`` counting as a reset.
+
+    The order flags (``_has_reset``, and ``_has_updated`` which ``agent_iter()`` checks) live in the
+    wrapped environment, so loading a state through ``env.unwrapped`` starts the loop as well.
+    """
+
+    @property
+    def _has_reset(self) -> bool:  # type: ignore[override]
+        inner = self.__dict__.get("env")
+        return bool(inner is not None and inner._has_reset)
+
+    @_has_reset.setter
+    def _has_reset(self, value: bool) -> None:
+        inner = self.__dict__.get("env")  # None while the base class's __init__ sets its defaults
+        if inner is not None:
+            inner._has_reset = value
+
+    @property
+    def _has_updated(self) -> bool:  # type: ignore[override]
+        inner = self.__dict__.get("env")
+        return bool(inner is not None and getattr(inner, "_has_updated", inner._has_reset))
+
+    @_has_updated.setter
+    def _has_updated(self, value: bool) -> None:
+        inner = self.__dict__.get("env")
+        if inner is not None:
+            inner._has_updated = value
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
@@ -361,9 +399,8 @@ class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
         return self.env.state_dict()
 
     def load_state_dict(self, data: dict[str, Any]) -> None:
-        """Load into the environment; like ``reset()``, this makes ``step`` and ``last`` available."""
+        """Load into the environment; like ``reset()``, this makes ``step``, ``last`` and ``agent_iter`` available."""
         self.env.load_state_dict(data)
-        self._has_reset = True
 
 
 def aec_env_classes(

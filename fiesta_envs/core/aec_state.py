@@ -20,6 +20,7 @@ and its seat to act selected), and a bad one raises ``InvalidStateError`` naming
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -59,6 +60,7 @@ class AECBookkeeping:
     def from_dict(cls, data: Any, game: Game, possible_agents: list[str]) -> AECBookkeeping:
         """Read and check ``data`` against ``game`` (already loaded); ``InvalidStateError`` names the field."""
         read = FieldReader(data, game.name, BOOKKEEPING_KEY)
+        read.refuse_unknown_keys([field.name for field in dataclasses.fields(cls)])
         agents = read.list("agents")
         read.problem_if(
             not all(isinstance(agent, str) for agent in agents)
@@ -78,6 +80,7 @@ class AECBookkeeping:
         illegal = read.raw("illegal_action")
         if illegal is not None:
             offence = read.part("illegal_action")
+            offence.refuse_unknown_keys(["agent", "message"])
             illegal = {"agent": offence.choice("agent", possible_agents), "message": offence.str("message")}
         read.problem_if(
             any(per_agent["truncations"].values()), "'aec.truncations': these environments never truncate a game"

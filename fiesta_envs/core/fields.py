@@ -48,6 +48,31 @@ def to_json_safe(value: Any) -> Any:
     return value
 
 
+def first_unknown_key(given: Any, written: Any, path: str = "") -> str | None:
+    """The path (``sheets[1].marked``) of the first key of ``given`` that ``written`` -- the same position as
+    ``state_dict`` writes it -- does not have, looking into every mapping and every list of equal length;
+    None when there is none."""
+    if isinstance(given, Mapping) and isinstance(written, Mapping):
+        for key, value in given.items():
+            name = f"{path}.{key}" if path else str(key)
+            if key not in written:
+                return name
+            found = first_unknown_key(value, written[key], name)
+            if found is not None:
+                return found
+    elif (
+        isinstance(given, list)
+        and isinstance(written, list)
+        and len(given) == len(written)
+        and isinstance(given[0] if given else None, (Mapping, list))  # lists are of one kind: skip plain values
+    ):
+        for index, (value, expected) in enumerate(zip(given, written, strict=True)):
+            found = first_unknown_key(value, expected, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
 @functools.cache
 def _field_names(dataclass_type: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(dataclass_type))
@@ -76,6 +101,15 @@ class FieldReader:
         """Refuse a position whose fields are each fine but do not fit together."""
         if condition:
             raise InvalidStateError(f"{self.game}: malformed state: {problem}")
+
+    def refuse_unknown_keys(self, allowed: Sequence[str]) -> None:
+        """Refuse a key of this mapping that is not one of ``allowed``, naming it and the allowed ones."""
+        for key in self.data:
+            if key not in allowed:
+                raise InvalidStateError(
+                    f"{self.game}: unknown key {self._name(str(key))!r} in the state dict; "
+                    f"allowed: {', '.join(map(self._name, allowed))}"
+                )
 
     def raw(self, key: str) -> Any:
         if key not in self.data:

@@ -31,9 +31,14 @@ from typing import Any, ClassVar
 import numpy as np
 
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from fiesta_envs.core.fields import first_unknown_key
 from fiesta_envs.core.options import Option, validate_options, validate_player_count
 from fiesta_envs.core.rewards import margin_returns, ranking_returns
 from fiesta_envs.core.rng import generator_from_state, generator_state
+from fiesta_envs.core.wording import players
+
+#: The keys of an engine's state dict (``Game.state_dict``); ``version`` may be missing from older saves.
+STATE_DICT_KEYS = ("game", "version", "num_players", "options", "rng", "state")
 
 #: The reward option every competitive game accepts.
 REWARD_OPTION = Option(
@@ -113,6 +118,11 @@ class Game(abc.ABC):
     def observation_bounds(self) -> tuple[float, float]:
         """Lowest and highest value any observation entry can take."""
         return 0.0, 1.0
+
+    def observation_views(self, observation: Any) -> dict[str, np.ndarray]:
+        """``{block name: array in its documented shape}`` for an observation of this game (the vector, or
+        an environment's observation dict): copies, in the order of the game page's observation table."""
+        return self.observer.observation_views(observation)  # type: ignore[attr-defined]
 
     @abc.abstractmethod
     def _new_game(self) -> None:
@@ -336,22 +346,37 @@ class Game(abc.ABC):
             "state": self._state_to_dict(),
         }
 
-    def load_state_dict(self, data: Mapping[str, Any]) -> None:
-        """Restore a game saved by ``state_dict`` (same game, player count and options)."""
+    def load_state_dict(self, data: Mapping[str, Any], *, check_keys: bool = True) -> None:
+        """Restore a game saved by ``state_dict`` (same game, player count and options). A key that
+        ``state_dict`` does not write, at any depth, is refused (``InvalidStateError`` naming it);
+        ``check_keys=False`` skips that check for state dicts this package has just written (``clone``)."""
         if not isinstance(data, Mapping):
             raise InvalidStateError(f"{self.name}: a state dict must be a mapping, got {type(data).__name__}")
         for key in ("game", "num_players", "options", "rng", "state"):
             if key not in data:
                 raise InvalidStateError(f"{self.name}: malformed state dict: missing key {key!r}")
+        if check_keys:
+            unknown = [key for key in data if key not in STATE_DICT_KEYS]
+            if unknown:
+                raise InvalidStateError(
+                    f"{self.name}: unknown key {unknown[0]!r} in the state dict; "
+                    f"its keys are {', '.join(STATE_DICT_KEYS)}"
+                )
         if data["game"] != self.name:
             raise InvalidStateError(f"state dict is for game {data['game']!r}, not {self.name!r}")
         if data["num_players"] != self.num_players:
             raise InvalidStateError(
-                f"{self.name}: state dict is for {data['num_players']} players, this game has {self.num_players}"
+                f"{self.name}: state dict is for {players(data['num_players'])}, this game has {self.num_players}"
             )
         if not isinstance(data["options"], Mapping):
             raise InvalidStateError(
                 f"{self.name}: state field 'options': expected a mapping, got {type(data['options']).__name__}"
+            )
+        unknown_options = [name for name in data["options"] if name not in self.config]
+        if unknown_options:
+            raise InvalidStateError(
+                f"{self.name}: unknown key {'options.' + str(unknown_options[0])!r} in the state dict; "
+                f"the game's options are {', '.join(self.config) or 'none'}"
             )
         if dict(data["options"]) != self.config:
             raise InvalidStateError(
@@ -366,10 +391,17 @@ class Game(abc.ABC):
             raise InvalidStateError(f"{self.name}: malformed state dict: {type(exc).__name__}: {exc}") from exc
         self.rng = rng
         self._mask_cache = None
+        if check_keys:
+            written = {"rng": generator_state(self.rng), "state": self._state_to_dict()}
+            unknown_key = first_unknown_key({"rng": data["rng"], "state": data["state"]}, written)
+            if unknown_key is not None:
+                raise InvalidStateError(
+                    f"{self.name}: unknown key {unknown_key!r} in the state dict (state_dict() writes no such key)"
+                )
 
     @classmethod
-    def from_state_dict(cls, data: Mapping[str, Any]) -> Game:
-        """A new game continuing the one saved in ``data``."""
+    def from_state_dict(cls, data: Mapping[str, Any], *, check_keys: bool = True) -> Game:
+        """A new game continuing the one saved in ``data`` (``check_keys``: as for ``load_state_dict``)."""
         if not isinstance(data, Mapping) or "num_players" not in data or "options" not in data:
             raise InvalidStateError(f"{cls.name}: malformed state dict: needs 'num_players' and 'options'")
         if not isinstance(data["options"], Mapping):
@@ -380,12 +412,12 @@ class Game(abc.ABC):
             game = cls(num_players=data["num_players"], **dict(data["options"]))
         except InvalidOptionError as error:
             raise InvalidStateError(f"{cls.name}: state fields 'num_players'/'options': {error}") from error
-        game.load_state_dict(data)
+        game.load_state_dict(data, check_keys=check_keys)
         return game
 
     def clone(self) -> Game:
         """An independent copy (for search or look-ahead; never used on the step path)."""
-        return type(self).from_state_dict(self.state_dict())
+        return type(self).from_state_dict(self.state_dict(), check_keys=False)
 
     def determinize(self, seat: int, rng: np.random.Generator) -> Game:
         """A copy for search as ``seat`` may believe the game to be: everything hidden from ``seat`` (other
@@ -397,4 +429,4 @@ class Game(abc.ABC):
 
     def __repr__(self) -> str:
         status = "over" if self.is_over else f"player {self.current_player} to act"
-        return f"<{type(self).__name__} {self.num_players} players, {status}>"
+        return f"<{type(self).__name__} {players(self.num_players)}, {status}>"

@@ -12,12 +12,17 @@ Every game documents its observation as an ordered list of named blocks (``Obser
   two agree at every step.
 
 The engine owns one observer (``Game.observer``) and its ``observe(player)`` delegates to it.
+
+Reading an observation: a block may declare its shape (``("pans", (6, 29))``: 6 pans of 29 entries each),
+declared once in the layout; ``observation_views(vector)`` (on the observer, on every engine and on every
+environment's ``unwrapped``) returns ``{block name: array in that shape}``, as each game's page documents.
 """
 
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Mapping
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -25,23 +30,32 @@ import numpy as np
 GameT = TypeVar("GameT")
 
 
-class ObservationLayout:
-    """Named blocks in order: where each part of an observation lives.
+#: A block's size, or its shape (the documented shape; its entries are stored row-major).
+BlockShape = int | tuple[int, ...]
 
-    >>> layout = ObservationLayout([("phase", 5), ("hand", 12)])
-    >>> layout.size, layout.slice("hand")
-    (17, slice(5, 17, None))
+
+class ObservationLayout:
+    """Named blocks in order: where each part of an observation lives, and the shape each one is read in.
+
+    >>> layout = ObservationLayout([("phase", 5), ("hand", (3, 4))])
+    >>> layout.size, layout.slice("hand"), layout.shapes["hand"]
+    (17, slice(5, 17, None), (3, 4))
     """
 
-    def __init__(self, blocks: Iterable[tuple[str, int]]) -> None:
+    def __init__(self, blocks: Iterable[tuple[str, BlockShape]]) -> None:
         self.blocks: dict[str, slice] = {}
+        #: Each block's documented shape (``(size,)`` for a flat block).
+        self.shapes: dict[str, tuple[int, ...]] = {}
         start = 0
-        for name, size in blocks:
+        for name, declared in blocks:
+            shape = (declared,) if isinstance(declared, int) else tuple(declared)
             if name in self.blocks:
                 raise ValueError(f"observation block {name!r} is listed twice")
-            if size < 0:
-                raise ValueError(f"observation block {name!r} has a negative size {size}")
+            if not shape or any(not isinstance(length, int) or length < 0 for length in shape):
+                raise ValueError(f"observation block {name!r} has a bad size or shape {declared!r}")
+            size = math.prod(shape)
             self.blocks[name] = slice(start, start + size)
+            self.shapes[name] = shape
             start += size
         self.size = start
 
@@ -54,6 +68,22 @@ class ObservationLayout:
     def views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
         """Each block of ``vector`` by name (views: writing into one writes into the vector)."""
         return {name: vector[part] for name, part in self.blocks.items()}
+
+    def shaped_views(self, observation: Any) -> dict[str, np.ndarray]:
+        """Each block of ``observation`` by name, as a copy in its documented shape. ``observation`` is an
+        observation vector, or an environment's observation dict (its ``"observation"`` entry is read)."""
+        if isinstance(observation, Mapping):
+            if "observation" not in observation:
+                raise ValueError(
+                    f"an observation dict needs the key 'observation'; got the keys {sorted(observation)}"
+                )
+            observation = observation["observation"]
+        vector = np.asarray(observation)
+        if vector.shape != (self.size,):
+            raise ValueError(
+                f"expected an observation vector of shape ({self.size},) for this layout, got shape {vector.shape}"
+            )
+        return {name: vector[part].reshape(self.shapes[name]).copy() for name, part in self.blocks.items()}
 
     def describe(self) -> list[tuple[str, int, int]]:
         """(name, start, size) of every block, for documentation pages and tests."""
@@ -89,5 +119,10 @@ class Observer(abc.ABC, Generic[GameT]):
         """Forget anything kept between calls (called on a new game and after a state dict is loaded)."""
 
     def decode(self, vector: np.ndarray) -> dict[str, Any]:
-        """The blocks of an observation by name (copies), for tests and debugging."""
+        """The blocks of an observation by name (flat copies), for tests and debugging."""
         return {name: np.array(view) for name, view in self.layout.views(vector).items()}
+
+    def observation_views(self, observation: Any) -> dict[str, np.ndarray]:
+        """The blocks of an observation (a vector, or an environment's observation dict) by name, each a copy
+        in its documented shape (``ObservationLayout.shaped_views``)."""
+        return self.layout.shaped_views(observation)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import inspect
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,6 +87,41 @@ def validate_options(game: str, declared: Mapping[str, Option], given: Mapping[s
         value = given.get(name, option.default)
         values[name] = option.validate(game, name, value)
     return values
+
+
+def keywords_of(function: Callable[..., Any], internal: Sequence[str] = ()) -> tuple[str, ...]:
+    """The keyword arguments ``function`` names (not ``self``, ``*args``/``**kwargs`` nor ``internal``), in order:
+    what an environment's constructor takes besides the game's options."""
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return tuple(
+        name
+        for name, parameter in inspect.signature(function).parameters.items()
+        if parameter.kind in named and name != "self" and name not in internal
+    )
+
+
+def refuse_unknown_keywords(
+    game: str,
+    declared: Mapping[str, Option],
+    given: Mapping[str, Any],
+    constructor: Callable[..., Any],
+    internal: Sequence[str] = (),
+) -> None:
+    """Refuse a keyword argument of an environment's ``constructor`` that landed in its ``**options`` (``given``)
+    but is no game option, naming the closest allowed keyword and every allowed one (``InvalidOptionError``):
+    the constructor's own keywords (``keywords_of``) and the game's options."""
+    unknown = [name for name in given if name not in declared]
+    if not unknown:
+        return
+    name = unknown[0]
+    keywords = keywords_of(constructor, internal)
+    hint = difflib.get_close_matches(name, [*keywords, *declared], n=1)
+    did_you_mean = f" (did you mean {hint[0]!r}?)" if hint else ""
+    known = ", ".join(sorted(declared)) or "none"
+    raise InvalidOptionError(
+        f"{game}: unknown option {name!r}{did_you_mean}; known options: {known}; "
+        f"the environment also takes: {', '.join(keywords)}"
+    )
 
 
 def validate_player_count(game: str, allowed: tuple[int, ...], num_players: Any) -> int:

@@ -25,6 +25,18 @@ the end-of-game ``infos`` of the AEC environment (``core/infos.py``: fixed-shape
 ``acting`` False); ``final_info()`` gives the game's breakdown. Observations, spaces, rewards, the
 ``illegal_action`` option (an illegal action ends the game: -1 for the offender, 0 for the others, or
 ``"raise"``) and ``render_mode`` are those of the AEC environment (``fiesta_envs.core.aec``).
+
+``state_dict()`` saves the game as it stood when the current simultaneous part began, the agents still in
+the loop and each seat's actions in that part::
+
+    {"game": <Game.state_dict()>,
+     "parallel": {"agents": ["player_0", ...],               # [] once the game has ended
+                  "part_actions": {"player_0": [12, 7], ...}}} # null outside a simultaneous part
+
+``load_state_dict`` (on a freshly made environment too: it counts as a ``reset()``) splits the game again
+and replays each seat's actions on its copy, so ``step(actions)`` continues exactly; a bare engine state
+dict starts the loop afresh at that position. A bad field raises ``InvalidStateError`` naming it, and
+nothing changes.
 """
 
 from __future__ import annotations
@@ -47,9 +59,15 @@ from fiesta_envs.core.aec import (
     render_modes,
     seat_spaces,
 )
-from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
+from fiesta_envs.core.aec_state import is_env_state_dict
+from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from fiesta_envs.core.fields import FieldReader
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.infos import end_of_game_info
+from fiesta_envs.core.options import refuse_unknown_keywords
+
+#: The key of the Parallel loop's bookkeeping in ``FiestaParallelEnv.state_dict()``.
+PARALLEL_KEY = "parallel"
 
 
 @runtime_checkable
@@ -77,6 +95,7 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
     ) -> None:
         self.render_mode = check_render_mode(self.game_class, render_mode, self.picture)
         self.illegal_action = check_illegal_action_mode(illegal_action)
+        refuse_unknown_keywords(self.game_class.name, self.game_class.options, options, type(self).__init__)
         self.game: Game = self.game_class(num_players=num_players, **options)
         if not isinstance(self.game, SimultaneousGame):
             raise InvalidOptionError(f"{self.game.name}: its rules play no decision simultaneously (no Parallel API)")
@@ -86,6 +105,7 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
         self.observation_spaces, self.action_spaces = seat_spaces(self.game, self.possible_agents)
         self._no_actions = np.zeros(self.game.num_actions, dtype=np.int8)
         self._parts: Mapping[int, Game] | None = None  # the seats' copies during a simultaneous part
+        self._part_actions: dict[int, list[int]] = {}  # each seat's actions in the current part (state_dict)
         self._has_reset = False
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -109,6 +129,7 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
     def _split_if_simultaneous(self) -> None:
         if self._parts is None and not self.game.is_over:
             self._parts = self.game.split_simultaneous()  # type: ignore[attr-defined]
+            self._part_actions = {seat: [] for seat in self._parts or ()}
 
     # -- the loop ----------------------------------------------------------------------
     def reset(
@@ -116,11 +137,15 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
     ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         # ``options`` is accepted for API compatibility and ignored: game options are fixed at creation.
         self.game.reset(seed)
+        self._start_loop()
+        return self._observations(), self._infos()
+
+    def _start_loop(self) -> None:
+        """Every agent in the loop (none once the game is over), the simultaneous part split if one begins."""
         self._has_reset = True
-        self.agents = self.possible_agents[:]
+        self.agents = [] if self.game.is_over else self.possible_agents[:]
         self._parts = None
         self._split_if_simultaneous()
-        return self._observations(), self._infos()
 
     def step(self, actions: Mapping[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         if not self._has_reset:
@@ -139,9 +164,12 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
                 if self.illegal_action == "raise" or not self._in_action_space(action):
                     raise
                 return self._end_for_illegal_action(agent, error)
+            if self._parts is not None and seat in self._parts:
+                self._part_actions[seat].append(int(action))
         if self._parts is not None and all(part.current_player == -1 for part in self._parts.values()):
             self.game.join_simultaneous(self._parts)  # type: ignore[attr-defined]
             self._parts = None
+            self._part_actions = {}
         self._split_if_simultaneous()
         observations = self._observations()
         if self.game.is_over:
@@ -191,6 +219,88 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
         rewards = {agent: ILLEGAL_ACTION_PENALTY if agent == offender else 0.0 for agent in agents}
         infos = {agent: {"action_mask": self._no_actions.copy(), "illegal_action": str(error)} for agent in agents}
         return observations, rewards, dict.fromkeys(agents, True), dict.fromkeys(agents, False), infos
+
+    # -- saving and loading --------------------------------------------------------------
+    def state_dict(self) -> dict[str, Any]:
+        """The game, the agents in the loop and the current simultaneous part as JSON-safe data (see the
+        module docstring)."""
+        if not self._has_reset:
+            raise RuntimeError(f"{self.game.name}: call reset() before state_dict()")
+        part_actions = None
+        if self._parts is not None:
+            part_actions = {self.possible_agents[seat]: list(done) for seat, done in self._part_actions.items()}
+        return {
+            "game": self.game.state_dict(),
+            PARALLEL_KEY: {"agents": list(self.agents), "part_actions": part_actions},
+        }
+
+    def load_state_dict(self, data: dict[str, Any]) -> None:
+        """Continue exactly where ``state_dict`` was taken, also in a freshly made environment (no ``reset()``
+        needed). A bare engine state dict (``Game.state_dict()``) starts the loop afresh at that position.
+        Nothing changes when the data is refused (``InvalidStateError`` naming the field)."""
+        before = self.game.state_dict()
+        kept = self._has_reset, list(self.agents), self._parts, self._part_actions
+        try:
+            if not is_env_state_dict(data):
+                self.game.load_state_dict(data)
+                self._start_loop()
+                return
+            read = FieldReader(data, self.game.name)
+            read.problem_if(
+                PARALLEL_KEY not in data,
+                f"a Parallel environment's state dict has the keys 'game' and {PARALLEL_KEY!r} "
+                f"(an AEC environment's state dict loads into env(); got the keys {sorted(data)})",
+            )
+            read.refuse_unknown_keys(["game", PARALLEL_KEY])
+            self.game.load_state_dict(read.raw("game"))
+            self._load_bookkeeping(read.part(PARALLEL_KEY))
+        except Exception:
+            self.game.load_state_dict(before)
+            self._has_reset, self.agents, self._parts, self._part_actions = kept
+            raise
+
+    def _load_bookkeeping(self, read: FieldReader) -> None:
+        """The agents and the simultaneous part of ``read`` (the game is loaded), checked against the game."""
+        read.refuse_unknown_keys(["agents", "part_actions"])
+        agents = read.list("agents")
+        if self.game.is_over:
+            read.problem_if(agents != [], f"'{PARALLEL_KEY}.agents' must be [] once the game is over")
+        else:
+            read.problem_if(
+                agents not in ([], self.possible_agents),
+                f"'{PARALLEL_KEY}.agents' must be [] (ended) or {self.possible_agents}, got {agents!r:.80}",
+            )
+        self._start_loop()
+        self.agents = list(agents)
+        saved = read.raw("part_actions")
+        if saved is None:
+            return
+        read.problem_if(
+            self._parts is None,
+            f"'{PARALLEL_KEY}.part_actions' is given but the game is not at the start of a simultaneous part",
+        )
+        assert self._parts is not None
+        part = read.part("part_actions")
+        expected = sorted(self.possible_agents[seat] for seat in self._parts)
+        read.problem_if(
+            sorted(part.data) != expected, f"'{PARALLEL_KEY}.part_actions' must have exactly the keys {expected}"
+        )
+        for seat, game in self._parts.items():
+            agent = self.possible_agents[seat]
+            actions = part.int_list(agent, low=0, high=self.game.num_actions - 1)
+            for index, action in enumerate(actions):
+                if game.is_over or game.current_player != seat:
+                    raise InvalidStateError(
+                        f"{self.game.name}: state field '{PARALLEL_KEY}.part_actions.{agent}[{index}]': "
+                        f"{agent} has no decision left in this part"
+                    )
+                try:
+                    game.step(action)
+                except IllegalActionError as error:
+                    raise InvalidStateError(
+                        f"{self.game.name}: state field '{PARALLEL_KEY}.part_actions.{agent}[{index}]': {error}"
+                    ) from error
+            self._part_actions[seat] = list(actions)
 
 
 def parallel_env_classes(

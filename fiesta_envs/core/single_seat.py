@@ -21,6 +21,10 @@ This is what ``gymnasium.make("fiesta_envs/FiestaMexicana-v1", ...)`` returns::
 * ``action_masks()`` (for sb3-contrib's MaskablePPO) and ``info["action_mask"]`` give the
   legal actions. An illegal action ends the episode with reward -1 and a warning, or raises
   ``IllegalActionError`` with ``illegal_action="raise"``.
+* ``state_dict()``/``load_state_dict()`` save and continue a game; loading counts as a ``reset()``, so a
+  freshly made environment continues a saved game at once (``gymnasium.make`` returns the environment
+  itself, which enforces the order: ``step`` or ``render`` before ``reset``/``load_state_dict`` raise
+  ``ResetNeeded``).
 """
 
 from __future__ import annotations
@@ -41,10 +45,17 @@ from fiesta_envs.core.aec import (
     render_modes,
 )
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from fiesta_envs.core.fields import FieldReader
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.infos import end_of_game_info, illegal_action_info
+from fiesta_envs.core.options import refuse_unknown_keywords
 from fiesta_envs.core.pickling import PicklesGameAsStateDict
 from fiesta_envs.core.policy import Policy
+
+
+class ResetNeeded(gymnasium.error.ResetNeeded, RuntimeError):
+    """``step`` or ``render`` before ``reset()`` or ``load_state_dict()`` (Gymnasium's ``ResetNeeded``)."""
+
 
 PolicyFactory = Callable[[Any, "int | None"], Policy]  # (spec, seed) -> Policy; see registry.make_policy
 
@@ -71,6 +82,8 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
         picture: Picture | None = None,
         **options: Any,
     ) -> None:
+        internal = ("game_class", "policy_factory", "picture")  # given by the registry, not by users
+        refuse_unknown_keywords(game_class.name, game_class.options, options, SingleSeatEnv.__init__, internal)
         self.game: Game = game_class(num_players=num_players, **options)
         self.picture = picture
         self.metadata = {"render_modes": render_modes(picture), "render_fps": 1}
@@ -87,7 +100,8 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
         low, high = self.game.observation_bounds()
         self.observation_space = spaces.Box(low, high, shape=(self.game.observation_size,), dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
-        self._started = False
+        self._started = False  # a game is under way (False again after an illegal action ended it)
+        self._has_reset = False  # reset() or load_state_dict() was called (Gymnasium's order check)
 
     # -- opponents ------------------------------------------------------------------
     def set_opponents(self, opponents: Any) -> None:
@@ -102,12 +116,18 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
                     f"{self.game.name}: {len(specs)} opponents given for {others} other seats "
                     f"({self.game.num_players} players); give one spec or a list of {others}"
                 )
-        opponents = [self._policy_factory(spec, None) for spec in specs]
+        opponents = [self._opponent(spec) for spec in specs]
         for policy in opponents:  # a shipped agent refuses now (no weights for this player count...)
             check = getattr(policy, "check_game", None)
             if callable(check):
                 check(self.game)
         self.opponents = opponents
+
+    def _opponent(self, spec: Any) -> Policy:
+        try:
+            return self._policy_factory(spec, None)
+        except InvalidOptionError as error:  # the same kind of error, saying it is about an opponent
+            raise type(error)(f"opponents={spec!r}: {error}") from error
 
     def _policy_of(self, seat: int) -> Policy:
         return self.opponents[seat if seat < self.seat else seat - 1]
@@ -125,7 +145,7 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
         self.game.reset(int(seeds[0]))
         for policy, policy_seed in zip(self.opponents, seeds[1:], strict=True):
             policy.start_episode(int(policy_seed))
-        self._started = True
+        self._started = self._has_reset = True
         self._play_opponents()
         if self.game.is_over:  # only possible if the rules let others end the game before our turn
             raise RuntimeError(f"{self.game.name}: the game ended before seat {self.seat} could act")
@@ -133,7 +153,7 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         if not self._started:
-            raise RuntimeError(f"{self.game.name}: call reset() before step()")
+            raise ResetNeeded(f"{self.game.name}: call reset() or load_state_dict() before step()")
         if self.game.is_over:
             raise IllegalActionError(f"{self.game.name}: the episode is over; call reset() to start another")
         try:
@@ -187,6 +207,8 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to gymnasium.make")
             return None
+        if not self._has_reset:
+            raise ResetNeeded(f"{self.game.name}: call reset() or load_state_dict() before render()")
         return render_game(self.game, self.render_mode, self.picture)
 
     def action_to_string(self, action: int) -> str:
@@ -195,15 +217,22 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
     def string_to_action(self, text: str) -> int:
         return self.game.string_to_action(text)
 
+    def observation_views(self, observation: Any) -> dict[str, np.ndarray]:
+        """``{block name: array in its documented shape}`` for an observation of this environment (see the
+        game's page, "Reading an observation")."""
+        return self.game.observation_views(observation)
+
     def state_dict(self) -> dict[str, Any]:
         """The game and the learner's seat as JSON-safe data (opponent policies are not saved)."""
         return {"seat": self.seat, "game": self.game.state_dict()}
 
     def load_state_dict(self, data: dict[str, Any]) -> None:
-        """Continue a game saved by ``state_dict`` (the learner keeps the saved seat); nothing changes
-        when the data is refused (``InvalidStateError`` naming the field)."""
+        """Continue a game saved by ``state_dict`` (the learner keeps the saved seat), also in a freshly made
+        environment (no ``reset()`` needed); nothing changes when the data is refused (``InvalidStateError``
+        naming the field)."""
         if not isinstance(data, Mapping) or "seat" not in data or "game" not in data:
             raise InvalidStateError(f"{self.game.name}: a single-seat state dict needs the keys 'seat' and 'game'")
+        FieldReader(data, self.game.name).refuse_unknown_keys(["seat", "game"])
         seat = data["seat"]
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.num_players:
             raise InvalidStateError(
@@ -220,5 +249,5 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
             self.game.load_state_dict(before)  # an engine may have half-loaded the refused data
             raise
         self.seat = seat
-        self._started = True
+        self._started = self._has_reset = True
         self._play_opponents()

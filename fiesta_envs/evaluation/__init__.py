@@ -7,6 +7,8 @@
 - ``records``: game records as JSON lines that replay to the same scores
 - ``evaluate``: results tables and files, and the ``fiesta evaluate`` command
 - ``plots``: rating and learning-curve pictures (matplotlib)
+- ``ladder``: the benchmark's reference ladder, published deal sets and the ladder's stored games
+- ``benchmark``: one agent against the ladder, and the ``fiesta benchmark`` command
 
 Tournaments need only the environments; checkpoints need the ``train`` extra.
 """

@@ -37,11 +37,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from fiesta_envs.core.actor_policy import ActorPolicy
 from fiesta_envs.core.errors import FiestaError
 from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
-from fiesta_envs.core.policy import Policy
 from fiesta_envs.core.saved_files import read_json_object, sha256_of
 from fiesta_envs.core.shortlist import shortlist_of, shortlist_version_of
+from fiesta_envs.core.wording import players
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
@@ -206,12 +207,11 @@ def load_actor(path: Path | str, trust_pickle: bool = False) -> ActorSnapshot:
 
 
 def check_compatible(meta: Mapping[str, Any], game: str | None, num_players: int | None) -> None:
-    """Refuse a checkpoint trained for another game or player count, naming both."""
+    """Refuse a checkpoint trained for another game (``game``: the engine's name, ``Game.name``) or player
+    count, naming both."""
     where = meta.get("path", "checkpoint")
     if game is not None:
-        from fiesta_envs.registry import game_spec
-
-        wanted = game_spec(game).name
+        wanted = game
         if meta["game"] != wanted:
             raise CheckpointError(
                 f"checkpoint {where} was trained for game {meta['game']!r}, not {wanted!r}; "
@@ -219,7 +219,7 @@ def check_compatible(meta: Mapping[str, Any], game: str | None, num_players: int
             )
     if num_players is not None and meta["num_players"] != num_players:
         raise CheckpointError(
-            f"checkpoint {where} was trained for {meta['num_players']} players ({meta['game']}), not {num_players}; "
+            f"checkpoint {where} was trained for {players(meta['num_players'])} ({meta['game']}), not {num_players}; "
             f"observations and actions differ between player counts"
         )
 
@@ -265,13 +265,15 @@ def load_model(path: Path | str, env: Any = None, device: str = "cpu", inference
 
 
 # ---------------------------------------------------------------------------------- as a policy
-class CheckpointPolicy(Policy):
+class CheckpointPolicy(ActorPolicy):
     """A trained checkpoint as a ``Policy`` (for tournaments, the single-seat env, the AEC env).
 
     It acts with the checkpoint's ``policy.npz`` (numpy only; see the module docstring for why
     ``model.zip`` is not read unless ``trust_pickle=True``). ``deterministic=True`` plays the most
     probable legal action; otherwise it samples from the masked action distribution with
-    ``self.rng`` (so the policy is reproducible from its seed). A checkpoint trained with ``shortlist: true``
+    ``self.rng`` (so the policy is reproducible from its seed). It plays with the options recorded in its
+    ``meta.json``: a network trained with ``action_features=True`` gets them computed by the engine when the
+    game was made without them (``fiesta_envs.core.actor_policy``). A checkpoint trained with ``shortlist: true``
     reads the game's shortlist (the version of its config) instead of the observation and plays its chosen
     candidate's action.
     """
@@ -285,24 +287,30 @@ class CheckpointPolicy(Policy):
         seed: int | None = None,
         trust_pickle: bool = False,
     ) -> None:
-        super().__init__(seed)
-        self.meta = read_meta(path)
-        check_compatible(self.meta, game, num_players)
-        self.path = Path(self.meta["path"])
-        self.game_name: str = self.meta["game"]
-        self.num_players: int = self.meta["num_players"]
-        self.deterministic = deterministic
-        self.actor = load_actor(self.path, trust_pickle=trust_pickle)
+        meta = read_meta(path)
+        check_compatible(meta, game, num_players)
+        actor = load_actor(meta["path"], trust_pickle=trust_pickle)
+        where = f"checkpoint {meta['path']}"
+        super().__init__(actor, where=where, num_players=meta["num_players"], deterministic=deterministic, seed=seed)
+        self.meta = meta
+        self.path = Path(meta["path"])
+        self.game_name: str = meta["game"]
         # the version of the game's shortlist it chooses among (None: the game's actions)
-        self.shortlist_version = shortlist_version_of(self.meta.get("config") or {})
+        self.shortlist_version = shortlist_version_of(meta.get("config") or {})
+
+    def check_game(self, game: Game) -> str:
+        if game.name != self.game_name:
+            raise CheckpointError(f"{self.where} was trained for game {self.game_name!r}, not {game.name!r}")
+        if self.shortlist_version is not None:
+            return "shortlist"
+        return super().check_game(game)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
         if self.shortlist_version is not None:
             candidates = shortlist_of(game, self.shortlist_version).build(game, player)
             logits = self.actor.logits(candidates.vector)
             return candidates.action(masked_choice(logits, candidates.mask, None if self.deterministic else self.rng))
-        logits = self.actor.logits(np.asarray(observation, dtype=np.float32))
-        return masked_choice(logits, np.asarray(action_mask).astype(bool), None if self.deterministic else self.rng)
+        return super().act(observation, action_mask, game, player)
 
     def __repr__(self) -> str:
         return f"CheckpointPolicy({str(self.path)!r}, game={self.game_name!r}, step={self.meta['step']})"

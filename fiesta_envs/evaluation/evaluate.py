@@ -3,12 +3,18 @@
 ::
 
     fiesta evaluate --game fiesta_mexicana --players 2 --agents greedy,random --games 200 --workers 2
-    fiesta evaluate --game tequila --players 3 --agents planner,greedy,ppo=runs/tequila --out results/
-    fiesta evaluate --game tequila --players 3 --agents planner,greedy --games 2000 --backend ray
+    fiesta evaluate --game tequila --players 3 --agents planner,random,ppo=runs/tequila --out results/
+    fiesta evaluate --game tequila --players 3 --agents planner,search:budget=8 --games 2000 --backend ray
+    fiesta evaluate --game tortilla_de_patatas --agents mine=my_agent.py:policy,careful
+    fiesta evaluate --game tortilla_de_patatas --agents mine=my_model.zip,careful --trust-checkpoint
 
-An agent is a baseline name (``random`` or one of the game's scripted players) or a
-checkpoint (a checkpoint directory, its ``model.zip``, or a run directory for its latest
-checkpoint; ``LABEL=PATH`` names it).
+An agent is any spec of the agent registry (``fiesta_envs.agents.registry``): a baseline name with
+options (``random``, one of the game's scripted players, ``search:budget=16``), ``ppo`` (the shipped
+agent), a checkpoint of our trainer (its directory, its ``model.zip``, or a run directory for its latest
+checkpoint; played with the options its ``meta.json`` records), ``FILE.py:ATTR`` or ``module:ATTR`` (a
+policy, a policy class, a factory or a function ``(observation, action_mask) -> action``), or a
+stable-baselines3 ``.zip`` trained on the game's Gymnasium environment (with ``--trust-checkpoint``);
+``LABEL=SPEC`` names it.
 
 **Who plays whom** (see ``fiesta_envs.evaluation.tournament``). Competitive games: every agent against
 every other in *duels*: with two players A against B; with three or four, one copy of A
@@ -66,11 +72,18 @@ from typing import Any
 
 import numpy as np
 
+from fiesta_envs.agents.registry import (
+    AgentSource,
+    add_trust_argument,
+    recorded_options,
+    resolve_agent,
+    resolve_agents,
+)
 from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import FiestaError, InvalidOptionError
 from fiesta_envs.core.options import add_option_argument, parse_options
 from fiesta_envs.core.ray_tasks import BACKENDS
-from fiesta_envs.evaluation.agents import AgentSource, add_trust_argument, resolve_agent, resolve_agents
+from fiesta_envs.core.wording import players
 from fiesta_envs.evaluation.records import RecordWriter
 from fiesta_envs.evaluation.stats import Comparison, Rating, mean_interval, rate_agents, wilson_interval
 from fiesta_envs.evaluation.tournament import (
@@ -150,12 +163,12 @@ class Evaluation:
 
     def to_json(self) -> dict[str, Any]:
         tables_games = Counter(result.table for result in self.games)
-        import fiesta_envs
+        from fiesta_envs.version import __version__
 
         return {
             "game": self.game,
             "game_version": game_spec(self.game).game_class().version,
-            "fiesta_envs_version": fiesta_envs.__version__,
+            "fiesta_envs_version": __version__,
             "num_players": self.num_players,
             "options": self.options,
             "cooperative": self.cooperative,
@@ -360,9 +373,16 @@ def run_tournament(
 ) -> Evaluation:
     """Every agent against every other (see the module docstring); returns the summarised evaluation.
 
-    ``trust_checkpoints=True`` allows checkpoints without a pickle-free ``policy.npz`` (see
-    ``fiesta_envs.evaluation.checkpoints``). ``backend="ray"`` plays the games in Ray tasks
+    ``agents``: any agent specs of ``fiesta_envs.agents.registry`` -- names (``"careful"``, ``"search:budget=16"``,
+    ``"ppo"``), paths (checkpoints, ``"mine=my_agent.py:policy"``, stable-baselines3 zips) or Python objects (a
+    ``Policy`` or its class, a factory, a function ``(observation, action_mask) -> action``).
+
+    ``options=None`` plays the game options the checkpoints among ``agents`` were trained with, when they agree
+    (``recorded_options``; else the game's defaults). ``trust_checkpoints=True`` allows files that are loaded by
+    unpickling (see ``fiesta_envs.agents.registry``). ``backend="ray"`` plays the games in Ray tasks
     (``fiesta_envs.core.ray_tasks``) with the same results as the local processes."""
+    if options is None:
+        options = recorded_options(game_spec(game), list(agents))
     spec, num_players, full_options = _prepare(game, num_players, options)
     sources = resolve_agents(spec, num_players, list(agents), full_options, trust_checkpoints=trust_checkpoints)
     teams = plays_as_teams(spec, num_players)
@@ -555,7 +575,7 @@ def print_teams_table(teams: Sequence[TeamResult], title: str) -> None:
 
 
 def print_evaluation(evaluation: Evaluation) -> None:
-    head = f"{evaluation.game}, {evaluation.num_players} players"
+    head = f"{evaluation.game}, {players(evaluation.num_players)}"
     if evaluation.team_play:
         print_teams_table(evaluation.teams, f"{head}: teams (one agent in every seat)")
         if evaluation.matches:
@@ -611,7 +631,7 @@ def save_evaluation(evaluation: Evaluation, out_dir: str | Path, plot: bool = Tr
         from fiesta_envs.evaluation.plots import plot_ratings
 
         path = out / "ratings.png"
-        title = f"{evaluation.game}, {evaluation.num_players} players ({len(evaluation.games)} games)"
+        title = f"{evaluation.game}, {players(evaluation.num_players)} ({len(evaluation.games)} games)"
         plot_ratings(evaluation.ratings, path, title, anchor=evaluation.rating_anchor)
         written.append(path)
     return written
@@ -622,6 +642,7 @@ EPILOG = """\
 examples:
   fiesta evaluate --game fiesta_mexicana --players 2 --agents greedy,random --games 200
   fiesta evaluate --game tequila --players 3 --agents planner,random,ppo=runs/tequila --records games.jsonl
+  fiesta evaluate --game tortilla_de_patatas --agents mine=my_agent.py:policy,careful
 
 Every agent meets every other with seats rotated on shared deals (each agent plays every seat
 equally often); 3-4 players add mixed tables. Win rate = first places, a first place shared by
@@ -639,8 +660,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--agents",
         required=True,
-        help="comma-separated agents: baseline names (options as NAME:KEY=VALUE, e.g. search:budget=16) or "
-        "checkpoint paths (LABEL=PATH to name one)",
+        help="comma-separated agents: baseline names (options as NAME:KEY=VALUE, e.g. search:budget=16), ppo, "
+        "checkpoint or run directories, FILE.py:ATTR or module:ATTR, stable-baselines3 MODEL.zip "
+        "(LABEL=SPEC to name one)",
     )
     parser.add_argument(
         "--games",
@@ -673,7 +695,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        options = parse_options(args.option)
+        options = parse_options(args.option) if args.option else None  # None: the checkpoints' own options
         agents = [a.strip() for a in args.agents.split(",") if a.strip()]
         if args.games < 1:
             raise InvalidOptionError(f"--games must be at least 1, got {args.games}")

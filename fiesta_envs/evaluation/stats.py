@@ -243,3 +243,80 @@ def rate_agents(
         Rating(agent, float(point[i]), float(low[i]), float(high[i]), int(games_played[i]))
         for i, agent in enumerate(agents)
     ]
+
+
+# ---------------------------------------------------------------------- one agent on a fixed ladder
+def fit_against_ladder(
+    credit: np.ndarray, games: np.ndarray, ladder: np.ndarray, prior_draws: float = 1.0
+) -> tuple[float, float]:
+    """The Elo-scale rating of one agent against opponents whose ratings stay fixed, and its standard error.
+
+    ``credit[j]`` is what the agent earned against opponent ``j`` (1 per win, 0.5 per draw) in ``games[j]``
+    pairwise results; ``ladder[j]`` is that opponent's rating. The opponents' ratings are not refitted, so
+    every agent rated this way lands on the same scale. ``prior_draws`` as in ``fit_bradley_terry``.
+    """
+    credit = np.asarray(credit, dtype=float)
+    games = np.asarray(games, dtype=float)
+    fixed = np.asarray(ladder, dtype=float) / ELO_PER_LOGIT
+    if not credit.shape == games.shape == fixed.shape or np.any(credit < 0) or np.any(credit > games):
+        raise ValueError("need one credit, game count and rating per opponent, with 0 <= credit <= games")
+    met = games > 0
+    if not met.any():
+        raise ValueError("no results against the ladder to rate")
+    credit = credit + 0.5 * prior_draws * met
+    games = games + prior_draws * met
+    theta = float(fixed[met].mean())
+    information = 0.0
+    for _ in range(200):
+        expected = 1.0 / (1.0 + np.exp(fixed - theta))
+        information = float((games * expected * (1.0 - expected)).sum())
+        step = float((credit - games * expected).sum()) / information
+        step = max(-2.0, min(2.0, step))  # damp huge first steps (one-sided records)
+        theta += step
+        if abs(step) < 1e-12:
+            break
+    expected = 1.0 / (1.0 + np.exp(fixed - theta))
+    information = float((games * expected * (1.0 - expected)).sum())
+    return theta * ELO_PER_LOGIT, ELO_PER_LOGIT / math.sqrt(information)
+
+
+def rate_against_ladder(
+    results: Sequence[tuple[int, int, float]],
+    ladder: Sequence[float],
+    *,
+    bootstrap: int = 1000,
+    seed: int = 0,
+    prior_draws: float = 1.0,
+    confidence: float = 0.95,
+) -> tuple[float, float, float]:
+    """Rating and interval ``(rating, low, high)`` of one agent from its pairwise ``results`` against a ladder
+    of fixed ratings: each result is ``(cluster, opponent index, credit)``.
+
+    The interval is the wider of the Fisher interval and a percentile interval of a cluster bootstrap (whole
+    clusters, e.g. every game on one deal, resampled), as in ``rate_agents``; it is relative to the ladder's
+    fixed ratings.
+    """
+    k = len(ladder)
+    cluster_ids = sorted({cluster for cluster, _, _ in results})
+    position = {cluster: i for i, cluster in enumerate(cluster_ids)}
+    credit = np.zeros((len(cluster_ids), k))
+    games = np.zeros((len(cluster_ids), k))
+    for cluster, opponent, value in results:
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"a result's credit must be in [0, 1], got {value}")
+        credit[position[cluster], opponent] += value
+        games[position[cluster], opponent] += 1.0
+    point, error = fit_against_ladder(credit.sum(axis=0), games.sum(axis=0), np.asarray(ladder), prior_draws)
+    z = _normal_quantile(0.5 + confidence / 2.0)
+    low, high = point - z * error, point + z * error
+    clusters = len(cluster_ids)
+    if bootstrap > 0 and clusters > 1:
+        rng = np.random.default_rng(seed)
+        samples = np.empty(bootstrap)
+        for b in range(bootstrap):
+            weights = rng.multinomial(clusters, np.full(clusters, 1.0 / clusters))
+            samples[b] = fit_against_ladder(weights @ credit, weights @ games, np.asarray(ladder), prior_draws)[0]
+        tail = 100.0 * (1.0 - confidence) / 2.0
+        low = min(low, float(np.percentile(samples, tail)))
+        high = max(high, float(np.percentile(samples, 100.0 - tail)))
+    return float(point), float(low), float(high)

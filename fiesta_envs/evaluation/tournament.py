@@ -34,11 +34,11 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from fiesta_envs.agents.registry import AgentSource
 from fiesta_envs.core.errors import FiestaError, IllegalActionError
 from fiesta_envs.core.policy import Policy
 from fiesta_envs.core.ray_tasks import check_backend, ray_map
 from fiesta_envs.core.rng import derive_seed
-from fiesta_envs.evaluation.agents import AgentSource
 from fiesta_envs.evaluation.records import make_record
 from fiesta_envs.registry import GameSpec
 

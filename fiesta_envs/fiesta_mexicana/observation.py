@@ -62,19 +62,19 @@ SHOWN_NORM = 4.0
 def observation_layout(num_players: int, with_action_features: bool = False) -> ObservationLayout:
     """The named blocks of the observation, in order (sizes as on the page)."""
     n = num_players
-    blocks = [
-        ("tables", n * TABLE_SIZE),
+    blocks: list[tuple[str, int | tuple[int, ...]]] = [
+        ("tables", (n, TABLE_SIZE)),
         ("offer", OFFER_SIZE),
-        ("start_cards", len(PINATA_SPACES) * OFFER_SIZE),
+        ("start_cards", (len(PINATA_SPACES), OFFER_SIZE)),
         ("high_bid", 1),
         ("high_bidder", n),
         ("passed", n),
         ("to_act", n),
         ("phase", NUM_PHASES),
         ("turn_chosen", len(ROTATIONS)),
-        ("bids", n * NUM_SPACES),
+        ("bids", (n, NUM_SPACES)),
         ("points", n),
-        ("objective_slots", OBJECTIVES_DEALT * NUM_OBJECTIVE_KINDS),
+        ("objective_slots", (OBJECTIVES_DEALT, NUM_OBJECTIVE_KINDS)),
         ("objectives_held", n),
         ("shown_objectives", NUM_OBJECTIVE_KINDS),
         ("deck", 1),

@@ -75,16 +75,16 @@ class MuertosObserver(Observer[MuertosPosition]):
                     ("constraints", len(CONSTRAINTS)),
                     ("themes", len(THEMES)),
                     ("team", 4),
-                    ("my_characters", HANDS * self.character_width),
-                    ("offers", 2 * self.character_width),
-                    ("memory", HANDS * STEPS * 2 * self.word_width),
+                    ("my_characters", (HANDS, self.character_width)),
+                    ("offers", (2, self.character_width)),
+                    ("memory", (HANDS, STEPS, 2, self.word_width)),
                     ("task", HANDS + STEPS),
                     ("prompt", 3 + self.tags + self.code_bits),
-                    ("table", TABLE_SIZE * (self.character_width + HAND_FLAGS)),
-                    ("final_words", MAX_SKULLS * (self.word_width + HAND_FLAGS)),
+                    ("table", (TABLE_SIZE, self.character_width + HAND_FLAGS)),
+                    ("final_words", (MAX_SKULLS, self.word_width + HAND_FLAGS)),
                     ("to_match", MAX_SKULLS),
-                    ("my_guesses", MAX_SKULLS * TABLE_SIZE),
-                    ("reveal", MAX_SKULLS * REVEAL_WIDTH),
+                    ("my_guesses", (MAX_SKULLS, TABLE_SIZE)),
+                    ("reveal", (MAX_SKULLS, REVEAL_WIDTH)),
                 ]
             )
         )

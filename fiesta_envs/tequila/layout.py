@@ -39,13 +39,13 @@ TRACK_PARTS: tuple[tuple[str, int], ...] = (
     ("unused gears", 1),
 )
 #: The blocks of one sheet (each is prefixed ``sheet K `` in the observation).
-SHEET_BLOCKS: tuple[tuple[str, int], ...] = (
-    ("farm", len(FARM_PLANES) * farm.SPACES),
+SHEET_BLOCKS: tuple[tuple[str, int | tuple[int, ...]], ...] = (
+    ("farm", (len(FARM_PLANES), farm.SIZE, farm.SIZE)),
     ("fences", farm.NUM_SEGMENTS),
     ("tracks", sum(size for _, size in TRACK_PARTS)),
     ("jimador", len(JIMADOR_CHOICES)),
 )
-SHEET_SIZE = sum(size for _, size in SHEET_BLOCKS)
+SHEET_SIZE = ObservationLayout(SHEET_BLOCKS).size
 #: The seat's own round (not visible to the others before the round ends): fences left, building
 #: actions left, gears left, bought free actions left, free road, virtual die on fencing, on building.
 MY_ROUND_PARTS: tuple[str, ...] = (
@@ -57,9 +57,9 @@ MY_ROUND_PARTS: tuple[str, ...] = (
     "virtual die on fencing",
     "virtual die on building",
 )
-TABLE_BLOCKS: tuple[tuple[str, int], ...] = (
+TABLE_BLOCKS: tuple[tuple[str, int | tuple[int, ...]], ...] = (
     ("round", components.ROUNDS),
-    ("dice", 2 * 6),
+    ("dice", (2, 6)),
     ("decision", len(DECISIONS)),
     ("pending", 1 + len(PURPOSES) + 1),
     ("seat", 2),
@@ -87,7 +87,7 @@ def observation_layout(num_players: int) -> ObservationLayout:
     return ObservationLayout(blocks)
 
 
-TABLE_SIZE = sum(size for _, size in TABLE_BLOCKS)
+TABLE_SIZE = ObservationLayout(TABLE_BLOCKS).size
 assert (TABLE_SIZE, SHEET_SIZE) == (56, 677)
 
 

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from fiesta_envs.core.observer import Observer
+from fiesta_envs.core.observer import ObservationLayout, Observer
 from fiesta_envs.tequila import components, farm, layout
 from fiesta_envs.tequila.public_sheet import PublicSheet
 from fiesta_envs.tequila.sheet import Sheet
@@ -103,7 +103,9 @@ def _counts(sheet: TrackCounts) -> list[float]:
 
 _MARKET_AT = sum(size for name, size in layout.TRACK_PARTS[: [n for n, _ in layout.TRACK_PARTS].index("market")])
 _BONUSES_AT = _MARKET_AT + layout.MARKET_SPACES
-_FARM_SIZE, _FENCES_SIZE, _TRACKS_SIZE, _ = (size for _, size in layout.SHEET_BLOCKS)
+_FARM_SIZE, _FENCES_SIZE, _TRACKS_SIZE, _ = (
+    part.stop - part.start for part in ObservationLayout(layout.SHEET_BLOCKS).blocks.values()
+)
 #: One-hot jimador blocks: side A (None), then each side-B jimador.
 JIMADOR_ONE_HOT: dict[str | None, np.ndarray] = {
     name: np.eye(len(layout.JIMADOR_CHOICES), dtype=np.float32)[k] for k, name in enumerate(layout.JIMADOR_CHOICES)

@@ -40,11 +40,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from fiesta_envs.agents.registry import add_trust_argument, seat_agents
 from fiesta_envs.core.errors import FiestaError, IllegalActionError
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import add_option_argument, parse_options
 from fiesta_envs.core.policy import Policy
-from fiesta_envs.evaluation.agents import add_trust_argument, seat_agents
+from fiesta_envs.core.wording import players
 from fiesta_envs.registry import game_spec
 from fiesta_envs.render import hidden_scores
 from fiesta_envs.tools.action_groups import ActionGroup, group_actions
@@ -105,7 +106,7 @@ class PlaySession:
         game = self.game
         labels = ", ".join("you" if s == self.seat else f"{self.opponents[s][0]}" for s in range(game.num_players))
         guide = guide_for(game.name)
-        self.say(f"{guide.title}, {game.num_players} players, seats in order: {labels}. Type 'help' for help.")
+        self.say(f"{guide.title}, {players(game.num_players)}, seats in order: {labels}. Type 'help' for help.")
         if guide.guide:
             self.say(textwrap.fill(guide.guide, WIDTH))
         self.show_legend(again=False)
@@ -519,7 +520,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--opponents",
         default="random",
         help="comma-separated agents for the other seats in seat order, or one for all: baseline names "
-        "or checkpoint paths (default random)",
+        "(NAME:KEY=VALUE for options), ppo, checkpoint paths, FILE.py:ATTR or module:ATTR (default random)",
     )
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the deal (default: random)")

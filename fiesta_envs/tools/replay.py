@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from fiesta_envs.core.errors import FiestaError
 from fiesta_envs.core.game import Game
+from fiesta_envs.core.wording import players
 from fiesta_envs.registry import game_spec
 from fiesta_envs.render.canvas import require_pillow
 
@@ -66,7 +67,7 @@ def describe(record: Mapping[str, Any]) -> str:
     agents = record.get("agents") or []
     seats = ", ".join(f"player_{i} {name}" for i, name in enumerate(agents)) or "agents not recorded"
     return (
-        f"{record['game']}, {record['num_players']} players, seed {record['seed']}, "
+        f"{record['game']}, {players(record['num_players'])}, seed {record['seed']}, "
         f"options {dict(record['options'])}; {seats}; {len(record['actions'])} actions"
     )
 

@@ -719,11 +719,11 @@ class TortillaDePatatas(Game):
             del data["options"]["action_features"]
         return data
 
-    def load_state_dict(self, data: Mapping[str, Any]) -> None:
+    def load_state_dict(self, data: Mapping[str, Any], *, check_keys: bool = True) -> None:
         options = data.get("options") if isinstance(data, Mapping) else None
         if isinstance(options, Mapping) and "action_features" not in options:
             data = {**data, "options": {**options, "action_features": ACTION_FEATURES_OPTION.default}}
-        super().load_state_dict(data)
+        super().load_state_dict(data, check_keys=check_keys)
 
     def _state_to_dict(self) -> dict[str, Any]:
         return self.saved_state().to_dict()

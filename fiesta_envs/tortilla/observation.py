@@ -149,17 +149,18 @@ HEADER_BLOCKS: tuple[tuple[str, int], ...] = (
 
 def observation_layout(mode: str, num_players: int, action_features_size: int = 0) -> ObservationLayout:
     """The named blocks of the observation in ``mode`` (see the module docstring)."""
+    blocks: list[tuple[str, int | tuple[int, ...]]]
     if mode == "observation":
         blocks = [
-            ("pans", NUM_PANS * TABLE_PAN_SIZE),
-            ("served", NUM_DINER_CARDS * TABLE_DISH_SIZE),
-            ("events", max_events(num_players) * EVENT_SIZE),
+            ("pans", (NUM_PANS, TABLE_PAN_SIZE)),
+            ("served", (NUM_DINER_CARDS, TABLE_DISH_SIZE)),
+            ("events", (max_events(num_players), EVENT_SIZE)),
         ]
     else:
         blocks = [
-            ("pans", NUM_PANS * MEMORY_PAN_SIZE),
-            ("served", NUM_DINER_CARDS * MEMORY_DISH_SIZE),
-            ("known_in_hands", (MAX_SEATS - 1) * NUM_CARD_TYPES),
+            ("pans", (NUM_PANS, MEMORY_PAN_SIZE)),
+            ("served", (NUM_DINER_CARDS, MEMORY_DISH_SIZE)),
+            ("known_in_hands", (MAX_SEATS - 1, NUM_CARD_TYPES)),
             ("unseen", NUM_CARD_TYPES),
         ]
     if action_features_size:

@@ -2,7 +2,7 @@
 
 An agent is a baseline name (``random``, ``greedy``...), a shipped agent (``ppo``) or a checkpoint
 directory (``LABEL=PATH`` allowed); the evaluation layer checks it against the game, the player
-count and the options before any game starts (``evaluation.agents.seat_agents`` seats them).
+count and the options before any game starts (``fiesta_envs.agents.registry.seat_agents`` seats them).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from fiesta_envs.registry import GameSpec
 
 def agent_choices(spec: GameSpec) -> list[str]:
     """The agents of ``spec`` that can be named without a path (baselines and shipped agents)."""
-    from fiesta_envs.evaluation.agents import agent_names
+    from fiesta_envs.agents.registry import agent_names
 
     return agent_names(spec)
 

@@ -28,9 +28,9 @@ from typing import Any
 from flask import Flask, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from fiesta_envs.agents.registry import seat_agents
 from fiesta_envs.core.errors import FiestaError
 from fiesta_envs.core.game import Game
-from fiesta_envs.evaluation.agents import seat_agents
 from fiesta_envs.registry import GAMES, game_spec
 from fiesta_envs.render import hidden_scores, pictured_choices, seen_by
 from fiesta_envs.tools.action_groups import group_actions
