@@ -5,13 +5,13 @@
 #   TORCH_INDEX=https://download.pytorch.org/whl/cpu
 TORCH_PIN="torch==2.13.0"
 
-# install_pinned_torch PYTHON: install the pinned torch into the virtualenv of PYTHON.
+# install_pinned_torch PYTHON [PIP OPTIONS...]: install the pinned torch into the virtualenv of PYTHON.
 install_pinned_torch() {
   local index=()
   if [ -n "${TORCH_INDEX:-}" ]; then
     index=(--index-url "$TORCH_INDEX")
   fi
-  "$1" -m pip install --quiet "$TORCH_PIN" "${index[@]}"
+  "$1" -m pip install --quiet "$TORCH_PIN" "${index[@]}" "${@:2}"
 }
 
 # torch_constraints_file: print the path of a temporary pip constraints file holding torch at the pin, so that

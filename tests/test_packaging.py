@@ -107,3 +107,12 @@ def test_nothing_imports_a_top_level_training_module():
         if module == "training" or module.startswith("training.")
     )
     assert offenders == []
+
+
+def test_the_package_version_is_the_projects():
+    import fiesta_envs
+
+    if tomllib is None:
+        pytest.skip("tomllib needs Python 3.11")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert fiesta_envs.__version__ == project["version"]
