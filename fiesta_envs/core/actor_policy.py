@@ -21,6 +21,7 @@ import numpy as np
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
 from fiesta_envs.core.policy import Policy
+from fiesta_envs.core.wording import players
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
@@ -39,12 +40,12 @@ def input_mode(actor: ActorSnapshot, game: Game, where: str, num_players: int | 
     """How ``actor`` reads ``game`` (``direct``, ``plain`` or ``features``), or ``NetworkMismatchError``."""
     if num_players is not None and game.num_players != num_players:
         raise NetworkMismatchError(
-            f"{where} was trained for {num_players} players, this game has {game.num_players}; its observations "
+            f"{where} was trained for {players(num_players)}, this game has {game.num_players}; its observations "
             f"and actions only fit {num_players}-player games"
         )
     if actor.output_size != game.num_actions:
         raise NetworkMismatchError(
-            f"{where} chooses among {actor.output_size} actions, {game.name} with {game.num_players} players has "
+            f"{where} chooses among {actor.output_size} actions, {game.name} with {players(game.num_players)} has "
             f"{game.num_actions}: it was trained on another game, player count or options"
         )
     size, plain = actor.input_size, plain_size(game)
@@ -61,7 +62,7 @@ def input_mode(actor: ActorSnapshot, game: Game, where: str, num_players: int | 
         return "features"
     with_features = "" if features is None else f", or {plain + features} with action features"
     raise NetworkMismatchError(
-        f"{where} reads observations of {size} numbers; {game.name} with {game.num_players} players and these "
+        f"{where} reads observations of {size} numbers; {game.name} with {players(game.num_players)} and these "
         f"options gives {plain}{with_features}: it was trained on another game, player count or options"
     )
 

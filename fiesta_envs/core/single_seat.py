@@ -51,6 +51,7 @@ from fiesta_envs.core.infos import end_of_game_info, illegal_action_info
 from fiesta_envs.core.options import refuse_unknown_keywords
 from fiesta_envs.core.pickling import PicklesGameAsStateDict
 from fiesta_envs.core.policy import Policy
+from fiesta_envs.core.wording import players
 
 
 class ResetNeeded(gymnasium.error.ResetNeeded, RuntimeError):
@@ -114,7 +115,7 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
             if len(specs) != others:
                 raise InvalidOptionError(
                     f"{self.game.name}: {len(specs)} opponents given for {others} other seats "
-                    f"({self.game.num_players} players); give one spec or a list of {others}"
+                    f"({players(self.game.num_players)}); give one spec or a list of {others}"
                 )
         opponents = [self._opponent(spec) for spec in specs]
         for policy in opponents:  # a shipped agent refuses now (no weights for this player count...)

@@ -48,6 +48,7 @@ from typing import Any
 from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import FiestaError, InvalidOptionError
 from fiesta_envs.core.rng import derive_seed
+from fiesta_envs.core.wording import players
 from fiesta_envs.evaluation.agents import add_trust_argument, resolve_agent
 from fiesta_envs.evaluation.evaluate import (
     MatchResult,
@@ -108,7 +109,7 @@ class BenchmarkResult:
         return (
             f"{self.agent}: {r.rating:+.0f} [{r.ci_low:+.0f}, {r.ci_high:+.0f}] (random = 0) on the fiesta_envs "
             f"{self.fiesta_envs_version} benchmark ladder of {self.game} ({self.env_id}, engine version "
-            f"{self.game_version}), {self.num_players} players, deal set {self.deal_set}, "
+            f"{self.game_version}), {players(self.num_players)}, deal set {self.deal_set}, "
             f"{self.games_per_reference} games against each of {len(self.duels)} references"
         )
 
@@ -118,7 +119,7 @@ class BenchmarkResult:
 
         from fiesta_envs.tools.result_tables import result_table
 
-        head = f"{self.game}, {self.num_players} players, deal set {self.deal_set}"
+        head = f"{self.game}, {players(self.num_players)}, deal set {self.deal_set}"
         ratings = [
             (
                 ("* " if r is self.rating else "  ") + r.agent,

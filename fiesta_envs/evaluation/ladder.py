@@ -27,6 +27,7 @@ from typing import Any
 from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.policy import VersionedPolicy
+from fiesta_envs.core.wording import players
 from fiesta_envs.evaluation.evaluate import MatchResult, run_tournament
 from fiesta_envs.evaluation.stats import Rating
 from fiesta_envs.evaluation.tournament import GameResult
@@ -140,8 +141,8 @@ def stored_references(directory: str | Path | None = None) -> list[tuple[str, in
     """(game, player count) of every stored reference file, sorted."""
     found = []
     for path in Path(directory or REFERENCES_DIR).glob("*-*p.json"):
-        game, _, players = path.stem.rpartition("-")
-        found.append((game, int(players[:-1])))
+        game, _, count = path.stem.rpartition("-")
+        found.append((game, int(count[:-1])))
     return sorted(found)
 
 
@@ -150,9 +151,9 @@ def load_references(game: str, num_players: int, directory: str | Path | None = 
     spec = game_spec(game)
     path = Path(directory or REFERENCES_DIR) / references_name(spec.name, num_players)
     if not path.is_file():
-        stored = ", ".join(f"{g} with {n} players" for g, n in stored_references(directory)) or "none"
+        stored = ", ".join(f"{g} with {players(n)}" for g, n in stored_references(directory)) or "none"
         raise BenchmarkError(
-            f"{spec.name}: no benchmark references for {num_players} players; the benchmark covers: {stored}"
+            f"{spec.name}: no benchmark references for {players(num_players)}; the benchmark covers: {stored}"
         )
     references = References.from_json(json.loads(path.read_text()))
     version = spec.game_class().version
