@@ -17,6 +17,8 @@ if [ ! -x "$venv/bin/python" ]; then
   trap 'rm -f "$constraints"' EXIT
   "$venv/bin/python" -m pip install --quiet --constraint "$constraints" -e ".[train,integration,dev]"
 fi
+# an editable install that does not map fiesta_envs.training (pyproject.toml's package-dir) is refreshed
+"$venv/bin/python" -c "import fiesta_envs.training" 2>/dev/null || "$venv/bin/python" -m pip install --quiet --no-deps -e .
 if [ "$#" -eq 0 ]; then
   set -- -q -m integration tests/integration
 fi

@@ -4,6 +4,8 @@ still works, an unknown name names the packaged ones; the shipped comments speak
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -36,6 +38,14 @@ def test_fiesta_configs_lists_every_name_with_its_first_comment_line(capsys):
 def test_every_config_starts_with_one_line_saying_what_it_is(path):
     first = summary(path)
     assert first and first.endswith("."), f"{path}: the first line must be a comment that says what the run is"
+
+
+def test_fiesta_configs_needs_no_training_extra(tmp_path):
+    blocked = "import sys\nfor name in ('yaml', 'pydantic', 'torch', 'rich'):\n    sys.modules[name] = None\n"
+    code = blocked + "from fiesta_envs.cli import main\nsys.exit(main(['configs']))\n"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "smoke" in result.stdout and "fiesta_mexicana/ppo" in result.stdout
 
 
 def test_fiesta_configs_name_prints_the_file_and_an_unknown_name_is_refused(capsys):

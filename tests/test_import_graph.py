@@ -35,8 +35,21 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+#: Packages installed from other folders of the repository (pyproject.toml's package-dir).
+MAPPED = {"fiesta_envs.training": ROOT.parent / "training", "fiesta_envs.configs": ROOT.parent / "configs"}
+
+
 def all_modules() -> dict[str, Path]:
-    return {module_name(path): path for path in sorted(ROOT.rglob("*.py"))}
+    modules = {module_name(path): path for path in sorted(ROOT.rglob("*.py"))}
+    for package, folder in MAPPED.items():
+        for path in sorted(folder.rglob("*.py")):
+            parts = list(path.relative_to(folder).with_suffix("").parts)
+            modules[".".join([package, *parts[: -1 if parts[-1] == "__init__" else None]])] = path
+    return modules
+
+
+def test_the_training_layer_is_part_of_the_graph():
+    assert {"fiesta_envs.training", "fiesta_envs.training.train", "fiesta_envs.training.run_eval"} <= set(all_modules())
 
 
 def imported_modules(name: str, path: Path, modules: dict[str, Path]) -> set[str]:

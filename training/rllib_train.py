@@ -248,7 +248,7 @@ class RllibTrainer:
 
     def _evaluate(self, names: list[str], games: int, seed: int, workers: int = 1) -> Any:
         from fiesta_envs.training.league import FrozenPolicy
-        from fiesta_envs.training.train import evaluate, run_seed
+        from fiesta_envs.training.run_eval import evaluate, run_seed
 
         config = self.config
         baselines = config.eval_baselines(names)
@@ -256,7 +256,7 @@ class RllibTrainer:
         return evaluate(config, agent, baselines, games, run_seed(config.seed, seed, "eval"), workers=workers)
 
     def _periodic_evaluation(self) -> None:
-        from fiesta_envs.training.train import EVAL_LOG, summarise
+        from fiesta_envs.training.run_eval import EVAL_LOG, summarise
 
         rates = summarise(self._evaluate(self.config.eval.baselines, self.config.eval.games, self.step))
         with open(self.run_dir / EVAL_LOG, "a", encoding="utf-8") as handle:
@@ -264,7 +264,7 @@ class RllibTrainer:
         self._note(f"step {self.step:,}: win rate vs " + " ".join(f"{n} {r:.0%}" for n, r in rates.items()))
 
     def _final_evaluation(self) -> Any:
-        from fiesta_envs.training.train import FINAL_EVAL, print_table, summarise
+        from fiesta_envs.training.run_eval import FINAL_EVAL, print_table, summarise
 
         config = self.config
         if config.final_eval.games == 0:

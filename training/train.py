@@ -59,7 +59,6 @@ import numpy as np
 
 from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import FiestaError
-from fiesta_envs.core.rng import derive_seed
 from fiesta_envs.core.wording import players
 from fiesta_envs.evaluation.checkpoints import (
     CheckpointError,
@@ -83,10 +82,9 @@ from fiesta_envs.training.config import (
     validate_config,
 )
 from fiesta_envs.training.league import ActorSnapshot, FrozenPolicy, League, LeagueEnv, OpponentMix
+from fiesta_envs.training.run_eval import EVAL_LOG, FINAL_EVAL, evaluate, print_table, run_seed, summarise
 
 RUN_CONFIG = "config.yaml"
-EVAL_LOG = "eval.jsonl"
-FINAL_EVAL = "final_eval.json"
 LEARNING_CURVE = "learning_curve.png"
 #: config fields whose change on ``--resume`` keeps the run identical to an uninterrupted one
 RESUME_SAFE_FIELDS = {"total_timesteps", "eval", "final_eval", "progress_bar", "run_dir", "tensorboard"}
@@ -211,14 +209,6 @@ def resume_config(run_dir: Path, overrides: Sequence[str], new_run_dir: Path | N
 
 
 # ---------------------------------------------------------------------------------- seeds
-_PURPOSES = {"global": 1, "envs": 2, "model": 3, "eval": 4, "final_eval": 5, "pretrain": 6}
-
-
-def run_seed(seed: int, step: int, purpose: str) -> int:
-    """A 31-bit seed for ``purpose`` at ``step`` of a run with ``seed`` (independent streams)."""
-    return derive_seed(seed, step, _PURPOSES[purpose], bits=31)
-
-
 def seed_everything(seed: int) -> None:
     import torch
 
@@ -313,34 +303,6 @@ def make_vec_env(config: TrainConfig, members: list[str]) -> Any:
     if config.n_envs == 1 or config.vec_env == "dummy":
         return DummyVecEnv([factory] * config.n_envs)
     return SubprocVecEnv([factory] * config.n_envs, start_method="forkserver")
-
-
-# ---------------------------------------------------------------------------------- evaluation
-def evaluate(config: TrainConfig, agent: Any, baselines: Sequence[str], games: int, seed: int, workers: int = 1) -> Any:
-    """Win rates of ``agent`` against each baseline, seats rotated (``fiesta_envs.evaluation.evaluate``)."""
-    from fiesta_envs.evaluation.evaluate import evaluate_against_baselines
-
-    return evaluate_against_baselines(
-        config.game,
-        config.num_players,
-        agent,
-        baselines,
-        games_per_baseline=games,
-        seed=seed,
-        options=dict(config.options),
-        workers=workers,
-    )
-
-
-def print_table(results: Any, title: str) -> None:
-    from fiesta_envs.evaluation.evaluate import print_results_table
-
-    print_results_table(results, title)
-
-
-def summarise(results: Any) -> dict[str, float]:
-    """``{baseline: win rate}`` of an evaluation (for TensorBoard and the progress bar)."""
-    return {row.opponent: row.win_rate for row in results}
 
 
 # ---------------------------------------------------------------------------------- the trainer
