@@ -132,6 +132,11 @@ class FiestaGame(pyspiel.Game):
         """A new engine of this configuration, seeded from the game's sequence of deals."""
         return self.configuration.new_engine(self.game_class, int(self._seeds.integers(1 << 63)))
 
+    def deal(self, seed: int) -> FiestaState:
+        """A new game dealt from ``seed``: the same seed gives the same deal (to replay a deal with the seats
+        swapped), whatever the game's ``rng_seed``."""
+        return FiestaState(self, engine=self.configuration.new_engine(self.game_class, seed))
+
     def state_of(self, engine: Game) -> FiestaState:
         """A state playing ``engine`` (a game of this configuration, at any position: from a saved state dict,
         a scenario...)."""
