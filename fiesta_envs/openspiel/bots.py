@@ -122,11 +122,15 @@ def ismcts_bot(
     by the information state where the configuration has one, else by the observation."""
     if isinstance(max_simulations, bool) or not isinstance(max_simulations, int) or max_simulations < 1:
         raise ValueError(f"ismcts_bot: max_simulations must be a positive integer, got {max_simulations!r}")
-    return RestartableISMCTSBot(
+    seeds = np.random.SeedSequence(seed).spawn(3)
+    bot = RestartableISMCTSBot(
         game,
-        EngineRolloutEvaluator(rollouts, seed=seed),
+        EngineRolloutEvaluator(rollouts, seed=int(seeds[0].generate_state(1)[0])),
         uct_c=uct_c,
         max_simulations=max_simulations,
-        random_state=np.random.RandomState(None if seed is None else seed % (1 << 32)),
+        random_state=np.random.RandomState(seeds[1].generate_state(1)[0]),
         use_observation_string=not game.has_information_state,
     )
+    worlds = np.random.default_rng(seeds[2])  # the seeds of the resampled worlds: reproducible with ``seed``
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, worlds.random))
+    return bot
