@@ -14,7 +14,7 @@ answers both; any other game refuses the information state with a message saying
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 import pyspiel
@@ -22,8 +22,12 @@ import pyspiel
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.game import Game
 
-if TYPE_CHECKING:
-    from fiesta_envs.openspiel.state import FiestaState
+
+class PlaysAnEngine(Protocol):
+    """What an observer reads of a state: its rules engine (``FiestaState.engine``)."""
+
+    @property
+    def engine(self) -> Game: ...
 
 
 def observation_blocks(engine: Game) -> list[tuple[str, slice]]:
@@ -61,11 +65,11 @@ class FiestaObserver:
         self.dict = {name: self.tensor[part] for name, part in blocks}
         self._blocks = blocks
 
-    def set_from(self, state: FiestaState, player: int) -> None:
+    def set_from(self, state: PlaysAnEngine, player: int) -> None:
         """Write ``player``'s observation of ``state`` into ``tensor`` (and so into ``dict``)."""
         self.tensor[:] = state.engine.observe(player)
 
-    def string_from(self, state: FiestaState, player: int) -> str:
+    def string_from(self, state: PlaysAnEngine, player: int) -> str:
         """``player``'s observation as text: each block's nonzero entries as ``index=value``. Two observations
         give the same text exactly when their vectors are equal (values are written in full precision)."""
         return observation_text(self._blocks, state.engine.observe(player), player)

@@ -15,15 +15,12 @@ set directly, not replayed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pyspiel
 
 from fiesta_envs.core.game import Game
-
-if TYPE_CHECKING:
-    from fiesta_envs.openspiel.game import FiestaGame
 
 
 class EngineHolder:
@@ -64,7 +61,9 @@ def seed_from(probability_sampler: Any) -> int | None:
 class FiestaState(pyspiel.State):
     """One position of a game loaded with ``pyspiel.load_game("python_<game>")``."""
 
-    def __init__(self, game: FiestaGame, engine: Game | None = None) -> None:
+    def __init__(self, game: pyspiel.Game, engine: Game | None = None) -> None:
+        """A state of ``game`` (a ``FiestaGame``, whose ``new_engine`` deals when the state is first used), or
+        the position of ``engine``."""
         super().__init__(game)
         self._game = game
         self._holder = EngineHolder(make=game.new_engine) if engine is None else EngineHolder(game=engine)
