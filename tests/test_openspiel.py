@@ -268,6 +268,27 @@ def test_clones_and_serialised_states_continue_identically():
     assert restored.history() == state.history()
 
 
+def test_games_pickle_as_their_name_and_parameters():
+    game = load("tequila", 3, jimadores="B")
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.get_type().short_name == "python_tequila"
+    assert fo.load_game(str(game)).get_parameters() == game.get_parameters()
+
+
+def test_a_state_of_any_position_of_the_engine():
+    game = load("fiesta_mexicana", 3)
+    engine = GAMES["fiesta_mexicana"].game_class()(3, seed=8)
+    for _ in range(12):
+        engine.step(engine.legal_actions()[0])
+    state = game.state_of(engine)
+    assert state.engine is engine and state.current_player() == engine.current_player
+    assert np.array_equal(np.asarray(state.observation_tensor(1), dtype=np.float32), engine.observe(1))
+    with pytest.raises(ValueError, match="is not a game of this configuration"):
+        load("fiesta_mexicana", 2).state_of(engine)
+    with pytest.raises(ValueError, match="options"):
+        load("fiesta_mexicana", 3, variant="confirmed_waiters").state_of(engine)
+
+
 def test_a_clone_of_a_fresh_state_is_the_same_deal():
     game = load("fiesta_mexicana", 3)
     state = game.new_initial_state()
@@ -307,7 +328,9 @@ def test_a_game_without_a_determinisation_says_so():
 # ---------------------------------------------------------------------------------------------- bots
 
 
-@pytest.mark.parametrize(("name", "simulations", "deals"), [("fiesta_mexicana", 24, 5), ("tortilla_de_patatas", 16, 10)])
+@pytest.mark.parametrize(
+    ("name", "simulations", "deals"), [("fiesta_mexicana", 24, 5), ("tortilla_de_patatas", 16, 10)]
+)
 def test_ismcts_beats_uniform_random(name, simulations, deals):
     """OpenSpiel's IS-MCTS plays whole games on our determinisation, from both seats of every deal, and wins
     more than half of them beyond doubt (the 95% interval's lower end above 1/2)."""
