@@ -18,6 +18,15 @@ See ``game`` for what the game types declare and ``state`` for chance, clones an
 
 from __future__ import annotations
 
+try:
+    import pyspiel  # noqa: F401  (the openspiel extra: checked first, to name it when missing)
+except ImportError as error:
+    raise ModuleNotFoundError(
+        "fiesta_envs.openspiel needs OpenSpiel, which is not installed: "
+        f"pip install 'fiesta_envs[openspiel]' ({error})",
+        name="pyspiel",
+    ) from error
+
 from fiesta_envs.openspiel.bots import AgentBot, RestartableISMCTSBot, ismcts_bot
 from fiesta_envs.openspiel.game import FiestaGame, load_game, register_games, short_name
 from fiesta_envs.openspiel.state import FiestaState

@@ -1,9 +1,12 @@
-"""The measured IS-MCTS results on docs/openspiel.md are those of results/openspiel_fiesta_mexicana.json, the file
-scripts/openspiel_results.py wrote (no OpenSpiel needed: this reads the two files)."""
+"""What holds without OpenSpiel (default run): the measured IS-MCTS results on docs/openspiel.md are those of
+results/openspiel_fiesta_mexicana.json, the file scripts/openspiel_results.py wrote, and importing
+fiesta_envs.openspiel without the openspiel extra names it."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,3 +36,12 @@ def test_the_docs_table_is_the_measured_result():
         assert low <= pair["ismcts_score"] <= high
     command = " ".join(f"--{key} {' '.join(map(str, value))}" for key, value in (("budgets", budgets),))
     assert command in page and f"--deals {result['deals_per_pair']}" in page
+
+
+def test_without_the_extra_the_import_names_it():
+    code = "import sys\nsys.modules['pyspiel'] = None\nimport fiesta_envs.openspiel\n"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert run.returncode != 0
+    assert "fiesta_envs.openspiel needs OpenSpiel, which is not installed: pip install 'fiesta_envs[openspiel]'" in (
+        run.stderr
+    )
