@@ -76,15 +76,16 @@ class FiestaObserver:
 
 
 def observation_text(blocks: list[tuple[str, slice]], vector: np.ndarray, player: int) -> str:
-    """``vector`` as ``player P | block: i=v i=v | ...``: each block's nonzero entries, indexed within the block,
-    with values written in full (two vectors give the same text exactly when they are equal)."""
+    """``vector`` (float32) as ``player P | block: i=v i=v | ...``: each block's nonzero entries, indexed within
+    the block, each value in the shortest text that reads back as it (so two vectors give the same text exactly
+    when they are equal)."""
     nonzero = np.flatnonzero(vector)
-    values = vector[nonzero].tolist()
+    values = vector[nonzero].astype(str).tolist()  # float32's shortest text that reads back as the same value
     positions = nonzero.tolist()
     starts = np.searchsorted(nonzero, [part.start for _, part in blocks]).tolist()
     parts = [f"player {player}"]
     for (name, part), first, last in zip(blocks, starts, [*starts[1:], len(positions)], strict=True):
         pairs = zip(positions[first:last], values[first:last], strict=True)
-        entries = " ".join([f"{index - part.start}={value!r}" for index, value in pairs])
+        entries = " ".join([f"{index - part.start}={value}" for index, value in pairs])
         parts.append(f"{name}: {entries or '-'}")
     return " | ".join(parts)
