@@ -7,7 +7,7 @@ results/openspiel_fiesta_mexicana.json (needs the openspiel extra: bash scripts/
 .venv-openspiel)::
 
     .venv-openspiel/bin/python scripts/openspiel_results.py
-    .venv-openspiel/bin/python scripts/openspiel_results.py --budgets 8 32 --opponents greedy search --deals 8
+    .venv-openspiel/bin/python scripts/openspiel_results.py --budgets 8 32 128 --opponents greedy search --deals 5
 """
 
 from __future__ import annotations
@@ -63,9 +63,9 @@ def play_pair(game: FiestaGame, simulations: int, opponent: str, deals: int, see
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--budgets", type=int, nargs="+", default=[8, 32], help="IS-MCTS simulations per decision")
+    parser.add_argument("--budgets", type=int, nargs="+", default=[8, 32, 128], help="IS-MCTS simulations per decision")
     parser.add_argument("--opponents", nargs="+", default=["greedy", "search"], help="our agent specs")
-    parser.add_argument("--deals", type=int, default=8, help="deals per pair, each played from both seats")
+    parser.add_argument("--deals", type=int, default=5, help="deals per pair, each played from both seats")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
@@ -86,7 +86,10 @@ def main(argv: list[str] | None = None) -> int:
             )
     result = {
         "game": str(game),
-        "command": "python scripts/openspiel_results.py " + " ".join(sys.argv[1:] if argv is None else argv),
+        "command": (
+            f"python scripts/openspiel_results.py --budgets {' '.join(map(str, args.budgets))} "
+            f"--opponents {' '.join(args.opponents)} --deals {args.deals} --seed {args.seed}"
+        ),
         "deals_per_pair": args.deals,
         "seats": "each deal played twice, IS-MCTS in seat 0 then in seat 1",
         "seed": args.seed,
