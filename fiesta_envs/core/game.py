@@ -115,6 +115,13 @@ class Game(abc.ABC):
         says more): a shipped agent plays only on the layout it was trained on."""
         return f"{self.name}/v{self.version}"
 
+    @property
+    def observation_is_information_state(self) -> bool:
+        """True when ``observe`` is the seat's information state: everything it has seen and done so far, as a
+        player with perfect memory knows it (two positions the seat cannot tell apart by its whole history give
+        the same vector). False (the default) when the observation shows the table as it is now only."""
+        return False
+
     def observation_bounds(self) -> tuple[float, float]:
         """Lowest and highest value any observation entry can take."""
         return 0.0, 1.0

@@ -227,6 +227,11 @@ class TortillaDePatatas(Game):
         return f"{self.name}/{mode}/v{OBSERVATION_LAYOUT_VERSIONS[mode]}"
 
     @property
+    def observation_is_information_state(self) -> bool:
+        """The ``information_state`` mode shows what a perfect memory knows; the ``observation`` mode does not."""
+        return self.config["observation"] == "information_state"
+
+    @property
     def action_features_size(self) -> int:
         """Entries ``observe`` appends with the option ``action_features`` (0 when off; ``tortilla.features``)."""
         return features.ACTION_FEATURES_SIZE if self.config["action_features"] else 0
