@@ -84,7 +84,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"({pair['cpu_seconds']:.0f} CPU s)",
                 flush=True,
             )
+    from fiesta_envs.registry import game_spec
+
+    module = game_spec("fiesta_mexicana").aec_module  # fiesta_envs.fiesta_mexicana_vN
     result = {
+        "table": "openspiel",
         "game": str(game),
         "command": (
             f"python scripts/openspiel_results.py --budgets {' '.join(map(str, args.budgets))} "
@@ -101,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
             "final_policy": "max visit count",
         },
         "score": "win 1, tie 1/2, loss 0, for IS-MCTS; interval: 95% Wilson",
+        "fiesta_envs_version": version("fiesta_envs"),
+        "game_versions": {"fiesta_mexicana": module.rpartition("_")[2]},
         "versions": {
             "fiesta_envs": version("fiesta_envs"),
             "open_spiel": version("open_spiel"),
