@@ -65,7 +65,10 @@ CASES = {
         "e76f0298612c5751",
     ),
     "tortilla careful x2": (("tortilla_de_patatas", ["careful", "careful"], 30, None, {}), "4f4a16e278d1c3f1"),
-    "tortilla careful v1 vs ppo": (("tortilla_de_patatas", ["careful:version=1", "ppo"], 12, None, {}), "1fcf42bd62d4d1c4"),
+    "tortilla careful v1 vs ppo": (
+        ("tortilla_de_patatas", ["careful:version=1", "ppo"], 12, None, {}),
+        "1fcf42bd62d4d1c4",
+    ),
     "tequila planner solo": (("tequila", ["planner"], 30, None, {}), "74a8bb7a331cad90"),
     "tequila planner x2": (("tequila", ["planner", "planner:version=1"], 20, None, {}), "516ebb0623b76cf7"),
     "tequila ppo vs planner": (("tequila", ["ppo", "planner"], 10, None, {}), "9db14af828c5c423"),

@@ -36,7 +36,13 @@ import numpy as np
 from fiesta_envs.fiesta_mexicana import actions
 from fiesta_envs.fiesta_mexicana.board import FIXED_OF
 from fiesta_envs.fiesta_mexicana.components import NUM_SPACES
-from fiesta_envs.fiesta_mexicana.valuation import objective_worths, placement_points_table, placements_values
+from fiesta_envs.fiesta_mexicana.valuation import (
+    objective_worths,
+    placement_points_table,
+    placements_values,
+    position_memo,
+    read_only,
+)
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game  # a FiestaMexicana; typed by the contract to keep imports one-way
@@ -67,7 +73,42 @@ def _free_in_view(free: np.ndarray, orientation: int) -> np.ndarray:
 
 
 def action_features(game: Game, player: int) -> np.ndarray:
-    """The ``FEATURES_SIZE`` action features of ``player`` now (see the module docstring)."""
+    """The ``FEATURES_SIZE`` action features of ``player`` now (see the module docstring).
+
+    Everything but the ``place R`` entries depends only on the tables, the dish on offer and the player's
+    objectives, which bids and passes leave alone: that part is computed once per table position
+    (``valuation.position_memo``) and copied; the ``place R`` entries are added while the player places.
+    """
+    card = game.offer
+    memo = position_memo(game)
+    key = (FEATURES_SIZE, player, card, tuple(game.objectives[player]))
+    known = memo.derived.get(key)
+    if known is None:
+        known = memo.derived[key] = read_only(_position_features(game, player, card))
+    out = known.copy()
+    if card >= 0 and game.phase_name == "place" and game.high_bidder == player:
+        _place_features(game, player, card, out)
+    return out
+
+
+def compute_action_features(game: Game, player: int) -> np.ndarray:
+    """``action_features`` computed in full now (what the copy of the position's part must equal)."""
+    out = _position_features(game, player, game.offer)
+    if game.offer >= 0 and game.phase_name == "place" and game.high_bidder == player:
+        _place_features(game, player, game.offer, out)
+    return out
+
+
+def _place_features(game: Game, player: int, card: int, out: np.ndarray) -> None:
+    """The ``place R`` entries of the winner placing ``card``."""
+    view = FIXED_OF_ARRAY[game.orientation[player]]
+    points, values = placements_values(game, player, [view[game.high_bid - 1]], card)
+    out[PLACE_POINTS : PLACE_POINTS + 4] = np.clip((points[0] + 4.0) / 20.0, 0.0, 1.0)
+    out[PLACE_VALUE : PLACE_VALUE + 4] = np.clip((values[0] + 5.0) / 25.0, 0.0, 1.0)
+
+
+def _position_features(game: Game, player: int, card: int) -> np.ndarray:
+    """Every entry but ``place R``: what the tables, the dish ``card`` on offer and the objectives give."""
     out = np.zeros(FEATURES_SIZE, dtype=np.float32)
     n = game.num_players
     seats = [(player + k) % n for k in range(n)]  # the observer first, then clockwise
@@ -89,7 +130,6 @@ def action_features(game: Game, player: int) -> np.ndarray:
     for choice, turns in enumerate(actions.ROTATION_TURNS):
         numbers = NUMBERS[_free_in_view(free[0], game.orientation[player] + turns)]
         out[ROTATE_OPENNESS + choice] = numbers[-3:].sum() / 45.0
-    card = game.offer
     if card < 0:
         return out
     out[DISH_VALID] = 1.0
@@ -99,10 +139,6 @@ def action_features(game: Game, player: int) -> np.ndarray:
         points, values = placements_values(game, player, view[numbers - 1].tolist(), card)
         out[BID_POINTS + numbers - 1] = np.clip((points.max(axis=1) + 4.0) / 20.0, 0.0, 1.0)
         out[BID_VALUE + numbers - 1] = np.clip((values.max(axis=1) + 5.0) / 25.0, 0.0, 1.0)
-    if game.phase_name == "place" and game.high_bidder == player:
-        points, values = placements_values(game, player, [view[game.high_bid - 1]], card)
-        out[PLACE_POINTS : PLACE_POINTS + 4] = np.clip((points[0] + 4.0) / 20.0, 0.0, 1.0)
-        out[PLACE_VALUE : PLACE_VALUE + 4] = np.clip((values[0] + 5.0) / 25.0, 0.0, 1.0)
     for k, (other, other_free) in enumerate(zip(seats[1:], free[1:], strict=True)):
         if other_free.any():
             best = placement_points_table(game, other, card).max(axis=1)[other_free].max()

@@ -46,6 +46,7 @@ from fiesta_envs.fiesta_mexicana.features import FEATURES_SIZE, action_features
 from fiesta_envs.fiesta_mexicana.observation import FiestaMexicanaObserver
 from fiesta_envs.fiesta_mexicana.scoring import objective_points, placement_points
 from fiesta_envs.fiesta_mexicana.state import PHASE_LABELS, FiestaMexicanaState, Phase
+from fiesta_envs.fiesta_mexicana.valuation import forget_position_memo
 
 #: Columns of ``render_text`` (the terminal game's width).
 TEXT_WIDTH = 100
@@ -235,6 +236,7 @@ class FiestaMexicana(Game):
         self._free = [np.array([c < 0 for c in row] + [True]) for row in self.cards]
         self.observer = FiestaMexicanaObserver(n, self.confirmed_waiters, self.config["action_features"])
         self._final: dict[str, Any] | None = None
+        forget_position_memo(self)  # valuations of the position this engine held before
 
     # ------------------------------------------------------------------ whose turn
     @property

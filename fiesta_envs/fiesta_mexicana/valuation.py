@@ -10,6 +10,7 @@ Every function reads only what the valuing player may know: the public tables an
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -123,6 +124,14 @@ SHAPE_CELLS = {kind: np.array(cells, dtype=np.intp) for kind, cells in SHAPES.it
 def facing_halves(game: Game, player: int) -> np.ndarray:
     """(16, 4): for each fixed space and direction, the half that a card placed there would touch
     (-2: no card there or the border, -1: a card without a half on that edge, else its colour)."""
+    memo = position_memo(game)
+    halves = memo.facing.get(player)
+    if halves is None:
+        halves = memo.facing[player] = read_only(_facing_halves(game, player))
+    return halves
+
+
+def _facing_halves(game: Game, player: int) -> np.ndarray:
     dishes = np.append(np.asarray(game.dishes[player]), -1)
     edges = np.vstack([np.asarray(game.edges[player], dtype=np.int64), np.full((1, 4), -1)])
     halves = edges[NEIGHBOUR, FACING]
@@ -131,10 +140,16 @@ def facing_halves(game: Game, player: int) -> np.ndarray:
 
 def placement_points_table(game: Game, player: int, card: int) -> np.ndarray:
     """(16, 4) int: points ``card`` brings on each fixed space of ``player``'s table turned r clockwise
-    quarter turns in the player's view (``place r``), before the score floor (covered spaces included)."""
-    mine = CARD_EDGES[card, (np.arange(4) + game.orientation[player]) % 4]  # (r, d)
-    theirs = facing_halves(game, player)  # (s, d)
-    return DISH_CARDS[card].skulls + EDGE_POINTS[mine[None, :, :] + 1, theirs[:, None, :] + 2].sum(axis=2)
+    quarter turns in the player's view (``place r``), before the score floor (covered spaces included).
+    Computed once per table position (``position_memo``): read it, do not change it."""
+    memo = position_memo(game)
+    table = memo.points_tables.get((player, card))
+    if table is None:
+        mine = CARD_EDGES[card, (np.arange(4) + game.orientation[player]) % 4]  # (r, d)
+        theirs = facing_halves(game, player)  # (s, d)
+        table = DISH_CARDS[card].skulls + EDGE_POINTS[mine[None, :, :] + 1, theirs[:, None, :] + 2].sum(axis=2)
+        memo.points_tables[(player, card)] = read_only(table)
+    return table
 
 
 def _shape_progress_after(dishes: list[int], kind: str, spaces: np.ndarray, dish: int) -> np.ndarray:
@@ -157,16 +172,36 @@ def placements_values(
     ``objectives`` (codes) replaces the objectives the player holds: a subset values the dish as if the
     others were given up (a reserve), ``[]`` values points only (what anybody can work out for an opponent).
     The same numbers as valuing each placement on its own (``objectives_value`` before and after), computed
-    for all spaces and turns at once.
+    for all spaces and turns at once, and for every uncovered space once per table position
+    (``position_memo``): the action features, ``greedy`` and the search read the same table.
     """
-    where = np.asarray(spaces, dtype=np.intp)
-    gained = np.maximum(placement_points_table(game, player, card)[where], -game.points[player])
     held = game.objectives[player] if objectives is None else objectives
-    codes = [code for code in held if code >= 0]
+    codes = tuple(code for code in held if code >= 0)
+    where = np.asarray(spaces, dtype=np.intp)
+    memo = position_memo(game)
+    key = (player, card, codes)
+    found = memo.placements.get(key)
+    if found is None:
+        free = np.asarray(game.dishes[player]) < 0
+        points, values = _placements_values(game, player, np.flatnonzero(free), card, codes)
+        found = (np.zeros((NUM_SPACES, 4), dtype=points.dtype), np.zeros((NUM_SPACES, 4), dtype=values.dtype), free)
+        found[0][free], found[1][free] = points, values
+        memo.placements[key] = found
+    points_of, values_of, free = found
+    if not free[where].all():  # a covered space: valued on its own, as asked
+        return _placements_values(game, player, where, card, codes)
+    return points_of[where], values_of[where]
+
+
+def _placements_values(
+    game: Game, player: int, where: np.ndarray, card: int, codes: tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray]:
+    """``placements_values`` of the fixed spaces ``where`` with the objectives ``codes``, computed now."""
+    gained = np.maximum(placement_points_table(game, player, card)[where], -game.points[player])
     if not codes or len(where) == 0:
         return gained, gained.astype(float)
-    dishes, edges = game.dishes[player], game.edges[player]
-    bowls = complete_bowls(dishes, edges)
+    dishes = game.dishes[player]
+    bowls = table_bowls(game, player)
     before = sum(objective_value(code, player, game.dishes, bowls) for code in codes)
     dish = DISH_CARDS[card].dish
     all_after = [list(d) for d in game.dishes]
@@ -209,8 +244,17 @@ def best_rotation(game: Game, player: int, space: int) -> tuple[int, float]:
 
 def objective_worths(game: Game, player: int) -> list[float | None]:
     """Per objective slot 0..2, its worth now plus its prior worth times the share of the table left
-    (None for an empty slot): what discarding it with a reserve gives up."""
-    bowls = complete_bowls(game.dishes[player], game.edges[player])
+    (None for an empty slot): what discarding it with a reserve gives up (once per table position)."""
+    memo = position_memo(game)
+    key = (player, tuple(game.objectives[player]))
+    worths = memo.worths.get(key)
+    if worths is None:
+        worths = memo.worths[key] = _objective_worths(game, player)
+    return list(worths)
+
+
+def _objective_worths(game: Game, player: int) -> list[float | None]:
+    bowls = table_bowls(game, player)
     table_left = 1.0 - game.filled[player] / NUM_SPACES
     worths: list[float | None] = []
     for code in game.objectives[player]:
@@ -220,3 +264,58 @@ def objective_worths(game: Game, player: int) -> list[float | None]:
         now = objective_value(code, player, game.dishes, bowls)
         worths.append(now + PRIOR_VALUE[OBJECTIVE_KINDS[code].kind] * table_left)
     return worths
+
+
+# ---------------------------------------------------------------------------------- once per position
+@dataclass
+class PositionMemo:
+    """What the valuation computed for one table position: every player's tables, table turns and points as
+    they stand (``key``). Bids and passes leave it valid (an auction values the same dish on the same tables
+    again and again); a placement, a table turn, a score or a change of objectives starts a new one."""
+
+    key: tuple[Any, ...]
+    facing: dict[int, np.ndarray] = field(default_factory=dict)
+    bowls: dict[int, list[int]] = field(default_factory=dict)
+    points_tables: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    placements: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
+    worths: dict[tuple[Any, ...], list[float | None]] = field(default_factory=dict)
+    #: what other modules derive from the same position (the action features), under keys of their own
+    derived: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+
+
+MEMO_ATTRIBUTE = "_valuation_memo"
+
+
+def position_memo(game: Game) -> PositionMemo:
+    """The game's ``PositionMemo`` for the tables as they stand now (a new one when they changed).
+
+    Kept on the engine (``FiestaMexicana`` drops it when it loads a position: ``forget_position_memo``); the key
+    holds what every entry depends on besides the arguments of its own key: the number of dishes on each table
+    (a table changes only by a dish added), each table's turn and each player's points.
+    """
+    key = (tuple(game.filled), tuple(game.orientation), tuple(game.points))
+    memo: PositionMemo | None = getattr(game, MEMO_ATTRIBUTE, None)
+    if memo is None or memo.key != key:
+        memo = PositionMemo(key)
+        setattr(game, MEMO_ATTRIBUTE, memo)
+    return memo
+
+
+def forget_position_memo(game: Game) -> None:
+    """Drop what was computed for the previous position (after loading another one in place)."""
+    setattr(game, MEMO_ATTRIBUTE, None)
+
+
+def table_bowls(game: Game, player: int) -> list[int]:
+    """``scoring.complete_bowls`` of ``player``'s table (once per table position: read, do not change)."""
+    memo = position_memo(game)
+    bowls = memo.bowls.get(player)
+    if bowls is None:
+        bowls = memo.bowls[player] = complete_bowls(game.dishes[player], game.edges[player])
+    return bowls
+
+
+def read_only(array: np.ndarray) -> np.ndarray:
+    """``array``, made read-only (a memo's entries are shared by every reader)."""
+    array.flags.writeable = False
+    return array
