@@ -2,7 +2,8 @@
 
 Speed work (caches of valuations shared by the features and the baselines, batched network opponents) must not
 change a single decision: each case plays seeded games through the engine and compares a SHA-256 of every
-move (with the game's seed and final scores) to a constant computed on the code before that work. A digest
+move (with the game's seed and final scores) to a constant computed on the code before that work; likewise
+Fiesta Mexicana's action features of every seat at every step of seeded random games. A digest
 that changes means an agent now plays differently: either a bug, or a deliberate change of its behaviour that
 bumps its version (and then the new version gets its own digest here).
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 
+import numpy as np
 import pytest
 
 from fiesta_envs.registry import game_spec, make_policy
@@ -73,6 +75,34 @@ CASES = {
     "tequila planner x2": (("tequila", ["planner", "planner:version=1"], 20, None, {}), "516ebb0623b76cf7"),
     "tequila ppo vs planner": (("tequila", ["ppo", "planner"], 10, None, {}), "9db14af828c5c423"),
 }
+
+
+def features_digest(num_players: int, games: int, **options: object) -> str:
+    """SHA-256 of Fiesta Mexicana's action features of every seat at every step of seeded random games."""
+    from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
+
+    digest = hashlib.sha256()
+    for seed in range(games):
+        game = FiestaMexicana(num_players=num_players, seed=seed, **options)
+        rng = np.random.default_rng(seed)
+        while not game.is_over:
+            for seat in range(num_players):
+                digest.update(game.action_features(seat).tobytes())
+            legal = np.flatnonzero(game.legal_mask())
+            game.step(int(legal[rng.integers(len(legal))]))
+    return digest.hexdigest()[:16]
+
+
+FEATURE_CASES = {
+    (2, "standard"): "e5d174aac3aa4a44",
+    (3, "confirmed_waiters"): "cfaa929409b1e025",
+    (4, "standard"): "e1ed4c06fcf88ead",
+}
+
+
+@pytest.mark.parametrize(("num_players", "variant"), list(FEATURE_CASES))
+def test_fiesta_mexicana_action_features_are_the_pinned_ones(num_players, variant):
+    assert features_digest(num_players, 6, variant=variant) == FEATURE_CASES[num_players, variant]
 
 
 @pytest.mark.parametrize("case", list(CASES))

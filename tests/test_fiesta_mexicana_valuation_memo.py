@@ -4,7 +4,8 @@
 (placement points, the dish's value on every free space, the objectives' worth, the features' part that only
 the tables decide) until a table, a table turn or a score changes. Fuzzed games check, at every step and for
 every seat, the cached answers against a new engine that loaded the same position (nothing cached) and against
-the valuation of exactly the spaces asked.
+the valuation of exactly the spaces asked; the halves facing each space, kept up to date as dishes are placed,
+against the same computed from the table.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from fiesta_envs.fiesta_mexicana.features import action_features, compute_action
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 from fiesta_envs.fiesta_mexicana.valuation import (
     _placements_values,
+    facing_halves,
+    facing_of_table,
     objective_worths,
     placement_points_table,
     placements_values,
@@ -38,6 +41,9 @@ def test_cached_features_and_valuations_equal_a_computation_from_scratch(n, vari
             scratch = fresh(game)
             seats = rng.permutation(n).tolist()  # in turn and out of turn, in any order
             for seat in seats:
+                np.testing.assert_array_equal(
+                    facing_halves(game, seat), facing_of_table(game.dishes[seat], game.edges[seat])
+                )
                 features = action_features(game, seat)
                 np.testing.assert_array_equal(features, compute_action_features(scratch, seat))
                 features[:] = 0.5  # the caller's copy: the cached part must not change

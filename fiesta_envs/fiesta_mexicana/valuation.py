@@ -10,7 +10,6 @@ Every function reads only what the valuing player may know: the public tables an
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -119,23 +118,34 @@ EDGE_POINTS = np.array(
 #: CARD_EDGES[card, r]: the card's halves N, E, S, W after r clockwise quarter turns (fixed frame).
 CARD_EDGES = np.array(ROTATED_EDGES, dtype=np.int64)
 SHAPE_CELLS = {kind: np.array(cells, dtype=np.intp) for kind, cells in SHAPES.items()}
+#: MINE[card, o, r]: the card's halves N, E, S, W (fixed frame) when a player whose table is turned o times left
+#: places it turned r times clockwise as seen (``place r``).
+MINE = CARD_EDGES[:, (np.arange(4)[:, None] + np.arange(4)[None, :]) % 4]
+#: EDGE_PARTS[card, o, d, theirs + 2, r]: what edge d of that placement scores against the half ``theirs``.
+EDGE_PARTS = np.ascontiguousarray(np.moveaxis(EDGE_POINTS[MINE + 1], 2, -1))
+SKULLS = np.array([card.skulls for card in DISH_CARDS], dtype=np.int64)
+DIRECTIONS = np.arange(4)[None, :]  # broadcast against a table's (16, 4) halves
 
 
 def facing_halves(game: Game, player: int) -> np.ndarray:
     """(16, 4): for each fixed space and direction, the half that a card placed there would touch
-    (-2: no card there or the border, -1: a card without a half on that edge, else its colour)."""
-    memo = position_memo(game)
-    halves = memo.facing.get(player)
-    if halves is None:
-        halves = memo.facing[player] = read_only(_facing_halves(game, player))
-    return halves
+    (-2: no card there or the border, -1: a card without a half on that edge, else its colour).
+    The engine's array (``FiestaMexicana.facing``), kept up to date as dishes are placed: read, do not keep."""
+    return game.facing[player]  # type: ignore[attr-defined]
 
 
-def _facing_halves(game: Game, player: int) -> np.ndarray:
-    dishes = np.append(np.asarray(game.dishes[player]), -1)
-    edges = np.vstack([np.asarray(game.edges[player], dtype=np.int64), np.full((1, 4), -1)])
-    halves = edges[NEIGHBOUR, FACING]
-    return np.where(dishes[NEIGHBOUR] >= 0, halves, -2)
+def facing_of_table(dishes: list[int], edges: list[tuple[int, int, int, int]]) -> np.ndarray:
+    """``facing_halves`` of one table computed from its dishes and edges (a new, writable array)."""
+    dishes_with_border = np.append(np.asarray(dishes), -1)
+    edges_with_border = np.vstack([np.asarray(edges, dtype=np.int64), np.full((1, 4), -1)])
+    halves = edges_with_border[NEIGHBOUR, FACING]
+    return np.where(dishes_with_border[NEIGHBOUR] >= 0, halves, -2)
+
+
+def put_facing(facing: np.ndarray, space: int, edges: tuple[int, int, int, int]) -> None:
+    """Update a table's ``facing_halves`` for a card with ``edges`` (fixed frame) put on ``space``."""
+    for direction, neighbour in NEIGHBOURS[space]:
+        facing[neighbour, OPPOSITE[direction]] = edges[direction]
 
 
 def placement_points_table(game: Game, player: int, card: int) -> np.ndarray:
@@ -145,9 +155,8 @@ def placement_points_table(game: Game, player: int, card: int) -> np.ndarray:
     memo = position_memo(game)
     table = memo.points_tables.get((player, card))
     if table is None:
-        mine = CARD_EDGES[card, (np.arange(4) + game.orientation[player]) % 4]  # (r, d)
-        theirs = facing_halves(game, player)  # (s, d)
-        table = DISH_CARDS[card].skulls + EDGE_POINTS[mine[None, :, :] + 1, theirs[:, None, :] + 2].sum(axis=2)
+        parts = EDGE_PARTS[card, game.orientation[player]]  # (d, theirs + 2, r)
+        table = SKULLS[card] + parts[DIRECTIONS, facing_halves(game, player) + 2].sum(axis=1)
         memo.points_tables[(player, card)] = read_only(table)
     return table
 
@@ -204,18 +213,14 @@ def _placements_values(
     bowls = table_bowls(game, player)
     before = sum(objective_value(code, player, game.dishes, bowls) for code in codes)
     dish = DISH_CARDS[card].dish
-    all_after = [list(d) for d in game.dishes]
-    all_after[player][int(where[0])] = dish  # dish counts do not depend on the space
-    mine = CARD_EDGES[card, (np.arange(4) + game.orientation[player]) % 4]  # (r, d)
-    theirs = facing_halves(game, player)[where]  # (S, d)
-    joined = (mine[None, :, :] >= 0) & (mine[None, :, :] == theirs[:, None, :])  # (S, r, d): complete bowls
-    new_bowls = np.asarray(bowls)[None, None, :] + (
-        joined[..., None] & (mine[None, :, :, None] == np.arange(len(SAUCES)))
-    ).sum(axis=2)  # (S, r, colour)
+    new_bowls: np.ndarray | None = None
+    all_after: list[list[int]] | None = None
     after: Any = 0
     for code in codes:
         kind = OBJECTIVE_KINDS[code]
         if is_bowl_objective(code):
+            if new_bowls is None:
+                new_bowls = _bowls_after(game, player, where, card, bowls)
             count = new_bowls.max(axis=2) if kind.kind == MASKED_THREE_SAME else new_bowls.sum(axis=2)
             worth = np.where(
                 count >= kind.target, float(kind.points), kind.points * PARTIAL_CREDIT * count / kind.target
@@ -224,9 +229,22 @@ def _placements_values(
             progress = _shape_progress_after(dishes, kind.kind, where, dish)[:, None]
             worth = np.where(progress == 1.0, float(kind.points), kind.points * PARTIAL_CREDIT * progress**2)
         else:  # children and teens: the same wherever the dish goes
+            if all_after is None:
+                all_after = [list(d) for d in game.dishes]
+                all_after[player][int(where[0])] = dish  # dish counts do not depend on the space
             worth = dish_objective_value(code, player, all_after)
         after = after + worth
     return gained, gained + np.broadcast_to(after, gained.shape) - before
+
+
+def _bowls_after(game: Game, player: int, where: np.ndarray, card: int, bowls: list[int]) -> np.ndarray:
+    """(S, r, colour): the complete bowls of ``player``'s table with ``card`` on each of ``where`` in each turn."""
+    mine = MINE[card, game.orientation[player]]  # (r, d)
+    theirs = facing_halves(game, player)[where]  # (S, d)
+    joined = (mine[None, :, :] >= 0) & (mine[None, :, :] == theirs[:, None, :])  # (S, r, d): complete bowls
+    return np.asarray(bowls)[None, None, :] + (
+        joined[..., None] & (mine[None, :, :, None] == np.arange(len(SAUCES)))
+    ).sum(axis=2)
 
 
 def placement_values(game: Game, player: int, space: int, card: int) -> list[tuple[int, float]]:
@@ -267,42 +285,37 @@ def _objective_worths(game: Game, player: int) -> list[float | None]:
 
 
 # ---------------------------------------------------------------------------------- once per position
-@dataclass
 class PositionMemo:
     """What the valuation computed for one table position: every player's tables, table turns and points as
-    they stand (``key``). Bids and passes leave it valid (an auction values the same dish on the same tables
-    again and again); a placement, a table turn, a score or a change of objectives starts a new one."""
+    they stand. Bids and passes leave it valid (an auction values the same dish on the same tables again and
+    again); the engine drops it when a dish is put on a table (scoring its points) or the tables turn, and when
+    it loads a position (``forget_position_memo``)."""
 
-    key: tuple[Any, ...]
-    facing: dict[int, np.ndarray] = field(default_factory=dict)
-    bowls: dict[int, list[int]] = field(default_factory=dict)
-    points_tables: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
-    placements: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
-    worths: dict[tuple[Any, ...], list[float | None]] = field(default_factory=dict)
-    #: what other modules derive from the same position (the action features), under keys of their own
-    derived: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    __slots__ = ("bowls", "derived", "placements", "points_tables", "worths")
+
+    def __init__(self) -> None:
+        self.bowls: dict[int, list[int]] = {}
+        self.points_tables: dict[tuple[int, int], np.ndarray] = {}
+        self.placements: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.worths: dict[tuple[Any, ...], list[float | None]] = {}
+        #: what other modules derive from the same position (the action features), under keys of their own
+        self.derived: dict[tuple[Any, ...], Any] = {}
 
 
-MEMO_ATTRIBUTE = "_valuation_memo"
+MEMO_ATTRIBUTE = "valuation_memo"
 
 
 def position_memo(game: Game) -> PositionMemo:
-    """The game's ``PositionMemo`` for the tables as they stand now (a new one when they changed).
-
-    Kept on the engine (``FiestaMexicana`` drops it when it loads a position: ``forget_position_memo``); the key
-    holds what every entry depends on besides the arguments of its own key: the number of dishes on each table
-    (a table changes only by a dish added), each table's turn and each player's points.
-    """
-    key = (tuple(game.filled), tuple(game.orientation), tuple(game.points))
+    """The game's ``PositionMemo`` (a new one after the engine dropped the last)."""
     memo: PositionMemo | None = getattr(game, MEMO_ATTRIBUTE, None)
-    if memo is None or memo.key != key:
-        memo = PositionMemo(key)
+    if memo is None:
+        memo = PositionMemo()
         setattr(game, MEMO_ATTRIBUTE, memo)
     return memo
 
 
 def forget_position_memo(game: Game) -> None:
-    """Drop what was computed for the previous position (after loading another one in place)."""
+    """Drop what was computed for the position held so far (the tables, their turns or the points changed)."""
     setattr(game, MEMO_ATTRIBUTE, None)
 
 
