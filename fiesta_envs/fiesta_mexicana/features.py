@@ -64,12 +64,6 @@ def _points(points: float) -> float:
 
 #: FIXED_OF_ARRAY[o, v]: the fixed space read as number v + 1 on a table turned o times left.
 FIXED_OF_ARRAY = np.array(FIXED_OF, dtype=np.intp)
-NUMBERS = np.arange(1, NUM_SPACES + 1)
-
-
-def _free_in_view(free: np.ndarray, orientation: int) -> np.ndarray:
-    """bool[16]: which numbers 1..16 read on uncovered spaces, for a table turned ``orientation`` left."""
-    return free[FIXED_OF_ARRAY[orientation % 4]]
 
 
 def action_features(game: Game, player: int) -> np.ndarray:
@@ -108,39 +102,49 @@ def _place_features(game: Game, player: int, card: int, out: np.ndarray) -> None
 
 
 def _position_features(game: Game, player: int, card: int) -> np.ndarray:
-    """Every entry but ``place R``: what the tables, the dish ``card`` on offer and the objectives give."""
-    out = np.zeros(FEATURES_SIZE, dtype=np.float32)
+    """Every entry but ``place R``: what the tables, the dish ``card`` on offer and the objectives give.
+
+    The blocks of 16 or fewer entries are worked out on lists (faster than arrays that small), every value
+    as a float64 that becomes the same float32 as it would assigned into an array."""
     n = game.num_players
     seats = [(player + k) % n for k in range(n)]  # the observer first, then clockwise
-    free = [np.asarray(game.dishes[seat]) < 0 for seat in seats]
-    mine = _free_in_view(free[0], game.orientation[player])
-    out[BID_FREE : BID_FREE + NUM_SPACES] = mine
-    highest = [
-        int(NUMBERS[_free_in_view(f, game.orientation[seat])].max(initial=0))
-        for f, seat in zip(free[1:], seats[1:], strict=True)
-    ]
+    orientation = game.orientation[player]
+    # readable[k][v]: the number v + 1 of seat k's table, as that seat reads it, is on an uncovered space
+    readable = [[game.dishes[seat][space] < 0 for space in FIXED_OF[game.orientation[seat] % 4]] for seat in seats]
+    out = [0.0] * FEATURES_SIZE
+    mine = readable[0]
+    out[BID_FREE : BID_FREE + NUM_SPACES] = [1.0 if free else 0.0 for free in mine]
+    highest = [max((v + 1 for v, free in enumerate(numbers) if free), default=0) for numbers in readable[1:]]
     if highest:
-        out[BID_OUTBID : BID_OUTBID + NUM_SPACES] = (np.array(highest)[:, None] > NUMBERS[None, :]).mean(axis=0)
-        out[OTHER_HIGHEST : OTHER_HIGHEST + len(highest)] = np.array(highest) / NUM_SPACES
-    out[FREE_SPACES : FREE_SPACES + n] = [f.sum() / NUM_SPACES for f in free]
+        above = [0] * NUM_SPACES  # above[v]: the other players with a free number above v + 1
+        for h in highest:
+            for v in range(h - 1):
+                above[v] += 1
+        out[BID_OUTBID : BID_OUTBID + NUM_SPACES] = [count / len(highest) for count in above]
+        out[OTHER_HIGHEST : OTHER_HIGHEST + len(highest)] = [h / NUM_SPACES for h in highest]
+    out[FREE_SPACES : FREE_SPACES + n] = [sum(numbers) / NUM_SPACES for numbers in readable]
     for slot, worth in enumerate(objective_worths(game, player)):
         if worth is not None:
             out[SLOT_WORTH + slot] = min(worth / 10.0, 1.0)
             out[SLOT_HELD + slot] = 1.0
+    dishes = game.dishes[player]
     for choice, turns in enumerate(actions.ROTATION_TURNS):
-        numbers = NUMBERS[_free_in_view(free[0], game.orientation[player] + turns)]
-        out[ROTATE_OPENNESS + choice] = numbers[-3:].sum() / 45.0
+        numbers = [v + 1 for v, space in enumerate(FIXED_OF[(orientation + turns) % 4]) if dishes[space] < 0]
+        out[ROTATE_OPENNESS + choice] = sum(numbers[-3:]) / 45.0
+    vector = np.array(out, dtype=np.float32)
     if card < 0:
-        return out
-    out[DISH_VALID] = 1.0
-    view = FIXED_OF_ARRAY[game.orientation[player]]
-    numbers = NUMBERS[mine]
-    if len(numbers):
-        points, values = placements_values(game, player, view[numbers - 1].tolist(), card)
-        out[BID_POINTS + numbers - 1] = np.clip((points.max(axis=1) + 4.0) / 20.0, 0.0, 1.0)
-        out[BID_VALUE + numbers - 1] = np.clip((values.max(axis=1) + 5.0) / 25.0, 0.0, 1.0)
-    for k, (other, other_free) in enumerate(zip(seats[1:], free[1:], strict=True)):
-        if other_free.any():
+        return vector
+    vector[DISH_VALID] = 1.0
+    numbers = [v + 1 for v, free in enumerate(mine) if free]
+    if numbers:
+        view = FIXED_OF[orientation % 4]
+        points, values = placements_values(game, player, [view[number - 1] for number in numbers], card)
+        entries = np.array(numbers) - 1
+        vector[BID_POINTS + entries] = np.clip((points.max(axis=1) + 4.0) / 20.0, 0.0, 1.0)
+        vector[BID_VALUE + entries] = np.clip((values.max(axis=1) + 5.0) / 25.0, 0.0, 1.0)
+    for k, other in enumerate(seats[1:]):
+        if any(readable[k + 1]):
+            other_free = np.asarray(game.dishes[other]) < 0
             best = placement_points_table(game, other, card).max(axis=1)[other_free].max()
-            out[OTHER_POINTS + k] = _points(max(int(best), -game.points[other]))
-    return out
+            vector[OTHER_POINTS + k] = _points(max(int(best), -game.points[other]))
+    return vector
