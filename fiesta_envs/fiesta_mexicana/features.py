@@ -39,6 +39,7 @@ from fiesta_envs.fiesta_mexicana.components import NUM_SPACES
 from fiesta_envs.fiesta_mexicana.valuation import (
     objective_worths,
     placement_points_table,
+    placements_table,
     placements_values,
     position_memo,
     read_only,
@@ -135,13 +136,15 @@ def _position_features(game: Game, player: int, card: int) -> np.ndarray:
     if card < 0:
         return vector
     vector[DISH_VALID] = 1.0
-    numbers = [v + 1 for v, free in enumerate(mine) if free]
-    if numbers:
-        view = FIXED_OF[orientation % 4]
-        points, values = placements_values(game, player, [view[number - 1] for number in numbers], card)
-        entries = np.array(numbers) - 1
-        vector[BID_POINTS + entries] = np.clip((points.max(axis=1) + 4.0) / 20.0, 0.0, 1.0)
-        vector[BID_VALUE + entries] = np.clip((values.max(axis=1) + 5.0) / 25.0, 0.0, 1.0)
+    if any(mine):  # each free number: the best turn on the space it reads (every space valued once, in memo)
+        held = tuple(code for code in game.objectives[player] if code >= 0)
+        points, values, _ = placements_table(game, player, card, held)
+        view = FIXED_OF_ARRAY[orientation % 4]
+        readable_mask = np.array(mine)
+        best_points = np.clip((points.max(axis=1) + 4.0) / 20.0, 0.0, 1.0)[view]
+        best_values = np.clip((values.max(axis=1) + 5.0) / 25.0, 0.0, 1.0)[view]
+        vector[BID_POINTS : BID_POINTS + NUM_SPACES] = np.where(readable_mask, best_points, 0.0)
+        vector[BID_VALUE : BID_VALUE + NUM_SPACES] = np.where(readable_mask, best_values, 0.0)
     for k, other in enumerate(seats[1:]):
         if any(readable[k + 1]):
             other_free = np.asarray(game.dishes[other]) < 0

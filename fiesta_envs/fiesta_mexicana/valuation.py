@@ -125,6 +125,7 @@ MINE = CARD_EDGES[:, (np.arange(4)[:, None] + np.arange(4)[None, :]) % 4]
 EDGE_PARTS = np.ascontiguousarray(np.moveaxis(EDGE_POINTS[MINE + 1], 2, -1))
 SKULLS = np.array([card.skulls for card in DISH_CARDS], dtype=np.int64)
 DIRECTIONS = np.arange(4)[None, :]  # broadcast against a table's (16, 4) halves
+ALL_SPACES = np.arange(NUM_SPACES)
 
 
 def facing_halves(game: Game, player: int) -> np.ndarray:
@@ -187,25 +188,36 @@ def placements_values(
     held = game.objectives[player] if objectives is None else objectives
     codes = tuple(code for code in held if code >= 0)
     where = np.asarray(spaces, dtype=np.intp)
-    memo = position_memo(game)
-    key = (player, card, codes)
-    found = memo.placements.get(key)
-    if found is None:
-        free = np.asarray(game.dishes[player]) < 0
-        points, values = _placements_values(game, player, np.flatnonzero(free), card, codes)
-        found = (np.zeros((NUM_SPACES, 4), dtype=points.dtype), np.zeros((NUM_SPACES, 4), dtype=values.dtype), free)
-        found[0][free], found[1][free] = points, values
-        memo.placements[key] = found
-    points_of, values_of, free = found
+    points_of, values_of, free = placements_table(game, player, card, codes)
     if not free[where].all():  # a covered space: valued on its own, as asked
         return _placements_values(game, player, where, card, codes)
     return points_of[where], values_of[where]
 
 
+def placements_table(
+    game: Game, player: int, card: int, codes: tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``placements_values`` of every fixed space (rows of covered spaces hold nothing meaningful), with the
+    objectives ``codes``, and which spaces are uncovered (bool, (16,)); once per table position: read only."""
+    memo = position_memo(game)
+    key = (player, card, codes)
+    found = memo.placements.get(key)
+    if found is None:
+        free = np.asarray(game.dishes[player]) < 0
+        if free.any():
+            points, values = _placements_values(game, player, ALL_SPACES, card, codes, int(free.argmax()))
+        else:
+            points, values = np.zeros((NUM_SPACES, 4), dtype=np.int64), np.zeros((NUM_SPACES, 4))
+        found = memo.placements[key] = (read_only(points), read_only(values), read_only(free))
+    return found
+
+
 def _placements_values(
-    game: Game, player: int, where: np.ndarray, card: int, codes: tuple[int, ...]
+    game: Game, player: int, where: np.ndarray, card: int, codes: tuple[int, ...], free_space: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``placements_values`` of the fixed spaces ``where`` with the objectives ``codes``, computed now."""
+    """``placements_values`` of the fixed spaces ``where`` with the objectives ``codes``, computed now. Each row
+    is computed on its own (any ``where`` gives the same row for a space); the dish counts after the placement
+    take the dish on ``free_space`` (an uncovered space; default: the first of ``where``)."""
     gained = np.maximum(placement_points_table(game, player, card)[where], -game.points[player])
     if not codes or len(where) == 0:
         return gained, gained.astype(float)
@@ -231,7 +243,7 @@ def _placements_values(
         else:  # children and teens: the same wherever the dish goes
             if all_after is None:
                 all_after = [list(d) for d in game.dishes]
-                all_after[player][int(where[0])] = dish  # dish counts do not depend on the space
+                all_after[player][int(where[0]) if free_space is None else free_space] = dish  # any free space
             worth = dish_objective_value(code, player, all_after)
         after = after + worth
     return gained, gained + np.broadcast_to(after, gained.shape) - before
