@@ -140,11 +140,12 @@ def _position_features(game: Game, player: int, card: int) -> np.ndarray:
         held = tuple(code for code in game.objectives[player] if code >= 0)
         points, values, _ = placements_table(game, player, card, held)
         view = FIXED_OF_ARRAY[orientation % 4]
-        readable_mask = np.array(mine)
-        best_points = np.clip((points.max(axis=1) + 4.0) / 20.0, 0.0, 1.0)[view]
-        best_values = np.clip((values.max(axis=1) + 5.0) / 25.0, 0.0, 1.0)[view]
-        vector[BID_POINTS : BID_POINTS + NUM_SPACES] = np.where(readable_mask, best_points, 0.0)
-        vector[BID_VALUE : BID_VALUE + NUM_SPACES] = np.where(readable_mask, best_values, 0.0)
+        block = np.empty(2 * NUM_SPACES)  # bid N: points, then value, of the best turn on the space reading N
+        block[:NUM_SPACES] = (points.max(axis=1)[view] + 4.0) / 20.0
+        block[NUM_SPACES:] = (values.max(axis=1)[view] + 5.0) / 25.0
+        np.minimum(np.maximum(block, 0.0, out=block), 1.0, out=block)  # clipped to [0, 1], so 0 * entry is 0.0
+        block *= out[BID_FREE : BID_FREE + NUM_SPACES] * 2  # the list of free-number flags, twice: covered ones 0
+        vector[BID_POINTS : BID_VALUE + NUM_SPACES] = block
     for k, other in enumerate(seats[1:]):
         if any(readable[k + 1]):
             other_free = np.asarray(game.dishes[other]) < 0
