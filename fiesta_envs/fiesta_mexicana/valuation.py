@@ -6,6 +6,11 @@ Every function reads only what the valuing player may know: the public tables an
   (points the placement brings now, after the score floor; points plus the change in the estimated
   worth of the player's objectives).
 - ``objective_worths``: each held objective slot's estimated worth (what a reserve would give up).
+
+Computed once per table position: ``position_memo`` keeps every answer on the engine until a dish is put on
+a table (with its points) or the tables turn, so the action features of every seat, ``greedy`` and the
+search read the same numbers during an auction's bids and passes. ``placements_table`` values the dish on
+every space at once; the engine keeps each table's ``facing_halves`` up to date as dishes are placed.
 """
 
 from __future__ import annotations
