@@ -35,6 +35,7 @@ the opponents' moves, the rollout's forward passes and PPO's update.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 import tracemalloc
@@ -658,6 +659,10 @@ def run(args: argparse.Namespace) -> int:
                     "repeats": args.repeats,
                     "min_seconds": args.min_seconds,
                     "seed": args.seed,
+                    "train_steps": args.train_steps,
+                    "cpus": os.cpu_count(),
+                    "load_average": list(os.getloadavg()),
+                    "finished": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                 },
                 "reference": {key: m.to_dict() for key, m in reference.items()},
                 "results": [m.to_dict() for m in results],
