@@ -9,6 +9,7 @@ reported, not asserted (it moves between machines and runs).
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -120,3 +121,19 @@ def test_the_environment_takes_under_a_fifth_of_training_time(name):
     pytest.importorskip("sb3_contrib")
     measured = bench_training(name, n_envs=1, timesteps=4096)
     assert measured.env_share < ENV_SHARE_TARGET, f"{name}: environment {measured.env_share:.1%} of training time"
+
+
+def test_a_training_config_is_timed_part_by_part(tmp_path, capsys):
+    pytest.importorskip("sb3_contrib")
+    out = tmp_path / "bench.json"
+    config = Path(__file__).resolve().parent.parent / "configs" / "smoke.yaml"
+    args = ["bench", "--game", "fiesta_mexicana", "--games", "1", "--repeats", "1", "--min-seconds", "0"]
+    status = cli.main([*args, "--train-config", str(config), "--train-steps", "512", "--json", str(out)])
+    assert status == 0
+    assert "Training configs" in capsys.readouterr().out
+    (row,) = json.loads(out.read_text())["config_training"]
+    assert row["config"] == str(config) and row["steps"] == 512 and row["frames_per_second"] > 0
+    assert set(row["shares"]) == {"environment", "opponents", "rollout_inference", "update"}
+    assert all(share >= 0 for share in row["shares"].values())
+    assert sum(row["shares"].values()) == pytest.approx(1.0)
+    assert 0 < row["opponents"] < row["environment"] < row["seconds"] and 0 < row["update"] < row["seconds"]

@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Any
 
 import gymnasium
-import numpy as np
 
 
 class ScoreShaping(gymnasium.Wrapper):
@@ -33,10 +32,10 @@ class ScoreShaping(gymnasium.Wrapper):
 
     def _potential(self) -> float:
         base = self.env.unwrapped
-        scores = np.asarray(base.game.scores(), dtype=float)
+        scores = [float(score) for score in base.game.scores()]
         mine = scores[base.seat]
         alone = base.game.cooperative or len(scores) == 1  # the team's score, or the score of a solo game
-        lead = mine if alone else mine - np.delete(scores, base.seat).max()
+        lead = mine if alone else mine - max(score for seat, score in enumerate(scores) if seat != base.seat)
         return self.coefficient * lead / float(base.game.score_scale)
 
     def reset(self, **kwargs: Any) -> tuple[Any, dict]:

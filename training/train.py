@@ -297,11 +297,13 @@ def env_factory(config: TrainConfig, members: list[str], pretraining: bool = Fal
 
 
 def make_vec_env(config: TrainConfig, members: list[str]) -> Any:
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    from fiesta_envs.training.lean_vec_env import LeanDummyVecEnv
 
     factory = env_factory(config, members)
     if config.n_envs == 1 or config.vec_env == "dummy":
-        return DummyVecEnv([factory] * config.n_envs)
+        return LeanDummyVecEnv([factory] * config.n_envs)
     return SubprocVecEnv([factory] * config.n_envs, start_method="forkserver")
 
 

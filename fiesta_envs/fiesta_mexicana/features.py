@@ -36,7 +36,14 @@ import numpy as np
 from fiesta_envs.fiesta_mexicana import actions
 from fiesta_envs.fiesta_mexicana.board import FIXED_OF
 from fiesta_envs.fiesta_mexicana.components import NUM_SPACES
-from fiesta_envs.fiesta_mexicana.valuation import objective_worths, placement_points_table, placements_values
+from fiesta_envs.fiesta_mexicana.valuation import (
+    objective_worths,
+    placement_points_table,
+    placements_table,
+    placements_values,
+    position_memo,
+    read_only,
+)
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game  # a FiestaMexicana; typed by the contract to keep imports one-way
@@ -58,53 +65,90 @@ def _points(points: float) -> float:
 
 #: FIXED_OF_ARRAY[o, v]: the fixed space read as number v + 1 on a table turned o times left.
 FIXED_OF_ARRAY = np.array(FIXED_OF, dtype=np.intp)
-NUMBERS = np.arange(1, NUM_SPACES + 1)
-
-
-def _free_in_view(free: np.ndarray, orientation: int) -> np.ndarray:
-    """bool[16]: which numbers 1..16 read on uncovered spaces, for a table turned ``orientation`` left."""
-    return free[FIXED_OF_ARRAY[orientation % 4]]
 
 
 def action_features(game: Game, player: int) -> np.ndarray:
-    """The ``FEATURES_SIZE`` action features of ``player`` now (see the module docstring)."""
-    out = np.zeros(FEATURES_SIZE, dtype=np.float32)
+    """The ``FEATURES_SIZE`` action features of ``player`` now (see the module docstring).
+
+    Everything but the ``place R`` entries depends only on the tables, the dish on offer and the player's
+    objectives, which bids and passes leave alone: that part is computed once per table position
+    (``valuation.position_memo``) and copied; the ``place R`` entries are added while the player places.
+    """
+    card = game.offer
+    memo = position_memo(game)
+    key = (FEATURES_SIZE, player, card, tuple(game.objectives[player]))
+    known = memo.derived.get(key)
+    if known is None:
+        known = memo.derived[key] = read_only(_position_features(game, player, card))
+    out = known.copy()
+    if card >= 0 and game.phase_name == "place" and game.high_bidder == player:
+        _place_features(game, player, card, out)
+    return out
+
+
+def compute_action_features(game: Game, player: int) -> np.ndarray:
+    """``action_features`` computed in full now (what the copy of the position's part must equal)."""
+    out = _position_features(game, player, game.offer)
+    if game.offer >= 0 and game.phase_name == "place" and game.high_bidder == player:
+        _place_features(game, player, game.offer, out)
+    return out
+
+
+def _place_features(game: Game, player: int, card: int, out: np.ndarray) -> None:
+    """The ``place R`` entries of the winner placing ``card``."""
+    view = FIXED_OF_ARRAY[game.orientation[player]]
+    points, values = placements_values(game, player, [view[game.high_bid - 1]], card)
+    out[PLACE_POINTS : PLACE_POINTS + 4] = np.clip((points[0] + 4.0) / 20.0, 0.0, 1.0)
+    out[PLACE_VALUE : PLACE_VALUE + 4] = np.clip((values[0] + 5.0) / 25.0, 0.0, 1.0)
+
+
+def _position_features(game: Game, player: int, card: int) -> np.ndarray:
+    """Every entry but ``place R``: what the tables, the dish ``card`` on offer and the objectives give.
+
+    The blocks of 16 or fewer entries are worked out on lists (faster than arrays that small), every value
+    as a float64 that becomes the same float32 as it would assigned into an array."""
     n = game.num_players
     seats = [(player + k) % n for k in range(n)]  # the observer first, then clockwise
-    free = [np.asarray(game.dishes[seat]) < 0 for seat in seats]
-    mine = _free_in_view(free[0], game.orientation[player])
-    out[BID_FREE : BID_FREE + NUM_SPACES] = mine
-    highest = [
-        int(NUMBERS[_free_in_view(f, game.orientation[seat])].max(initial=0))
-        for f, seat in zip(free[1:], seats[1:], strict=True)
-    ]
+    orientation = game.orientation[player]
+    # readable[k][v]: the number v + 1 of seat k's table, as that seat reads it, is on an uncovered space
+    readable = [[game.dishes[seat][space] < 0 for space in FIXED_OF[game.orientation[seat] % 4]] for seat in seats]
+    out = [0.0] * FEATURES_SIZE
+    mine = readable[0]
+    out[BID_FREE : BID_FREE + NUM_SPACES] = [1.0 if free else 0.0 for free in mine]
+    highest = [max((v + 1 for v, free in enumerate(numbers) if free), default=0) for numbers in readable[1:]]
     if highest:
-        out[BID_OUTBID : BID_OUTBID + NUM_SPACES] = (np.array(highest)[:, None] > NUMBERS[None, :]).mean(axis=0)
-        out[OTHER_HIGHEST : OTHER_HIGHEST + len(highest)] = np.array(highest) / NUM_SPACES
-    out[FREE_SPACES : FREE_SPACES + n] = [f.sum() / NUM_SPACES for f in free]
+        above = [0] * NUM_SPACES  # above[v]: the other players with a free number above v + 1
+        for h in highest:
+            for v in range(h - 1):
+                above[v] += 1
+        out[BID_OUTBID : BID_OUTBID + NUM_SPACES] = [count / len(highest) for count in above]
+        out[OTHER_HIGHEST : OTHER_HIGHEST + len(highest)] = [h / NUM_SPACES for h in highest]
+    out[FREE_SPACES : FREE_SPACES + n] = [sum(numbers) / NUM_SPACES for numbers in readable]
     for slot, worth in enumerate(objective_worths(game, player)):
         if worth is not None:
             out[SLOT_WORTH + slot] = min(worth / 10.0, 1.0)
             out[SLOT_HELD + slot] = 1.0
+    dishes = game.dishes[player]
     for choice, turns in enumerate(actions.ROTATION_TURNS):
-        numbers = NUMBERS[_free_in_view(free[0], game.orientation[player] + turns)]
-        out[ROTATE_OPENNESS + choice] = numbers[-3:].sum() / 45.0
-    card = game.offer
+        numbers = [v + 1 for v, space in enumerate(FIXED_OF[(orientation + turns) % 4]) if dishes[space] < 0]
+        out[ROTATE_OPENNESS + choice] = sum(numbers[-3:]) / 45.0
+    vector = np.array(out, dtype=np.float32)
     if card < 0:
-        return out
-    out[DISH_VALID] = 1.0
-    view = FIXED_OF_ARRAY[game.orientation[player]]
-    numbers = NUMBERS[mine]
-    if len(numbers):
-        points, values = placements_values(game, player, view[numbers - 1].tolist(), card)
-        out[BID_POINTS + numbers - 1] = np.clip((points.max(axis=1) + 4.0) / 20.0, 0.0, 1.0)
-        out[BID_VALUE + numbers - 1] = np.clip((values.max(axis=1) + 5.0) / 25.0, 0.0, 1.0)
-    if game.phase_name == "place" and game.high_bidder == player:
-        points, values = placements_values(game, player, [view[game.high_bid - 1]], card)
-        out[PLACE_POINTS : PLACE_POINTS + 4] = np.clip((points[0] + 4.0) / 20.0, 0.0, 1.0)
-        out[PLACE_VALUE : PLACE_VALUE + 4] = np.clip((values[0] + 5.0) / 25.0, 0.0, 1.0)
-    for k, (other, other_free) in enumerate(zip(seats[1:], free[1:], strict=True)):
-        if other_free.any():
+        return vector
+    vector[DISH_VALID] = 1.0
+    if any(mine):  # each free number: the best turn on the space it reads (every space valued once, in memo)
+        held = tuple(code for code in game.objectives[player] if code >= 0)
+        points, values, _ = placements_table(game, player, card, held)
+        view = FIXED_OF_ARRAY[orientation % 4]
+        block = np.empty(2 * NUM_SPACES)  # bid N: points, then value, of the best turn on the space reading N
+        block[:NUM_SPACES] = (points.max(axis=1)[view] + 4.0) / 20.0
+        block[NUM_SPACES:] = (values.max(axis=1)[view] + 5.0) / 25.0
+        np.minimum(np.maximum(block, 0.0, out=block), 1.0, out=block)  # clipped to [0, 1], so 0 * entry is 0.0
+        block *= out[BID_FREE : BID_FREE + NUM_SPACES] * 2  # the list of free-number flags, twice: covered ones 0
+        vector[BID_POINTS : BID_VALUE + NUM_SPACES] = block
+    for k, other in enumerate(seats[1:]):
+        if any(readable[k + 1]):
+            other_free = np.asarray(game.dishes[other]) < 0
             best = placement_points_table(game, other, card).max(axis=1)[other_free].max()
-            out[OTHER_POINTS + k] = _points(max(int(best), -game.points[other]))
-    return out
+            vector[OTHER_POINTS + k] = _points(max(int(best), -game.points[other]))
+    return vector

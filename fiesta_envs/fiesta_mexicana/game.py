@@ -46,6 +46,7 @@ from fiesta_envs.fiesta_mexicana.features import FEATURES_SIZE, action_features
 from fiesta_envs.fiesta_mexicana.observation import FiestaMexicanaObserver
 from fiesta_envs.fiesta_mexicana.scoring import objective_points, placement_points
 from fiesta_envs.fiesta_mexicana.state import PHASE_LABELS, FiestaMexicanaState, Phase
+from fiesta_envs.fiesta_mexicana.valuation import facing_of_table, forget_position_memo, put_facing
 
 #: Columns of ``render_text`` (the terminal game's width).
 TEXT_WIDTH = 100
@@ -231,10 +232,13 @@ class FiestaMexicana(Game):
             for p in range(n)
         ]
         self.filled = [NUM_SPACES - row.count(-1) for row in self.cards]
+        # facing[p][s, d]: the half a card put on fixed space s would touch in direction d (valuation.facing_halves)
+        self.facing = [facing_of_table(self.dishes[p], self.edges[p]) for p in range(n)]
         # _free[p][s]: fixed space s of p's table is uncovered; the extra last entry is always True
         self._free = [np.array([c < 0 for c in row] + [True]) for row in self.cards]
         self.observer = FiestaMexicanaObserver(n, self.confirmed_waiters, self.config["action_features"])
         self._final: dict[str, Any] | None = None
+        forget_position_memo(self)  # valuations of the position this engine held before
 
     # ------------------------------------------------------------------ whose turn
     @property
@@ -423,7 +427,9 @@ class FiestaMexicana(Game):
         self.rotations[player][space] = fixed_rotation
         self.dishes[player][space] = DISH_CARDS[card].dish
         self.edges[player][space] = ROTATED_EDGES[card][fixed_rotation]
+        put_facing(self.facing[player], space, ROTATED_EDGES[card][fixed_rotation])
         self.filled[player] += 1
+        forget_position_memo(self)  # a table changed (and with it the points, put right after)
         self._free[player][space] = False
 
     def _rotate(self, player: int, choice: int) -> None:
@@ -437,6 +443,7 @@ class FiestaMexicana(Game):
         for seat, chosen in enumerate(self.turns_chosen):
             if chosen >= 0:
                 self.orientation[seat] = (self.orientation[seat] + actions.ROTATION_TURNS[chosen]) % 4
+        forget_position_memo(self)  # the tables turned
         self.turns_chosen = [-1] * self.num_players
         self._start_auction(self.opener)
 

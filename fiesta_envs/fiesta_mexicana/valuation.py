@@ -6,6 +6,11 @@ Every function reads only what the valuing player may know: the public tables an
   (points the placement brings now, after the score floor; points plus the change in the estimated
   worth of the player's objectives).
 - ``objective_worths``: each held objective slot's estimated worth (what a reserve would give up).
+
+Computed once per table position: ``position_memo`` keeps every answer on the engine until a dish is put on
+a table (with its points) or the tables turn, so the action features of every seat, ``greedy`` and the
+search read the same numbers during an auction's bids and passes. ``placements_table`` values the dish on
+every space at once; the engine keeps each table's ``facing_halves`` up to date as dishes are placed.
 """
 
 from __future__ import annotations
@@ -118,23 +123,48 @@ EDGE_POINTS = np.array(
 #: CARD_EDGES[card, r]: the card's halves N, E, S, W after r clockwise quarter turns (fixed frame).
 CARD_EDGES = np.array(ROTATED_EDGES, dtype=np.int64)
 SHAPE_CELLS = {kind: np.array(cells, dtype=np.intp) for kind, cells in SHAPES.items()}
+#: MINE[card, o, r]: the card's halves N, E, S, W (fixed frame) when a player whose table is turned o times left
+#: places it turned r times clockwise as seen (``place r``).
+MINE = CARD_EDGES[:, (np.arange(4)[:, None] + np.arange(4)[None, :]) % 4]
+#: EDGE_PARTS[card, o, d, theirs + 2, r]: what edge d of that placement scores against the half ``theirs``.
+EDGE_PARTS = np.ascontiguousarray(np.moveaxis(EDGE_POINTS[MINE + 1], 2, -1))
+SKULLS = np.array([card.skulls for card in DISH_CARDS], dtype=np.int64)
+DIRECTIONS = np.arange(4)[None, :]  # broadcast against a table's (16, 4) halves
+ALL_SPACES = np.arange(NUM_SPACES)
 
 
 def facing_halves(game: Game, player: int) -> np.ndarray:
     """(16, 4): for each fixed space and direction, the half that a card placed there would touch
-    (-2: no card there or the border, -1: a card without a half on that edge, else its colour)."""
-    dishes = np.append(np.asarray(game.dishes[player]), -1)
-    edges = np.vstack([np.asarray(game.edges[player], dtype=np.int64), np.full((1, 4), -1)])
-    halves = edges[NEIGHBOUR, FACING]
-    return np.where(dishes[NEIGHBOUR] >= 0, halves, -2)
+    (-2: no card there or the border, -1: a card without a half on that edge, else its colour).
+    The engine's array (``FiestaMexicana.facing``), kept up to date as dishes are placed: read, do not keep."""
+    return game.facing[player]  # type: ignore[attr-defined]
+
+
+def facing_of_table(dishes: list[int], edges: list[tuple[int, int, int, int]]) -> np.ndarray:
+    """``facing_halves`` of one table computed from its dishes and edges (a new, writable array)."""
+    dishes_with_border = np.append(np.asarray(dishes), -1)
+    edges_with_border = np.vstack([np.asarray(edges, dtype=np.int64), np.full((1, 4), -1)])
+    halves = edges_with_border[NEIGHBOUR, FACING]
+    return np.where(dishes_with_border[NEIGHBOUR] >= 0, halves, -2)
+
+
+def put_facing(facing: np.ndarray, space: int, edges: tuple[int, int, int, int]) -> None:
+    """Update a table's ``facing_halves`` for a card with ``edges`` (fixed frame) put on ``space``."""
+    for direction, neighbour in NEIGHBOURS[space]:
+        facing[neighbour, OPPOSITE[direction]] = edges[direction]
 
 
 def placement_points_table(game: Game, player: int, card: int) -> np.ndarray:
     """(16, 4) int: points ``card`` brings on each fixed space of ``player``'s table turned r clockwise
-    quarter turns in the player's view (``place r``), before the score floor (covered spaces included)."""
-    mine = CARD_EDGES[card, (np.arange(4) + game.orientation[player]) % 4]  # (r, d)
-    theirs = facing_halves(game, player)  # (s, d)
-    return DISH_CARDS[card].skulls + EDGE_POINTS[mine[None, :, :] + 1, theirs[:, None, :] + 2].sum(axis=2)
+    quarter turns in the player's view (``place r``), before the score floor (covered spaces included).
+    Computed once per table position (``position_memo``): read it, do not change it."""
+    memo = position_memo(game)
+    table = memo.points_tables.get((player, card))
+    if table is None:
+        parts = EDGE_PARTS[card, game.orientation[player]]  # (d, theirs + 2, r)
+        table = SKULLS[card] + parts[DIRECTIONS, facing_halves(game, player) + 2].sum(axis=1)
+        memo.points_tables[(player, card)] = read_only(table)
+    return table
 
 
 def _shape_progress_after(dishes: list[int], kind: str, spaces: np.ndarray, dish: int) -> np.ndarray:
@@ -157,30 +187,57 @@ def placements_values(
     ``objectives`` (codes) replaces the objectives the player holds: a subset values the dish as if the
     others were given up (a reserve), ``[]`` values points only (what anybody can work out for an opponent).
     The same numbers as valuing each placement on its own (``objectives_value`` before and after), computed
-    for all spaces and turns at once.
+    for all spaces and turns at once, and for every uncovered space once per table position
+    (``position_memo``): the action features, ``greedy`` and the search read the same table.
     """
-    where = np.asarray(spaces, dtype=np.intp)
-    gained = np.maximum(placement_points_table(game, player, card)[where], -game.points[player])
     held = game.objectives[player] if objectives is None else objectives
-    codes = [code for code in held if code >= 0]
+    codes = tuple(code for code in held if code >= 0)
+    where = np.asarray(spaces, dtype=np.intp)
+    points_of, values_of, free = placements_table(game, player, card, codes)
+    if not free[where].all():  # a covered space: valued on its own, as asked
+        return _placements_values(game, player, where, card, codes)
+    return points_of[where], values_of[where]
+
+
+def placements_table(
+    game: Game, player: int, card: int, codes: tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``placements_values`` of every fixed space (rows of covered spaces hold nothing meaningful), with the
+    objectives ``codes``, and which spaces are uncovered (bool, (16,)); once per table position: read only."""
+    memo = position_memo(game)
+    key = (player, card, codes)
+    found = memo.placements.get(key)
+    if found is None:
+        free = np.asarray(game.dishes[player]) < 0
+        if free.any():
+            points, values = _placements_values(game, player, ALL_SPACES, card, codes, int(free.argmax()))
+        else:
+            points, values = np.zeros((NUM_SPACES, 4), dtype=np.int64), np.zeros((NUM_SPACES, 4))
+        found = memo.placements[key] = (read_only(points), read_only(values), read_only(free))
+    return found
+
+
+def _placements_values(
+    game: Game, player: int, where: np.ndarray, card: int, codes: tuple[int, ...], free_space: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``placements_values`` of the fixed spaces ``where`` with the objectives ``codes``, computed now. Each row
+    is computed on its own (any ``where`` gives the same row for a space); the dish counts after the placement
+    take the dish on ``free_space`` (an uncovered space; default: the first of ``where``)."""
+    gained = np.maximum(placement_points_table(game, player, card)[where], -game.points[player])
     if not codes or len(where) == 0:
         return gained, gained.astype(float)
-    dishes, edges = game.dishes[player], game.edges[player]
-    bowls = complete_bowls(dishes, edges)
+    dishes = game.dishes[player]
+    bowls = table_bowls(game, player)
     before = sum(objective_value(code, player, game.dishes, bowls) for code in codes)
     dish = DISH_CARDS[card].dish
-    all_after = [list(d) for d in game.dishes]
-    all_after[player][int(where[0])] = dish  # dish counts do not depend on the space
-    mine = CARD_EDGES[card, (np.arange(4) + game.orientation[player]) % 4]  # (r, d)
-    theirs = facing_halves(game, player)[where]  # (S, d)
-    joined = (mine[None, :, :] >= 0) & (mine[None, :, :] == theirs[:, None, :])  # (S, r, d): complete bowls
-    new_bowls = np.asarray(bowls)[None, None, :] + (
-        joined[..., None] & (mine[None, :, :, None] == np.arange(len(SAUCES)))
-    ).sum(axis=2)  # (S, r, colour)
+    new_bowls: np.ndarray | None = None
+    all_after: list[list[int]] | None = None
     after: Any = 0
     for code in codes:
         kind = OBJECTIVE_KINDS[code]
         if is_bowl_objective(code):
+            if new_bowls is None:
+                new_bowls = _bowls_after(game, player, where, card, bowls)
             count = new_bowls.max(axis=2) if kind.kind == MASKED_THREE_SAME else new_bowls.sum(axis=2)
             worth = np.where(
                 count >= kind.target, float(kind.points), kind.points * PARTIAL_CREDIT * count / kind.target
@@ -189,9 +246,22 @@ def placements_values(
             progress = _shape_progress_after(dishes, kind.kind, where, dish)[:, None]
             worth = np.where(progress == 1.0, float(kind.points), kind.points * PARTIAL_CREDIT * progress**2)
         else:  # children and teens: the same wherever the dish goes
+            if all_after is None:
+                all_after = [list(d) for d in game.dishes]
+                all_after[player][int(where[0]) if free_space is None else free_space] = dish  # any free space
             worth = dish_objective_value(code, player, all_after)
         after = after + worth
     return gained, gained + np.broadcast_to(after, gained.shape) - before
+
+
+def _bowls_after(game: Game, player: int, where: np.ndarray, card: int, bowls: list[int]) -> np.ndarray:
+    """(S, r, colour): the complete bowls of ``player``'s table with ``card`` on each of ``where`` in each turn."""
+    mine = MINE[card, game.orientation[player]]  # (r, d)
+    theirs = facing_halves(game, player)[where]  # (S, d)
+    joined = (mine[None, :, :] >= 0) & (mine[None, :, :] == theirs[:, None, :])  # (S, r, d): complete bowls
+    return np.asarray(bowls)[None, None, :] + (
+        joined[..., None] & (mine[None, :, :, None] == np.arange(len(SAUCES)))
+    ).sum(axis=2)
 
 
 def placement_values(game: Game, player: int, space: int, card: int) -> list[tuple[int, float]]:
@@ -209,8 +279,17 @@ def best_rotation(game: Game, player: int, space: int) -> tuple[int, float]:
 
 def objective_worths(game: Game, player: int) -> list[float | None]:
     """Per objective slot 0..2, its worth now plus its prior worth times the share of the table left
-    (None for an empty slot): what discarding it with a reserve gives up."""
-    bowls = complete_bowls(game.dishes[player], game.edges[player])
+    (None for an empty slot): what discarding it with a reserve gives up (once per table position)."""
+    memo = position_memo(game)
+    key = (player, tuple(game.objectives[player]))
+    worths = memo.worths.get(key)
+    if worths is None:
+        worths = memo.worths[key] = _objective_worths(game, player)
+    return list(worths)
+
+
+def _objective_worths(game: Game, player: int) -> list[float | None]:
+    bowls = table_bowls(game, player)
     table_left = 1.0 - game.filled[player] / NUM_SPACES
     worths: list[float | None] = []
     for code in game.objectives[player]:
@@ -220,3 +299,53 @@ def objective_worths(game: Game, player: int) -> list[float | None]:
         now = objective_value(code, player, game.dishes, bowls)
         worths.append(now + PRIOR_VALUE[OBJECTIVE_KINDS[code].kind] * table_left)
     return worths
+
+
+# ---------------------------------------------------------------------------------- once per position
+class PositionMemo:
+    """What the valuation computed for one table position: every player's tables, table turns and points as
+    they stand. Bids and passes leave it valid (an auction values the same dish on the same tables again and
+    again); the engine drops it when a dish is put on a table (scoring its points) or the tables turn, and when
+    it loads a position (``forget_position_memo``)."""
+
+    __slots__ = ("bowls", "derived", "placements", "points_tables", "worths")
+
+    def __init__(self) -> None:
+        self.bowls: dict[int, list[int]] = {}
+        self.points_tables: dict[tuple[int, int], np.ndarray] = {}
+        self.placements: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.worths: dict[tuple[Any, ...], list[float | None]] = {}
+        #: what other modules derive from the same position (the action features), under keys of their own
+        self.derived: dict[tuple[Any, ...], Any] = {}
+
+
+MEMO_ATTRIBUTE = "valuation_memo"
+
+
+def position_memo(game: Game) -> PositionMemo:
+    """The game's ``PositionMemo`` (a new one after the engine dropped the last)."""
+    memo: PositionMemo | None = getattr(game, MEMO_ATTRIBUTE, None)
+    if memo is None:
+        memo = PositionMemo()
+        setattr(game, MEMO_ATTRIBUTE, memo)
+    return memo
+
+
+def forget_position_memo(game: Game) -> None:
+    """Drop what was computed for the position held so far (the tables, their turns or the points changed)."""
+    setattr(game, MEMO_ATTRIBUTE, None)
+
+
+def table_bowls(game: Game, player: int) -> list[int]:
+    """``scoring.complete_bowls`` of ``player``'s table (once per table position: read, do not change)."""
+    memo = position_memo(game)
+    bowls = memo.bowls.get(player)
+    if bowls is None:
+        bowls = memo.bowls[player] = complete_bowls(game.dishes[player], game.edges[player])
+    return bowls
+
+
+def read_only(array: np.ndarray) -> np.ndarray:
+    """``array``, made read-only (a memo's entries are shared by every reader)."""
+    array.flags.writeable = False
+    return array

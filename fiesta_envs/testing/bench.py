@@ -25,11 +25,17 @@ connect_four on the same 2-core machine), so a fixed ratio would fail on one mac
     fiesta bench                          # every game, 20 games x 5 repeats
     fiesta bench --games 50 --repeats 7 --json bench.json --train
     fiesta bench --game fiesta_mexicana --profile   # where the time goes (cProfile)
+    fiesta bench --game fiesta_mexicana --train-config configs/fiesta_mexicana/ppo.yaml --train-steps 16384
+
+``--train-config`` times a training config's own loop (``bench_config_training``: its opponents, league,
+shaping and network, no warm start or evaluations): frames per second and the shares of the environment,
+the opponents' moves, the rollout's forward passes and PPO's update.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 import tracemalloc
@@ -388,6 +394,140 @@ class TimedEnv(gymnasium.Wrapper):
             self.clock["seconds"] += cpu_clock() - started
 
 
+# ---------------------------------------------------------------------------- a training config
+@dataclass
+class ConfigTrainMeasurement:
+    """A training config's own loop (``fiesta train``), timed: CPU seconds in ``learn`` and in each part of it."""
+
+    config: str
+    steps: int
+    seconds: float  # CPU seconds of the process in MaskablePPO's learn()
+    wall_seconds: float
+    environment: float  # CPU seconds in the vector environment's steps, the opponents' moves included
+    opponents: float  # of which the opponents' moves (scripted players and frozen networks)
+    update: float  # PPO's update (gradient steps)
+
+    @property
+    def frames_per_second(self) -> float:
+        return self.steps / self.seconds if self.seconds else 0.0
+
+    @property
+    def shares(self) -> dict[str, float]:
+        """Share of the CPU time in learn(): the environment (without the opponents), the opponents, the
+        rollout's forward passes and bookkeeping (the rest of collecting the rollout) and the update."""
+        total = self.seconds or 1.0
+        rollout = self.seconds - self.environment - self.update
+        return {
+            "environment": (self.environment - self.opponents) / total,
+            "opponents": self.opponents / total,
+            "rollout_inference": rollout / total,
+            "update": self.update / total,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "frames_per_second": self.frames_per_second, "shares": self.shares}
+
+
+#: What ``bench_config_training`` changes in a config: no warm start, evaluation, checkpoint or logging on the way.
+CONFIG_TRAINING_OVERRIDES = (
+    "pretrain=null",
+    "eval.every=0",
+    "final_eval.games=0",
+    "checkpoint_every=1000000000",
+    "tensorboard=false",
+    "progress_bar=false",
+)
+
+
+def bench_config_training(config_path: str, steps: int = 16384) -> ConfigTrainMeasurement:
+    """Frames per second of a training config and where its time goes.
+
+    The run is the config's (environments, opponents and league, reward shaping, network, PPO settings)
+    without its warm start and evaluations: PPO from a fresh network, the league holding that network, for
+    ``steps`` steps (rounded up to whole rollouts) in a temporary run directory. Times are CPU seconds of this
+    process inside ``learn`` (one torch thread as the shipped configs use: on an idle machine the wall time).
+    """
+    import tempfile
+    from pathlib import Path
+
+    import torch
+
+    from fiesta_envs.core.single_seat import SingleSeatEnv
+    from fiesta_envs.training.config import load_config
+    from fiesta_envs.training.train import Trainer
+
+    config = load_config(config_path, [f"total_timesteps={steps}", *CONFIG_TRAINING_OVERRIDES])
+    clock = {"learn": 0.0, "wall": 0.0, "environment": 0.0, "opponents": 0.0, "update": 0.0, "inside": 0.0}
+    threads = torch.get_num_threads()
+    with tempfile.TemporaryDirectory(prefix="bench-config-") as run_dir:
+        trainer = Trainer(config, Path(run_dir), progress=False)
+        torch.set_num_threads(config.torch_threads)
+        torch.distributions.Distribution.set_default_validate_args(False)
+        start = trainer._start()
+        timed = {
+            "learn": (type(trainer.model), "learn"),
+            "environment": (type(trainer.vec_env), "step_wait"),
+            "update": (type(trainer.model), "train"),
+            "opponents": (SingleSeatEnv, "_play_opponents"),
+        }
+        originals = {part: getattr(owner, name) for part, (owner, name) in timed.items()}
+        for part, (owner, name) in timed.items():  # on the classes: an attribute of the model would be saved
+            setattr(owner, name, _clocked(originals[part], clock, part))
+        bar = trainer._progress_bar(start)
+        try:
+            trainer._train(start, bar)
+        finally:
+            for part, (owner, name) in timed.items():
+                setattr(owner, name, originals[part])
+            bar.close()
+            trainer.vec_env.close()
+            torch.set_num_threads(threads)
+        frames = int(trainer.model.num_timesteps)
+    return ConfigTrainMeasurement(
+        config=str(config_path),
+        steps=frames,
+        seconds=clock["learn"],
+        wall_seconds=clock["wall"],
+        environment=clock["environment"],
+        opponents=clock["opponents"],
+        update=clock["update"],
+    )
+
+
+def _clocked(method: Callable[..., Any], clock: dict[str, float], part: str) -> Callable[..., Any]:
+    """``method`` adding its CPU seconds to ``clock[part]`` while inside learn() (and learn's wall time)."""
+
+    def clocked(*args: Any, **kwargs: Any) -> Any:
+        if part != "learn" and not clock["inside"]:
+            return method(*args, **kwargs)
+        started, wall = cpu_clock(), time.perf_counter()
+        clock["inside"] += part == "learn"
+        try:
+            return method(*args, **kwargs)
+        finally:
+            clock["inside"] -= part == "learn"
+            clock[part] += cpu_clock() - started
+            if part == "learn":
+                clock["wall"] += time.perf_counter() - wall
+
+    return clocked
+
+
+def config_training_table(results: list[ConfigTrainMeasurement]) -> Any:
+    rows = [
+        (
+            m.config,
+            f"{m.steps:,}",
+            f"{m.frames_per_second:,.0f}",
+            *(f"{share:.0%}" for share in m.shares.values()),
+        )
+        for m in results
+    ]
+    title = "Training configs (no warm start, no evaluations; CPU time of learn())"
+    columns = ("config", "frames", "frames/s", "environment", "opponents", "rollout inference", "update")
+    return result_table(title, columns, rows, left={"config"})
+
+
 # ---------------------------------------------------------------------------- profile
 def profile_game(name: str, games: int, seed: int = 0, top: int = 25) -> str:
     """cProfile of the AEC loop; the functions with the most own time, as text."""
@@ -465,6 +605,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--train-steps", type=int, default=4096, help="timesteps per training measurement")
     parser.add_argument("--torch-threads", type=int, default=1, help="PyTorch threads while training (default 1)")
     parser.add_argument("--profile", action="store_true", help="print a cProfile of each game's AEC loop")
+    parser.add_argument(
+        "--train-config",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="also time this training config's own loop (repeatable): frames/s and where the time goes",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -491,6 +638,9 @@ def run(args: argparse.Namespace) -> int:
                     )
                 )
         console.print(training_table(training))
+    configs = [bench_config_training(path, args.train_steps) for path in args.train_config]
+    if configs:
+        console.print(config_training_table(configs))
     if args.profile:
         for name in names:
             console.print(f"[bold]{name}[/bold]: cProfile of the AEC loop ({args.games} games)")
@@ -509,10 +659,15 @@ def run(args: argparse.Namespace) -> int:
                     "repeats": args.repeats,
                     "min_seconds": args.min_seconds,
                     "seed": args.seed,
+                    "train_steps": args.train_steps,
+                    "cpus": os.cpu_count(),
+                    "load_average": list(os.getloadavg()),
+                    "finished": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                 },
                 "reference": {key: m.to_dict() for key, m in reference.items()},
                 "results": [m.to_dict() for m in results],
                 "training": [t.to_dict() for t in training],
+                **({"config_training": [m.to_dict() for m in configs]} if configs else {}),
                 "targets": {"aec": AEC_TARGET, "env_share": ENV_SHARE_TARGET},
             },
         )
