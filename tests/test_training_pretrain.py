@@ -129,3 +129,52 @@ def test_the_collected_games_do_not_depend_on_the_number_of_workers(tmp_path):
     two = collect_decisions(config, env_factory(config, [], pretraining=True), seed=7)
     assert np.array_equal(one.observations, two.observations) and np.array_equal(one.actions, two.actions)
     assert np.array_equal(one.returns, two.returns) and np.array_equal(one.games, two.games)
+
+
+def test_soft_targets_keep_the_teachers_probabilities_and_a_scripted_teachers_action_one_hot():
+    from fiesta_envs.training.config import load_config
+    from fiesta_envs.training.pretrain import collect_decisions
+    from fiesta_envs.training.train import env_factory
+
+    for teacher, one_hot in (("ppo", False), ("greedy", True)):
+        config = load_config(SMOKE, [f"pretrain={{teacher: {teacher}, games: 2, targets: probabilities}}"])
+        data = collect_decisions(config, env_factory(config, [], pretraining=True), seed=3)
+        assert data.targets is not None and data.targets.shape == data.masks.shape
+        assert np.allclose(data.targets.sum(axis=1), 1.0, atol=1e-5)
+        assert not (data.targets[~data.masks] > 0).any()  # nothing on illegal actions
+        assert np.array_equal(data.targets.argmax(axis=1), data.actions)  # the teacher plays its most likely move
+        assert bool(np.isin(data.targets, (0.0, 1.0)).all()) is one_hot
+        config = load_config(SMOKE, [f"pretrain={{teacher: {teacher}, games: 2}}"])
+        assert collect_decisions(config, env_factory(config, [], pretraining=True), seed=3).targets is None
+
+
+def test_cloning_on_soft_targets_learns_and_is_kept_apart_from_a_data_set_of_actions(tmp_path):
+    run = tmp_path / "run"
+    soft = "pretrain={teacher: ppo, games: 6, epochs: 3, batch_size: 64, validation: 0.34, targets: probabilities}"
+    assert train("--config", SMOKE, "--run-dir", run, "--set", soft, *SHORT) == 0
+    metrics = json.loads((run / PRETRAIN_DIR / METRICS).read_text())
+    assert metrics["history"][-1]["loss"] < metrics["history"][0]["loss"]
+    meta = _meta_of(run)
+    assert meta["targets"] == "probabilities"
+    assert Decisions.load(run / PRETRAIN_DIR / DATASET, meta).targets is not None
+    assert Decisions.load(run / PRETRAIN_DIR / DATASET, {k: v for k, v in meta.items() if k != "targets"}) is None
+
+
+def test_the_shipped_agents_probabilities_are_its_softmax_over_the_legal_actions():
+    from fiesta_envs.agents.shipped import ShippedPolicy
+    from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
+
+    game = FiestaMexicana(num_players=2)
+    game.reset(seed=5)
+    policy = ShippedPolicy("fiesta_mexicana")
+    for _ in range(30):
+        if game.is_over:
+            break
+        player, mask = game.current_player, game.legal_mask()
+        observation = game.observe(player)
+        probabilities = policy.action_probabilities(observation, mask, game, player)
+        assert probabilities is not None and abs(float(probabilities.sum()) - 1.0) < 1e-5
+        assert not probabilities[~mask.astype(bool)].any()
+        action = policy.act(observation, mask, game, player)
+        assert int(probabilities.argmax()) == action
+        game.step(action)

@@ -125,6 +125,8 @@ class PretrainConfig(_Strict):
     value_coef: Annotated[float, Field(ge=0.0)] = 0.5
     validation: Annotated[float, Field(ge=0.0, lt=1.0)] = 0.1  # share of games held out
     workers: Annotated[int, Field(ge=1, le=64)] = 1
+    # what is cloned: the teacher's action, or its probability of every action where it has them (a network)
+    targets: Literal["actions", "probabilities"] = "actions"
 
 
 #: What ``rllib.address`` accepts besides ``local`` and ``auto``: a Ray head (``host:port``) or a Ray Client URL.

@@ -9,6 +9,8 @@
       learning_rate: 1.0e-3
       value_coef: 0.5        # weight of the value head's regression onto the teacher's returns
       validation: 0.1        # share of the games held out to measure accuracy
+      targets: actions       # or probabilities: the teacher's move distribution where it has one (a network
+                             # such as ppo), so the clone learns how sure it is, not only its choice
       workers: 1             # processes collecting games
 
 What happens, before the first PPO step of a new run (``Trainer._start``):
@@ -58,13 +60,16 @@ class Decisions:
     actions: np.ndarray  # int64 (N,)
     returns: np.ndarray  # float32 (N,): discounted return from that step on
     games: np.ndarray  # int64 (N,): which collected game the row comes from
+    # float32 (N, actions): the teacher's probability of each action (``targets: probabilities``); None: its action
+    targets: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.actions)
 
     def subset(self, rows: np.ndarray) -> Decisions:
+        targets = None if self.targets is None else self.targets[rows]
         return Decisions(
-            self.observations[rows], self.masks[rows], self.actions[rows], self.returns[rows], self.games[rows]
+            self.observations[rows], self.masks[rows], self.actions[rows], self.returns[rows], self.games[rows], targets
         )
 
     @staticmethod
@@ -79,6 +84,7 @@ class Decisions:
             np.concatenate([p.actions for p in parts]),
             np.concatenate([p.returns for p in parts]),
             np.concatenate(games),
+            None if parts[0].targets is None else np.concatenate([p.targets for p in parts]),
         )
 
     def save(self, path: Path, meta: Mapping[str, Any]) -> None:
@@ -90,6 +96,7 @@ class Decisions:
                 actions=self.actions,
                 returns=self.returns,
                 games=self.games,
+                **({} if self.targets is None else {"targets": self.targets}),
                 meta=np.array(json.dumps(dict(meta), sort_keys=True)),
             )
 
@@ -100,21 +107,29 @@ class Decisions:
             with np.load(path, allow_pickle=False) as data:
                 if str(data["meta"]) != json.dumps(dict(meta), sort_keys=True):
                     return None
-                return Decisions(data["observations"], data["masks"], data["actions"], data["returns"], data["games"])
+                targets = data["targets"] if "targets" in data.files else None
+                return Decisions(
+                    data["observations"], data["masks"], data["actions"], data["returns"], data["games"], targets
+                )
         except (OSError, KeyError, ValueError):
             return None
 
 
 # ---------------------------------------------------------------------------------- collection
-def _collect_games(env_factory: Any, game: str, teacher: str, episode_seeds: list[int], gamma: float) -> Decisions:
-    """Play one episode per seed with ``teacher`` in the learner's seat of ``env_factory()``."""
+def _collect_games(
+    env_factory: Any, game: str, teacher: str, episode_seeds: list[int], gamma: float, soft: bool = False
+) -> Decisions:
+    """Play one episode per seed with ``teacher`` in the learner's seat of ``env_factory()``; ``soft``: keep the
+    teacher's probability of every action too (its action, one-hot, where it names only its choice)."""
     from fiesta_envs.registry import make_policy
 
     env = env_factory()
     base = env.unwrapped
     policy = make_policy(game, teacher)
     shortlisted = _is_shortlisted(env)
-    observations, masks, actions, returns, game_ids = [], [], [], [], []
+    if soft and shortlisted:
+        raise ValueError("pretrain.targets: probabilities needs an environment without a shortlist")
+    observations, masks, actions, returns, game_ids, targets = [], [], [], [], [], []
     for index, episode_seed in enumerate(episode_seeds):
         observation, _ = env.reset(seed=episode_seed)
         policy.start_episode(episode_seed + 1)
@@ -126,7 +141,14 @@ def _collect_games(env_factory: Any, game: str, teacher: str, episode_seeds: lis
                 seen = base.game.observe(base.seat) if policy.needs_observation else None
                 action = _candidate_of(env, policy.act(seen, base.game.legal_mask(), base.game, base.seat))
             else:
-                action = policy.act(observation, base.game.legal_mask(), base.game, base.seat)
+                legal = base.game.legal_mask()
+                action = policy.act(observation, legal, base.game, base.seat)
+                if soft:
+                    probabilities = policy.action_probabilities(observation, legal, base.game, base.seat)
+                    if probabilities is None:
+                        probabilities = np.zeros(len(legal), dtype=np.float32)
+                        probabilities[action] = 1.0
+                    targets.append(probabilities)
             observations.append(observation)
             masks.append(mask)
             actions.append(action)
@@ -146,6 +168,7 @@ def _collect_games(env_factory: Any, game: str, teacher: str, episode_seeds: lis
         np.asarray(actions, dtype=np.int64),
         np.asarray(returns, dtype=np.float32),
         np.asarray(game_ids, dtype=np.int64),
+        np.asarray(targets, dtype=np.float32) if soft else None,
     )
 
 
@@ -179,8 +202,9 @@ def collect_decisions(config: Any, env_factory: Any, seed: int) -> Decisions:
     seeds = episode_seeds(seed, settings.games)
     workers = min(settings.workers, settings.games)
     bounds = np.linspace(0, len(seeds), workers + 1).astype(int)
+    soft = settings.targets == "probabilities"
     jobs = [
-        (env_factory, config.game, settings.teacher, seeds[start:stop], config.ppo.gamma)
+        (env_factory, config.game, settings.teacher, seeds[start:stop], config.ppo.gamma, soft)
         for start, stop in itertools.pairwise(bounds)
     ]
     if workers == 1:
@@ -247,9 +271,16 @@ def clone(model: Any, data: Decisions, settings: Any, *, seed: int, action_names
             rows = order[start : start + settings.batch_size]
             obs = torch.as_tensor(train.observations[rows])
             actions = torch.as_tensor(train.actions[rows])
-            values, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=train.masks[rows])
+            if train.targets is None:  # cross-entropy on the teacher's action
+                values, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=train.masks[rows])
+                policy_loss = -log_prob.mean()
+            else:  # cross-entropy on the teacher's probabilities (distillation); illegal actions have 0 of both
+                distribution = policy.get_distribution(obs, action_masks=train.masks[rows])
+                log_probs = distribution.distribution.logits  # normalised: log-probabilities
+                policy_loss = -(torch.as_tensor(train.targets[rows]) * log_probs).sum(dim=1).mean()
+                values = policy.predict_values(obs)
             value_loss = torch.nn.functional.mse_loss(values.squeeze(1), torch.as_tensor(train.returns[rows]))
-            loss = -log_prob.mean() + settings.value_coef * value_loss
+            loss = policy_loss + settings.value_coef * value_loss
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), model.max_grad_norm)
@@ -297,6 +328,7 @@ def pretrain(model: Any, config: Any, run_dir: Path, *, env_factory: Any, seed: 
         "num_players": config.num_players,
         "options": dict(config.options),
         "teacher": settings.teacher,
+        **({"targets": settings.targets} if settings.targets != "actions" else {}),  # (older data sets: actions)
         "opponents": dict(settings.opponents),
         "games": settings.games,
         "gamma": config.ppo.gamma,

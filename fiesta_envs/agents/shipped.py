@@ -96,7 +96,7 @@ import numpy as np
 
 from fiesta_envs.core.actor_policy import network_input
 from fiesta_envs.core.errors import InvalidOptionError
-from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
+from fiesta_envs.core.mlp import ActorSnapshot, masked_choice, masked_softmax
 from fiesta_envs.core.options import validate_options
 from fiesta_envs.core.policy import Policy
 from fiesta_envs.core.saved_files import read_json_object, sha256_of
@@ -545,6 +545,16 @@ class ShippedPolicy(Policy):
             return binding.choose(observation, game, player, self.rng if self.sample else None)
         logits = binding.actor.logits(binding.network_input(observation, game, player))
         return masked_choice(logits, action_mask, self.rng if self.sample else None)
+
+    def action_probabilities(
+        self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int
+    ) -> np.ndarray | None:
+        """The network's softmax over the legal actions (``None`` for a shortlist agent, which chooses among
+        candidates, not actions)."""
+        binding = self._bindings.get(self._key(game)) or self.check_game(game)
+        if binding.mode == "shortlist":
+            return None
+        return masked_softmax(binding.actor.logits(binding.network_input(observation, game, player)), action_mask)
 
     def __getstate__(self) -> dict[str, Any]:  # send no weights to worker processes: they load their own
         state = dict(self.__dict__)

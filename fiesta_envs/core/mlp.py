@@ -135,6 +135,16 @@ class ActorSnapshot:
             return cls([data[f"w{i}"] for i in range(count)], [data[f"b{i}"] for i in range(count)], activations)
 
 
+def masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The probabilities of the legal actions under the softmax of ``logits`` (0 for the illegal ones)."""
+    legal = np.flatnonzero(mask)
+    values = logits[legal].astype(np.float64)
+    values = np.exp(values - values.max())
+    probabilities = np.zeros(len(mask), dtype=np.float32)
+    probabilities[legal] = values / values.sum()
+    return probabilities
+
+
 def masked_choice(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None) -> int:
     """The best legal action (``rng=None``) or one sampled from the masked softmax."""
     legal = np.flatnonzero(mask)

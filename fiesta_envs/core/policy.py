@@ -51,6 +51,13 @@ class Policy:
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
         raise NotImplementedError
 
+    def action_probabilities(
+        self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int
+    ) -> np.ndarray | None:
+        """The policy's probability of each action, for behaviour cloning on soft targets; ``None`` (the
+        default) for a policy that only names its choice, such as the scripted baselines."""
+        return None
+
 
 class VersionedPolicy(Policy):
     """A scripted player kept playable in every version it had: ``versions`` lists them, the last is the
