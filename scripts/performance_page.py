@@ -45,7 +45,7 @@ def render(data: dict[str, Any], source: str) -> str:
         "- **rollout inference**: the rest of collecting the rollout, mostly the policy's forward passes;",
         "- **PPO update**: the gradient steps.",
         "",
-        f"Measured {settings.get('finished', '')} on {machine}; {steps:,} steps a config:",
+        f"Measured with fiesta_envs {data.get('fiesta_envs_version', '')} on {machine}; {steps:,} steps a config:",
         "",
         "| config | frames/s | " + " | ".join(title for _, title in PARTS) + " |",
         "| --- | ---: | " + " | ".join("---:" for _ in PARTS) + " |",

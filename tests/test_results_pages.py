@@ -48,7 +48,7 @@ def measured_blocks(data: dict) -> list[dict]:
                        for row in data["training_fps"]["rows"]]
     if data["table"] == "rllib":
         return [data["throughput"], data["shipped_config"]]
-    if data["table"] == "openspiel":  # one run: its pairs share the command
+    if data["table"] in ("openspiel", "training_speed", "training_speed_ab"):  # one run: its rows share the command
         return [data]
     return [*data["rows"], *data.get("training", []), *([data["main_job"]] if "main_job" in data else [])]
 
