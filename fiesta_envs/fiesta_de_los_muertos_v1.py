@@ -237,5 +237,8 @@ from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.registry import game_spec
 
 raw_env, env = aec_env_classes(
-    FiestaDeLosMuertos, "fiesta_de_los_muertos_v1", picture=game_spec("fiesta_de_los_muertos").picture()
+    FiestaDeLosMuertos,
+    "fiesta_de_los_muertos_v1",
+    module=__name__,
+    picture=game_spec("fiesta_de_los_muertos").picture(),
 )

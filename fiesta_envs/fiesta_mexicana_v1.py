@@ -195,4 +195,6 @@ from fiesta_envs.core.aec import aec_env_classes
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 from fiesta_envs.registry import game_spec
 
-raw_env, env = aec_env_classes(FiestaMexicana, "fiesta_mexicana_v1", picture=game_spec("fiesta_mexicana").picture())
+raw_env, env = aec_env_classes(
+    FiestaMexicana, "fiesta_mexicana_v1", module=__name__, picture=game_spec("fiesta_mexicana").picture()
+)

@@ -220,5 +220,5 @@ from fiesta_envs.registry import game_spec
 from fiesta_envs.tortilla.game import TortillaDePatatas
 
 raw_env, env = aec_env_classes(
-    TortillaDePatatas, "tortilla_de_patatas_v1", picture=game_spec("tortilla_de_patatas").picture()
+    TortillaDePatatas, "tortilla_de_patatas_v1", module=__name__, picture=game_spec("tortilla_de_patatas").picture()
 )

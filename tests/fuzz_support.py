@@ -30,7 +30,7 @@ class StrictNim(Nim):
         super()._state_from_dict(data)
 
 
-raw_env, env = aec_env_classes(StrictNim, "toy_nim_v0")
+raw_env, env = aec_env_classes(StrictNim, "toy_nim_v0", module=__name__)
 BASELINES = {"take_one": TakeOne}
 TOY_NAME = "toy_nim"
 

@@ -16,7 +16,7 @@ from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.core.policy import CallablePolicy, RandomPolicy
 from fiesta_envs.core.single_seat import SingleSeatEnv
 
-raw_env, env = aec_env_classes(Nim, "toy_nim_v0")
+raw_env, env = aec_env_classes(Nim, "toy_nim_v0", module=__name__)
 
 
 def policy_factory(spec, seed):

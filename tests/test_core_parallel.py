@@ -145,6 +145,6 @@ def test_a_missing_or_illegal_action_of_a_deciding_seat_is_refused():
 
 
 def test_a_game_without_simultaneous_decisions_has_no_parallel_environment():
-    _, parallel_env = parallel_env_classes(FiestaMexicana, "fiesta_mexicana_v0")
+    _, parallel_env = parallel_env_classes(FiestaMexicana, "fiesta_mexicana_v0", module=__name__)
     with pytest.raises(InvalidOptionError, match="no Parallel API"):
         parallel_env(num_players=2)

@@ -29,7 +29,7 @@ def game_class(name: str):
 
 @pytest.mark.parametrize("name", list(ENGINES))
 def test_pettingzoo_render_test(name: str, capsys: pytest.CaptureFixture) -> None:
-    _, env = aec_env_classes(game_class(name), f"{name}_v0", picture=GAMES[name].picture())
+    _, env = aec_env_classes(game_class(name), f"{name}_v0", module=__name__, picture=GAMES[name].picture())
     assert "rgb_array" in env(render_mode="ansi").metadata["render_modes"]
     render_test(env)
     capsys.readouterr()  # the "human" mode printed the board
@@ -37,7 +37,7 @@ def test_pettingzoo_render_test(name: str, capsys: pytest.CaptureFixture) -> Non
 
 @pytest.mark.parametrize("name", list(ENGINES))
 def test_rgb_array_mode_returns_the_picture_of_the_game(name: str) -> None:
-    _, env_fn = aec_env_classes(game_class(name), f"{name}_v0", picture=GAMES[name].picture())
+    _, env_fn = aec_env_classes(game_class(name), f"{name}_v0", module=__name__, picture=GAMES[name].picture())
     env = env_fn(render_mode="rgb_array")
     env.reset(seed=4)
     picture = env.render()

@@ -1,6 +1,6 @@
 """One PettingZoo AEC environment for every game engine.
 
-``aec_env_classes(GameClass, "name_v0")`` returns ``(raw_env, env)`` for a game's public
+``aec_env_classes(GameClass, "name_v0", module=__name__)`` returns ``(raw_env, env)`` for a game's public
 module, following PettingZoo's classic games:
 
 * agents ``player_0 .. player_{n-1}`` in seat order; the engine says whose turn it is, so a
@@ -32,7 +32,6 @@ its order flags from the environment).
 from __future__ import annotations
 
 import importlib.util
-import sys
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -404,17 +403,14 @@ class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
 
 
 def aec_env_classes(
-    game_class: type[Game], env_name: str, module: str | None = None, *, picture: Picture | None = None
+    game_class: type[Game], env_name: str, *, module: str, picture: Picture | None = None
 ) -> tuple[type[FiestaAECEnv], Callable[..., AECEnv]]:
     """The public ``raw_env`` class and ``env()`` factory of a game's ``<game>_vN`` module (``picture``: how
     to draw it, the registry's ``GameSpec.picture()``; None: text only).
 
-    Both are named as attributes ``raw_env`` and ``env`` of ``module`` -- by default the module that
-    calls this function, as ``collections.namedtuple`` does -- so that plain ``pickle`` finds them
-    there: assign them to exactly those names.
+    Both are named as attributes ``raw_env`` and ``env`` of ``module`` (the caller passes its own
+    ``__name__``), so that plain ``pickle`` finds them there: assign them to exactly those names.
     """
-    if module is None:
-        module = sys._getframe(1).f_globals.get("__name__", "__main__")
     raw = type(
         "raw_env",
         (FiestaAECEnv,),

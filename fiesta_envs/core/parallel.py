@@ -8,8 +8,8 @@ A game opts in with two methods (``SimultaneousGame``):
   ``None`` when the decision now is one seat's alone (Tequila: the starting player's re-roll).
 * ``join_simultaneous(parts)``: take every seat's part back into the game and go on.
 
-``parallel_env_classes(GameClass, "name_v1")`` returns the ``parallel_raw_env`` class and the ``parallel_env``
-factory of a game's public module. In every ``step(actions)``:
+``parallel_env_classes(GameClass, "name_v1", module=__name__)`` returns the ``parallel_raw_env`` class and the
+``parallel_env`` factory of a game's public module. In every ``step(actions)``:
 
 * in a simultaneous part, every seat with a decision left makes its next one, each in its own copy:
   what a seat is shown is what the game's observer shows it (for Tequila: the others as they stood
@@ -41,7 +41,6 @@ nothing changes.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -304,17 +303,14 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
 
 
 def parallel_env_classes(
-    game_class: type[Game], env_name: str, module: str | None = None, *, picture: Picture | None = None
+    game_class: type[Game], env_name: str, *, module: str, picture: Picture | None = None
 ) -> tuple[type[FiestaParallelEnv], Callable[..., FiestaParallelEnv]]:
     """The public ``parallel_raw_env`` class and ``parallel_env()`` factory of a game whose engine is a
     ``SimultaneousGame`` (``picture``: as for ``core.aec.aec_env_classes``).
 
-    Both are named as attributes ``parallel_raw_env`` and ``parallel_env`` of ``module`` -- by default the module
-    that calls this function, as ``core.aec.aec_env_classes`` does -- so that plain ``pickle`` finds them there:
-    assign them to exactly those names.
+    Both are named as attributes ``parallel_raw_env`` and ``parallel_env`` of ``module`` (the caller passes its
+    own ``__name__``), so that plain ``pickle`` finds them there: assign them to exactly those names.
     """
-    if module is None:
-        module = sys._getframe(1).f_globals.get("__name__", "__main__")
     raw = type(
         "parallel_raw_env",
         (FiestaParallelEnv,),
