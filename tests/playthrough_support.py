@@ -1,8 +1,11 @@
 """Golden playthroughs: one seeded random game per configuration, written as readable text.
 
 Each file under ``tests/playthroughs/`` records, step by step, the seat to act, its legal actions by name,
-the action played, a digest of every seat's observation and the scores, then the final returns. A change in
-rules, masks or observations shows up as a diff that names the step (``tests/test_playthroughs.py``).
+the observation blocks (``observation_views``) of every seat that changed since that seat's previous observation,
+the action played and the scores, then the final returns. A seat's first observation lists all its blocks. A block
+of at most ``VALUES_SHOWN`` numbers is printed in full, a larger one as its count of non-zero entries and a short
+digest. A change in rules, masks or observations shows up as a diff that names the step, the seat and the block
+(``tests/test_playthroughs.py``).
 Regenerate after an intended change with ``python scripts/make_playthroughs.py`` and read the diff; a changed
 playthrough needs a new version of its environment (``tests/playthrough_pins.py``).
 """
@@ -22,6 +25,10 @@ DIRECTORY = Path(__file__).parent / "playthroughs"
 SEED = 0
 #: Up to this many legal actions are listed by name; longer lists show their first names and a digest.
 NAMES_SHOWN = 24
+#: Observation blocks of at most this many numbers are printed in full; larger ones as non-zeros and a digest.
+VALUES_SHOWN = 12
+#: Hex characters of a large observation block's digest.
+BLOCK_DIGEST = 8
 
 
 def configurations() -> list[tuple[str, int, dict[str, Any]]]:
@@ -49,6 +56,36 @@ def _legal_text(names: list[str], mask: np.ndarray) -> str:
     return f"{shown}, ... ({len(names)} legal, mask {_digest(np.asarray(mask, dtype=np.int8).tobytes())})"
 
 
+def _block_text(block: np.ndarray) -> str:
+    """A block's numbers (a small block) or its count of non-zero entries and digest (a large one)."""
+    if block.size <= VALUES_SHOWN:
+        return _numbers(block)
+    return f"{np.count_nonzero(block)}/{block.size} non-zero #{_digest(block.tobytes())[:BLOCK_DIGEST]}"
+
+
+class ObservationLog:
+    """Every seat's observation blocks as last printed: ``lines`` names the blocks that changed since."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.seen: dict[int, dict[str, bytes]] = {}
+
+    def lines(self) -> list[str]:
+        """``  obs <seat> <block>: <text>`` for each block of each seat that differs from the seat's previous
+        observation (every block of a seat not observed before)."""
+        lines = []
+        for seat in range(self.game.num_players):
+            previous = self.seen.get(seat, {})
+            current = {}
+            for name, view in self.game.observation_views(self.game.observe(seat)).items():
+                block = np.ascontiguousarray(view, dtype=np.float32).ravel()
+                current[name] = block.tobytes()
+                if previous.get(name) != current[name]:
+                    lines.append(f"  obs {seat} {name}: {_block_text(block)}")
+            self.seen[seat] = current
+        return lines
+
+
 def playthrough(game_name: str, num_players: int, options: dict[str, Any], seed: int = SEED) -> str:
     """The text of one seeded random game (the engine's generator and a separate one for the moves)."""
     game = GAMES[game_name].game_class()(num_players=num_players, seed=seed, **options)
@@ -57,6 +94,7 @@ def playthrough(game_name: str, num_players: int, options: dict[str, Any], seed:
         f"# {game_name}, {num_players} players, options {json.dumps(options, sort_keys=True)}, seed {seed}",
         "# regenerate: python scripts/make_playthroughs.py",
     ]
+    observations = ObservationLog(game)
     step = 0
     while not game.is_over:
         seat = game.current_player
@@ -64,22 +102,15 @@ def playthrough(game_name: str, num_players: int, options: dict[str, Any], seed:
         legal = np.flatnonzero(mask)
         names = [game.action_to_string(int(i)) for i in legal]
         action = int(legal[int(moves.integers(len(legal)))])
-        digests = " ".join(
-            f"{p}:{_digest(np.ascontiguousarray(game.observe(p), dtype=np.float32).tobytes())}"
-            for p in range(num_players)
-        )
         lines.append(f"step {step} seat {seat}")
         lines.append(f"  legal: {_legal_text(names, mask)}")
-        lines.append(f"  observations: {digests}")
+        lines.extend(observations.lines())
         lines.append(f"  action: {game.action_to_string(action)}")
         game.step(action)
         lines.append(f"  scores: {_numbers(game.scores())}")
         step += 1
-    digests = " ".join(
-        f"{p}:{_digest(np.ascontiguousarray(game.observe(p), dtype=np.float32).tobytes())}" for p in range(num_players)
-    )
     lines.append(f"end after {step} steps")
-    lines.append(f"  observations: {digests}")
+    lines.extend(observations.lines())
     lines.append(f"  scores: {_numbers(game.scores())}")
     lines.append(f"  returns: {_numbers(game.returns())}")
     return "\n".join(lines) + "\n"
