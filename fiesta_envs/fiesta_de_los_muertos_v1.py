@@ -195,19 +195,9 @@ Baselines
 default) writes the word of the best value (shared tags with what it reads, less 0.3 per other meaning),
 avoiding the words it already wrote or read, and deduces from every word its seat wrote and read; version 1
 (``associative:version=1``) writes the word sharing the most tags, ties going to the word with more meanings,
-and deduces from the final words, its own first word and the final word it wrote. Share of skulls appeased, 200
-games per player count, no options (``fiesta evaluate --game fiesta_de_los_muertos --players N --agents
-associative,random --games 200``; version 1 with ``--agents associative:version=1,random``):
-
-=======  ===============================  ================================  ======
-players  associative (version 2)          version 1                         random
-=======  ===============================  ================================  ======
-4        98.1% (3.92 of 4, CI 3.88-3.97)  67.8% (2.71 of 4, CI 2.54-2.88)   1.0%
-5        97.5% (4.88 of 5, CI 4.82-4.93)  68.9% (3.45 of 5, CI 3.26-3.63)   0.2%
-6        97.7% (5.86 of 6, CI 5.80-5.92)  66.6% (4.00 of 6, CI 3.79-4.20)   0%
-7        97.3% (6.81 of 7, CI 6.73-6.89)  68.3% (4.78 of 7, CI 4.56-5.00)   0%
-8        97.9% (7.83 of 8, CI 7.76-7.90)  66.3% (5.31 of 8, CI 5.07-5.54)   0%
-=======  ===============================  ================================  ======
+and deduces from the final words, its own first word and the final word it wrote. Skulls appeased by both
+versions and by ``random`` at every player count: the documentation's Results, "Cooperative baselines"
+(``results/team_baselines.json``).
 
 Trained agent
 -------------
@@ -224,7 +214,7 @@ Version history
 - v1 (fiesta_envs 0.2.0; ``fiesta_de_los_muertos_v1``, ``fiesta_envs/FiestaDeLosMuertos-v1``): words and characters get
   an identity code in every slot of the observation (4,440 -> 5,180 entries); the writing task is split into
   the ``task`` and ``prompt`` blocks; the observation is built from scratch at every call from the named
-  blocks above (``MuertosObserver``, no kept views: 8.5-9.2% of MaskablePPO's time, as before); rules,
+  blocks above (``MuertosObserver``, no kept views); rules,
   actions and rewards unchanged. ``fiesta_de_los_muertos_v0``
   and ``FiestaDeLosMuertos-v0`` fail with a message naming v1.
 - v0 (fiesta_envs 0.1.0): the first version, lexicon version 2 (217 characters, 1384 words, 111 tags;

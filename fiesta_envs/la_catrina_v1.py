@@ -103,19 +103,9 @@ Rulings we added
 Baselines
 ---------
 The ``associative`` team (see ``fiesta_de_los_muertos_v1``; in the campaign version 2 also takes a Memory
-Bone that saves a round only when that is worth the flowers it costs) and core's ``random``; flowers at the end,
-200 campaigns per player count, no options (``fiesta evaluate --game la_catrina --players N --agents
-associative,random --games 200``; version 1 with ``--agents associative:version=1,random``):
-
-=======  ====================  ==============  ==================  ==============  =========
-players  version 2 [95% CI]    all 13 flowers  version 1 [95% CI]  all 13 flowers  random
-=======  ====================  ==============  ==================  ==============  =========
-4        9.43 [8.92, 9.93]     36.0%           2.25 [1.93, 2.57]   1.0%            0 flowers
-5        10.03 [9.54, 10.51]   45.5%           3.27 [2.87, 3.67]   2.0%            0 flowers
-6        11.69 [11.36, 12.02]  66.0%           4.13 [3.68, 4.59]   4.0%            0 flowers
-7        12.10 [11.82, 12.38]  79.0%           5.92 [5.41, 6.43]   11.0%           0 flowers
-8        12.69 [12.53, 12.84]  91.0%           7.15 [6.60, 7.70]   14.5%           0 flowers
-=======  ====================  ==============  ==================  ==============  =========
+Bone that saves a round only when that is worth the flowers it costs) and core's ``random``. Flowers at the
+end of the campaign for both versions and ``random`` at every player count: the documentation's Results,
+"Cooperative baselines" (``results/team_baselines.json``).
 
 Trained agent
 -------------

@@ -248,12 +248,8 @@ with spare free actions. It decides the re-roll and the virtual die by what the 
 (building actions it can pay for, fences that still fence something off, resources), spends what
 is left in the last round on the market, and breaks ties at random (seeded), so two planners do not
 play the same game. ``planner:version=1`` is the planner as first shipped (deterministic, blind to
-the others, re-rolls only a 6, reaches its first shop with three roads over water). Version 2
-against version 1 (2 players, 1,000 games, seats rotated, seed 1): 673 / 3 / 324, win rate 0.674
-[0.645, 0.703]; solo (1,000 deals, seed 1): mean 229.8 against 189.4, better on 966 deals of 1,000.
-Scores of ``planner`` against ``planner`` (2 players, seeds 0-99, 200 scores): mean 224, standard
-deviation 21, min 148, max 265; solo (seeds 0-99): mean 228 (Rested tequilero; Aged from 230).
-Against ``random`` with seats alternating it won 200 games of 200 (its mean score there: 252).
+the others, re-rolls only a 6, reaches its first shop with three roads over water). Version 2 against
+version 1, and solo: the documentation's Results, "Search and baselines" (``results/baselines.json``).
 
 Version history
 ---------------

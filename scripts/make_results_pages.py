@@ -332,6 +332,36 @@ def rllib_page(data: Mapping[str, Any]) -> str:
     )
 
 
+def team_baselines_page(data: Mapping[str, Any]) -> str:
+    """The cooperative games' baselines at every player count: skulls appeased, flowers."""
+    rows = data["rows"]
+
+    def mean(r: Row) -> str:
+        if r["mean"] is None:
+            return "—"
+        interval = "" if r["ci"] is None else f" [{r['ci'][0]:.2f}, {r['ci'][1]:.2f}]"
+        return f"{r['mean']:.2f}{interval}"
+
+    def cells(r: Row) -> list[str]:
+        share = f"{r['share']:.1%}"
+        return [str(r["players"]), code(r["agent"]), number(r["games"]), mean(r), share, code(r["command"])]
+
+    muertos = [r for r in rows if r["game"] == "fiesta_de_los_muertos"]
+    catrina = [r for r in rows if r["game"] == "la_catrina"]
+    return page(
+        "team_baselines.json",
+        "Cooperative baselines",
+        "The `associative` team (version 2, and `:version=1`) and `random` in every seat, at every player count, "
+        "no options; the interval is the 95% interval of the mean.\n\n" + measured_on(rows),
+        "## Fiesta de los Muertos: skulls appeased\n\n"
+        + table(["players", "team", "games", "skulls appeased [95% CI]", "share of skulls", "command"],
+                (cells(r) for r in muertos)),
+        "## La Catrina: flowers at the end of the campaign\n\n"
+        + table(["players", "team", "campaigns", "flowers [95% CI]", "all 13 flowers", "command"],
+                (cells(r) for r in catrina)),
+    )
+
+
 def index_page() -> str:
     return page(
         "*.json",
@@ -344,6 +374,8 @@ def index_page() -> str:
         "trained, and the main job's run.\n"
         "- [Ladder](ladder.md): every agent of a game rated in one run.\n"
         "- [Search and baselines](search.md): the `search` agent, and version 2 of each baseline against version 1.\n"
+        "- [Cooperative baselines](team-baselines.md): Fiesta de los Muertos and La Catrina's baselines at every "
+        "player count.\n"
         "- [Long fuzz runs](fuzz.md): every configuration of every game, checked step by step.\n"
         "- [Performance](performance.md): the environments' share of training time and their speed.\n"
         "- [Ray RLlib backend](rllib.md): its throughput and its shipped config's run.",
@@ -380,6 +412,7 @@ def pages() -> dict[Path, str]:
         PAGES / "fuzz.md": fuzz_page(load("fuzz")),
         PAGES / "performance.md": performance_page(load("performance")),
         PAGES / "rllib.md": rllib_page(load("rllib")),
+        PAGES / "team-baselines.md": team_baselines_page(load("team_baselines")),
     }
 
 

@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 WORK_HISTORY = {
     "an issue number": re.compile(r"\bissues?\s*#?\d+", re.IGNORECASE),
     "an ISO date": re.compile(r"\b(?:19|20)\d\d-[01]\d-[0-3]\d\b"),
-    "a commit hash": re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b"),
+    # (a digest written "#78f38ab8", as the golden playthroughs print a block, is data, not a commit)
+    "a commit hash": re.compile(r"(?<!#)\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b"),
 }
 
 
