@@ -10,15 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/torch_pin.sh
 venv=${INTEGRATION_VENV:-.venv-integration}
-if [ ! -x "$venv/bin/python" ]; then
-  "${PYTHON:-python3}" -m venv "$venv"
-  install_pinned_torch "$venv/bin/python"
-  constraints=$(torch_constraints_file)
-  trap 'rm -f "$constraints"' EXIT
-  "$venv/bin/python" -m pip install --quiet --constraint "$constraints" -e ".[train,integration,dev]"
-fi
-# an editable install that does not map fiesta_envs.training (pyproject.toml's package-dir) is refreshed
-"$venv/bin/python" -c "import fiesta_envs.training" 2>/dev/null || "$venv/bin/python" -m pip install --quiet --no-deps -e .
+extra_venv "$venv" "train,integration,dev"
 if [ "$#" -eq 0 ]; then
   set -- -q -m integration tests/integration
 fi

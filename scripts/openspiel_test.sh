@@ -9,13 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/torch_pin.sh
 venv=${OPENSPIEL_VENV:-.venv-openspiel}
-if [ ! -x "$venv/bin/python" ]; then
-  "${PYTHON:-python3}" -m venv "$venv"
-  install_pinned_torch "$venv/bin/python"
-  constraints=$(torch_constraints_file)
-  trap 'rm -f "$constraints"' EXIT
-  "$venv/bin/python" -m pip install --quiet --constraint "$constraints" -e ".[openspiel,dev]"
-fi
+extra_venv "$venv" "openspiel,dev"
 if [ "$#" -eq 0 ]; then
   set -- -q -m openspiel tests/test_openspiel.py
 fi

@@ -1,4 +1,4 @@
-# Sourced by the set-up scripts (setup.sh, integration_test.sh, rllib_test.sh, lowest_versions.sh): the one
+# Sourced by the set-up scripts (setup.sh, integration_test.sh, rllib_test.sh, openspiel_test.sh, lowest_versions.sh): the one
 # place that says which torch the project uses and how it is installed.
 # torch is pinned to the 2.13.0 CPU build: on the project machines `pip install torch==2.13.0` takes a local
 # CPU wheel. Elsewhere, to avoid a multi-GB CUDA build, set
@@ -21,4 +21,23 @@ torch_constraints_file() {
   file=$(mktemp)
   echo "$TORCH_PIN" >"$file"
   echo "$file"
+}
+
+# extra_venv VENV EXTRAS: make the virtualenv VENV once (the pinned torch, then the package editable with
+# EXTRAS, e.g. "openspiel,dev", torch held at the pin) and reuse it; an editable install made before
+# fiesta_envs.training was mapped by pyproject.toml's package-dir is refreshed.
+extra_venv() {
+  local venv=$1 extras=$2 constraints
+  if [ ! -x "$venv/bin/python" ]; then
+    "${PYTHON:-python3}" -m venv "$venv"
+    install_pinned_torch "$venv/bin/python"
+    constraints=$(torch_constraints_file)
+    "$venv/bin/python" -m pip install --quiet --constraint "$constraints" -e ".[$extras]" || {
+      rm -f "$constraints"
+      return 1
+    }
+    rm -f "$constraints"
+  fi
+  "$venv/bin/python" -c "import fiesta_envs.training" 2>/dev/null ||
+    "$venv/bin/python" -m pip install --quiet --no-deps -e .
 }
