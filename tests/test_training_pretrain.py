@@ -111,6 +111,7 @@ def test_games_split_whole_into_training_and_validation():
         ("pretrain={teacher: greedy, games: 0}", "pretrain.games"),
         ("pretrain={teacher: greedy, epoch: 3}", "did you mean 'epochs'"),
         ("pretrain={teacher: greedy, opponents: {randm: 1.0}}", "pretrain.opponents"),
+        ("pretrain={teacher: greedy, targets: probs}", "'actions' or 'probabilities'"),
     ],
 )
 def test_a_malformed_pretrain_section_names_the_field(setting, expected):
@@ -178,3 +179,9 @@ def test_the_shipped_agents_probabilities_are_its_softmax_over_the_legal_actions
         action = policy.act(observation, mask, game, player)
         assert int(probabilities.argmax()) == action
         game.step(action)
+
+
+def test_soft_targets_are_refused_with_a_shortlist():
+    config = ROOT / "configs" / "fiesta_de_los_muertos" / "ppo.yaml"
+    with pytest.raises(ConfigError, match="pretrain.targets.*shortlist: false"):
+        load_config(config, ["pretrain={teacher: associative, targets: probabilities}"])

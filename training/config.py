@@ -227,6 +227,12 @@ class TrainConfig(_Strict):
                 raise _FieldError("shortlist", f"{self.game} has no shortlist; set `shortlist: false`") from exc
             except InvalidOptionError as exc:
                 raise _FieldError("shortlist_version", str(exc)) from exc
+            if self.pretrain is not None and self.pretrain.targets == "probabilities":
+                raise _FieldError(
+                    "pretrain.targets",
+                    "`probabilities` needs `shortlist: false` (a shortlist network chooses among candidates, not "
+                    "actions); use `targets: actions`",
+                )
         elif self.shortlist_version != 1:  # (1, the default, is in every saved config)
             raise _FieldError("shortlist_version", "a shortlist version other than 1 needs `shortlist: true`")
         pretrain_names = (
