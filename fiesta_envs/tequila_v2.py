@@ -220,20 +220,12 @@ Rulings we added or chose (the rulings file fixes the sheet, tracks and tables)
   30, 41, 53; production tracks white 3, 6, 9, 14, 18, 24, 30, 38, cream 5, 9, 14, 18, 24, 30, 38,
   45, pink 6, 12, 18, 24, 32, 39, 48, 57, red 8, 15, 23, 30, 39, 48, 59, 69; first to the 5th
   tequila 6, 9, 12, 15; collections 8, 15, 27, 42; first to market columns 5 and 7: 12 and 24.
-  Why: with the first values nothing reached the solo rank Aged (230): ``planner`` version 2, the
-  strongest agent, scored mean 147, max 172 over 1,000 deals (side A) before its layout gave the
-  shop a cask of its own, and its final version would score mean 158, max 184 (its games below with
-  the calibrated sources divided by 1.5); the best play we found reached 190. One factor
-  keeps the first values' balance between sources; 1.5 puts the strongest agent's typical game at the
-  Aged threshold (it was chosen when that agent's mean was 208: Rested, its better games Aged) and
-  leaves Golden (330) to play about 1.4 times as productive as the planner's. With them (1,000 deals, seeds
-  0-999, side A): ``planner`` mean 227.7, standard deviation 17, min 141, quartiles 220 / 231 / 240,
-  max 264; ranks Aged 519, Rested 463, Young 18; points by source (means): production tracks 79.4,
-  sections first 57.0, coin track 51.9, first-to bonuses 15.8, tequila majorities 14.8,
-  collections 4.8, market spaces 3.4, unused gears 0.5. The shipped solo ``ppo`` (trained on these
-  values, cloning ``planner`` version 2; 1,000 deals of ``fiesta evaluate --seed 1``): mean 239.9,
-  quartiles 232 / 245 / 253, max 269 (Aged 784, Rested 205, Young 8, Clear 3). Cask tile B is
-  easier: ``planner`` (300 deals) mean 259.1, quartiles 253 / 261 / 267, max 288 (typically Aged).
+  Why: with the first values no agent reached the solo rank Aged (230). One factor keeps the
+  first values' balance between sources; 1.5 puts the strongest agent's typical solo game at the
+  Aged threshold and leaves Golden (330) to play much more productive than it. The solo games
+  behind this (score distributions, ranks and points by source, for ``planner`` and the shipped
+  ``ppo``, both cask tiles) are on the results page "Tequila: prestige values", generated from
+  ``results/tequila_calibration.json`` by ``scripts/tequila_calibration.py``.
   The rulebook's own numbers are unchanged: the majorities (16/8, 20/10, 24/12, 30/15, market
   20/14), 1 point per market space and per unused gear, the solo ranks and the 275-point
   achievement; so are all coins (sections, bonuses, collections).

@@ -362,6 +362,51 @@ def team_baselines_page(data: Mapping[str, Any]) -> str:
     )
 
 
+SOURCE_NAMES = {
+    "production_tracks": "production tracks",
+    "sections_first": "sections filled first",
+    "coin_track": "coin track",
+    "first_to_bonuses": "first-to bonuses",
+    "tequila_majorities": "tequila majorities",
+    "market_majority": "market majority",
+    "collections": "collections",
+    "market_spaces": "market spaces",
+    "unused_gears": "unused gears",
+}
+
+
+def tequila_calibration_page(data: Mapping[str, Any]) -> str:
+    """Solo Tequila's scores with the sheet's prestige values: the measurements behind the ruling."""
+    rows = data["rows"]
+
+    def cells(r: Row) -> list[str]:
+        quartiles = " / ".join(f"{q:g}" for q in r["quartiles"])
+        ranks = ", ".join(f"{rank} {count:,}" for rank, count in r["ranks"].items())
+        return [code(r["agent"]), r["cask_tile"], number(r["deals"]), f"{r['mean']:.1f}", f"{r['sd']:.1f}",
+                str(r["min"]), quartiles, str(r["max"]), ranks, code(r["command"])]
+
+    sources = sorted({name for r in rows for name in r["points_by_source"]},
+                     key=lambda name: -max(r["points_by_source"].get(name, 0.0) for r in rows))
+    by_source = table(
+        ["agent", "cask tile", *(SOURCE_NAMES.get(name, name) for name in sources)],
+        ([code(r["agent"]), r["cask_tile"], *(f"{r['points_by_source'].get(name, 0.0):.1f}" for name in sources)]
+         for r in rows),
+    )
+    return page(
+        "tequila_calibration.json",
+        "Tequila: solo scores with the prestige values",
+        "The rulebook pictures the sheet without printing its prestige, so the values are a ruling (the "
+        "Tequila page lists them): the first values were multiplied by 1.5, which keeps their balance between "
+        "sources and puts the strongest agent's typical solo game at the rank Aged (230 prestige), leaving "
+        "Golden (330) for play much more productive than it. These are the solo games behind that choice, one "
+        "per deal seed, with the current values.\n\n" + measured_on(rows),
+        "## Final prestige\n\n"
+        + table(["agent", "cask tile", "deals", "mean", "sd", "min", "quartiles", "max", "solo ranks", "command"],
+                (cells(r) for r in rows)),
+        "## Mean prestige by source\n\n" + by_source,
+    )
+
+
 def index_page() -> str:
     return page(
         "*.json",
@@ -376,6 +421,7 @@ def index_page() -> str:
         "- [Search and baselines](search.md): the `search` agent, and version 2 of each baseline against version 1.\n"
         "- [Cooperative baselines](team-baselines.md): Fiesta de los Muertos and La Catrina's baselines at every "
         "player count.\n"
+        "- [Tequila's prestige values](tequila-calibration.md): solo scores with the calibrated sheet.\n"
         "- [Long fuzz runs](fuzz.md): every configuration of every game, checked step by step.\n"
         "- [Performance](performance.md): the environments' share of training time and their speed.\n"
         "- [Ray RLlib backend](rllib.md): its throughput and its shipped config's run.",
@@ -413,6 +459,7 @@ def pages() -> dict[Path, str]:
         PAGES / "performance.md": performance_page(load("performance")),
         PAGES / "rllib.md": rllib_page(load("rllib")),
         PAGES / "team-baselines.md": team_baselines_page(load("team_baselines")),
+        PAGES / "tequila-calibration.md": tequila_calibration_page(load("tequila_calibration")),
     }
 
 

@@ -121,3 +121,20 @@ def test_record_result_turns_a_fuzz_report_into_a_row_keyed_by_its_command(tmp_p
 def test_record_result_refuses_a_results_file_that_does_not_exist(tmp_path):
     with pytest.raises(SystemExit, match="does not exist"):
         recorder.main([str(tmp_path / "nope.json"), "--", "fiesta", "fuzz"])
+
+
+def test_tequila_calibration_summarises_solo_games_and_replaces_its_own_row(tmp_path):
+    calibration = load_script("tequila_calibration")
+    out = tmp_path / "calibration.json"
+    assert calibration.main(["--deals", "3", "--workers", "1", "--out", str(out)]) == 0
+    assert calibration.main(["--deals", "2", "--workers", "1", "--out", str(out)]) == 0
+    calibration.main(["--deals", "2", "--workers", "1", "--cask-tile", "B", "--out", str(out)])
+    rows = json.loads(out.read_text(encoding="utf-8"))["rows"]
+    assert [(r["cask_tile"], r["deals"]) for r in rows] == [("A", 2), ("B", 2)]
+    games = [calibration.play_deal(("planner", "A", seed)) for seed in (0, 1)]
+    row = rows[0]
+    assert row["mean"] == round(sum(g["score"] for g in games) / 2, 1)
+    assert row["min"] == min(g["score"] for g in games) and row["max"] == max(g["score"] for g in games)
+    assert sum(row["ranks"].values()) == 2
+    assert abs(sum(row["points_by_source"].values()) - row["mean"]) < 0.2
+    assert pages.tequila_calibration_page({"rows": rows}).count("| `planner` |") == 4
