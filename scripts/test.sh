@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set up (if needed), check the code with ruff, build the documentation site with every warning an error
+# Set up (if needed), check the code with ruff and mypy, build the documentation site with every warning an error
 # (scripts/docs.sh into a temporary directory, ~10 s), and run the default test suite: every rule, API
 # conformance, fuzzing (a few hundred games per environment), training smoke test. Long tests are skipped here:
 #   .venv/bin/python -m pytest -m slow    # training to a win rate, baseline matches
@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/python -m ruff check fiesta_envs training tests
+.venv/bin/python -m mypy   # the type check of the packages [tool.mypy] lists in pyproject.toml
 .venv/bin/python scripts/make_results_pages.py --check   # the results pages and README table match results/*.json
 site=$(mktemp -d)
 bash scripts/docs.sh --site-dir "$site"

@@ -20,7 +20,7 @@ import numpy as np
 
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
-from fiesta_envs.core.policy import Policy
+from fiesta_envs.core.policy import Policy, observed
 from fiesta_envs.core.wording import players
 
 if TYPE_CHECKING:
@@ -108,6 +108,6 @@ class ActorPolicy(Policy):
             mode = self._modes[key] = input_mode(self.actor, game, self.where, self.num_players)
         return mode
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
-        logits = self.actor.logits(network_input(self.check_game(game), observation, game, player))
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int) -> int:
+        logits = self.actor.logits(network_input(self.check_game(game), observed(observation, self), game, player))
         return masked_choice(logits, np.asarray(action_mask).astype(bool), None if self.deterministic else self.rng)

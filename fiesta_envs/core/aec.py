@@ -138,7 +138,7 @@ class PlaysAGame:
             return None
         if not self._has_reset:
             raise RuntimeError(f"{self.game.name}: call reset() before render()")
-        return render_game(self.game, self.render_mode, self.picture)
+        return render_game(self.game, self.render_mode, type(self).picture)
 
     def close(self) -> None:
         pass
@@ -182,7 +182,7 @@ class FiestaAECEnv(PicklesGameAsStateDict, PlaysAGame, AECEnv):
         **options: Any,
     ) -> None:
         super().__init__()
-        self.render_mode = check_render_mode(self.game_class, render_mode, self.picture)
+        self.render_mode = check_render_mode(self.game_class, render_mode, type(self).picture)
         self.illegal_action = check_illegal_action_mode(illegal_action)
         refuse_unknown_keywords(self.game_class.name, self.game_class.options, options, type(self).__init__)
         self.game: Game = self.game_class(num_players=num_players, **options)
@@ -218,7 +218,7 @@ class FiestaAECEnv(PicklesGameAsStateDict, PlaysAGame, AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
         self._illegal_action = None
         if self.game.is_over:  # only from a loaded engine state dict: the game ends at once
@@ -368,7 +368,7 @@ class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
     """
 
     @property
-    def _has_reset(self) -> bool:  # type: ignore[override]
+    def _has_reset(self) -> bool:
         inner = self.__dict__.get("env")
         return bool(inner is not None and inner._has_reset)
 
@@ -379,7 +379,7 @@ class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
             inner._has_reset = value
 
     @property
-    def _has_updated(self) -> bool:  # type: ignore[override]
+    def _has_updated(self) -> bool:
         inner = self.__dict__.get("env")
         return bool(inner is not None and getattr(inner, "_has_updated", inner._has_reset))
 

@@ -71,7 +71,7 @@ class AECBookkeeping:
         skip = read.raw("skip_agent_selection")
         if skip is not None:
             skip = read.choice("skip_agent_selection", possible_agents)
-        per_agent = {}
+        per_agent: dict[str, Any] = {}
         for key in ("rewards", "cumulative_rewards", "terminations", "truncations"):
             part = read.part(key)
             read.problem_if(sorted(part.data) != sorted(agents), f"'aec.{key}' must have exactly the keys {agents}")

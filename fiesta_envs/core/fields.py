@@ -38,7 +38,7 @@ def to_json_safe(value: Any) -> Any:
     if isinstance(value, enum.Enum):  # (an IntEnum phase is saved as its number)
         return to_json_safe(value.value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {name: to_json_safe(getattr(value, name)) for name in _field_names(kind)}
+        return {name: to_json_safe(getattr(value, name)) for name in _field_names(type(value))}
     if isinstance(value, Mapping):
         return {str(key): to_json_safe(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
@@ -128,9 +128,6 @@ class FieldReader:
             )
         return value
 
-    def int(self, key: str, low: int | None = None, high: int | None = None) -> int:
-        return self._int(self.raw(key), self._name(key), low, high)
-
     def number(self, key: str) -> float:
         """A finite int or float, returned as a float (``True``/``False`` are not numbers here)."""
         value = self.raw(key)
@@ -142,18 +139,6 @@ class FieldReader:
         """An int, or None (JSON null) for "none"."""
         value = self.raw(key)
         return None if value is None else self._int(value, self._name(key), low, high)
-
-    def bool(self, key: str) -> bool:
-        value = self.raw(key)
-        if not isinstance(value, bool):
-            raise self.fail(self._name(key), "true or false", value)
-        return value
-
-    def str(self, key: str) -> str:
-        value = self.raw(key)
-        if not isinstance(value, str):
-            raise self.fail(self._name(key), "a string", value)
-        return value
 
     def choice(self, key: str, choices: Sequence[str]) -> str:
         value = self.raw(key)
@@ -175,9 +160,6 @@ class FieldReader:
             expected = "a list" if length is None else f"a list of {length} entries"
             raise self.fail(field, expected, value)
         return value
-
-    def list(self, key: str, length: int | None = None) -> list:
-        return self._list(self.raw(key), self._name(key), length)
 
     def choice_list(self, key: str, choices: Sequence[str], length: int | None = None) -> list[str]:
         """A list whose every entry is one of ``choices``."""
@@ -261,3 +243,23 @@ class FieldReader:
             FieldReader(item, self.game, f"{field}[{i}]")
             for i, item in enumerate(self._list(self.raw(key), field, length))
         ]
+
+    # ------------------------------------------------------------------ single values named after builtins
+    # Last in the class: above them, the annotations int, bool, str and list still name the builtins.
+    def list(self, key: str, length: int | None = None) -> list:
+        return self._list(self.raw(key), self._name(key), length)
+
+    def int(self, key: str, low: int | None = None, high: int | None = None) -> int:
+        return self._int(self.raw(key), self._name(key), low, high)
+
+    def bool(self, key: str) -> bool:
+        value = self.raw(key)
+        if not isinstance(value, bool):
+            raise self.fail(self._name(key), "true or false", value)
+        return value
+
+    def str(self, key: str) -> str:
+        value = self.raw(key)
+        if not isinstance(value, str):
+            raise self.fail(self._name(key), "a string", value)
+        return value

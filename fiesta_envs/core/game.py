@@ -26,7 +26,7 @@ from __future__ import annotations
 import abc
 import difflib
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -36,6 +36,9 @@ from fiesta_envs.core.options import Option, validate_options, validate_player_c
 from fiesta_envs.core.rewards import margin_returns, ranking_returns
 from fiesta_envs.core.rng import generator_from_state, generator_state
 from fiesta_envs.core.wording import players
+
+if TYPE_CHECKING:
+    from fiesta_envs.core.observer import Observer
 
 #: The keys of an engine's state dict (``Game.state_dict``); ``version`` may be missing from older saves.
 STATE_DICT_KEYS = ("game", "version", "num_players", "options", "rng", "state")
@@ -82,6 +85,8 @@ class Game(abc.ABC):
     score_scale: ClassVar[float] = 100.0
     version: ClassVar[int] = 0
     shortlist_target: ClassVar[str | None] = None
+    #: Each engine's observer (``core.observer``): its observations and their named views.
+    observer: Observer[Any]
 
     def __init__(self, num_players: int | None = None, seed: int | None = None, **options: Any) -> None:
         if num_players is None:
@@ -129,7 +134,7 @@ class Game(abc.ABC):
     def observation_views(self, observation: Any) -> dict[str, np.ndarray]:
         """``{block name: array in its documented shape}`` for an observation of this game (the vector, or
         an environment's observation dict): copies, in the order of the game page's observation table."""
-        return self.observer.observation_views(observation)  # type: ignore[attr-defined]
+        return self.observer.observation_views(observation)
 
     @abc.abstractmethod
     def _new_game(self) -> None:

@@ -17,7 +17,7 @@ Only ``ActorSnapshot.from_model`` needs torch (it copies a live model), and impo
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,7 @@ def _identity(x: np.ndarray) -> np.ndarray:
 
 
 #: module-level functions, so that frozen policies pickle (evaluation sends them to worker processes)
-ACTIVATIONS = {"tanh": np.tanh, "relu": _relu, "identity": _identity}
+ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {"tanh": np.tanh, "relu": _relu, "identity": _identity}
 
 
 class ActorSnapshot:

@@ -42,7 +42,7 @@ nothing changes.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, cast, runtime_checkable
 
 import gymnasium
 import numpy as np
@@ -92,7 +92,7 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
         illegal_action: str = "terminate",
         **options: Any,
     ) -> None:
-        self.render_mode = check_render_mode(self.game_class, render_mode, self.picture)
+        self.render_mode = check_render_mode(self.game_class, render_mode, type(self).picture)
         self.illegal_action = check_illegal_action_mode(illegal_action)
         refuse_unknown_keywords(self.game_class.name, self.game_class.options, options, type(self).__init__)
         self.game: Game = self.game_class(num_players=num_players, **options)
@@ -127,7 +127,7 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
 
     def _split_if_simultaneous(self) -> None:
         if self._parts is None and not self.game.is_over:
-            self._parts = self.game.split_simultaneous()  # type: ignore[attr-defined]
+            self._parts = cast(SimultaneousGame, self.game).split_simultaneous()  # checked in __init__
             self._part_actions = {seat: [] for seat in self._parts or ()}
 
     # -- the loop ----------------------------------------------------------------------
@@ -166,7 +166,7 @@ class FiestaParallelEnv(PlaysAGame, ParallelEnv):
             if self._parts is not None and seat in self._parts:
                 self._part_actions[seat].append(int(action))
         if self._parts is not None and all(part.current_player == -1 for part in self._parts.values()):
-            self.game.join_simultaneous(self._parts)  # type: ignore[attr-defined]
+            cast(SimultaneousGame, self.game).join_simultaneous(self._parts)
             self._parts = None
             self._part_actions = {}
         self._split_if_simultaneous()

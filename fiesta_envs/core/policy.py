@@ -48,7 +48,8 @@ class Policy:
         """Called before each game; policies that keep per-game memory reset it here."""
         self.rng = np.random.default_rng(seed)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int) -> int:
+        """The action for ``player`` (``observation`` is None when ``needs_observation`` is False)."""
         raise NotImplementedError
 
     def action_probabilities(
@@ -84,7 +85,7 @@ class RandomPolicy(Policy):
 
     needs_observation = False
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int) -> int:
         legal = legal_actions(action_mask)
         return int(legal[self.rng.integers(len(legal))])
 
@@ -96,8 +97,18 @@ class CallablePolicy(Policy):
         super().__init__(seed)
         self.fn = fn
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
-        return int(self.fn(observation, action_mask))
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int) -> int:
+        return int(self.fn(observed(observation, self), action_mask))
+
+
+def observed(observation: np.ndarray | None, policy: Policy) -> np.ndarray:
+    """The observation of a policy that reads it (environments pass None only when ``needs_observation`` is
+    False); a clear error when a caller gave None."""
+    if observation is None:
+        raise ValueError(
+            f"{type(policy).__name__} reads its observation (needs_observation is True): act() was given None"
+        )
+    return observation
 
 
 def legal_actions(action_mask: np.ndarray) -> np.ndarray:

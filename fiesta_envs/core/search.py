@@ -112,7 +112,7 @@ class MonteCarloSearch(Policy):
         return [proposal, *(int(a) for a in legal if a != proposal)]
 
     # ------------------------------------------------------------------ deciding
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int) -> int:
         legal = legal_actions(action_mask)
         if len(legal) == 1:
             return int(legal[0])

@@ -39,7 +39,7 @@ import abc
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import gymnasium
 import numpy as np
@@ -51,6 +51,7 @@ from fiesta_envs.core.policy import Policy
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
+    from fiesta_envs.core.single_seat import SingleSeatEnv
 
 #: ``Candidates.actions`` entry of an empty candidate place.
 NO_CANDIDATE = -1
@@ -155,7 +156,7 @@ class ShortlistEnv(gymnasium.Wrapper):
         self._candidates = shortlist.empty()
 
     def _observe(self, info: dict[str, Any], over: bool) -> np.ndarray:
-        base = self.env.unwrapped
+        base = cast("SingleSeatEnv", self.env.unwrapped)
         self._candidates = self.shortlist.empty() if over else self.shortlist.build(base.game, base.seat)
         if "action_mask" in info:
             info["action_mask"] = self._candidates.mask
@@ -167,7 +168,7 @@ class ShortlistEnv(gymnasium.Wrapper):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         _, reward, terminated, truncated, info = self.env.step(self._candidates.action(int(action)))
-        return self._observe(info, over=terminated or truncated), reward, terminated, truncated, info
+        return self._observe(info, over=terminated or truncated), float(reward), terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         return self._candidates.mask.astype(bool)
@@ -194,7 +195,7 @@ class ShortlistPolicy(Policy):
         self.shortlist = shortlist
         self.deterministic = deterministic
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int) -> int:
         candidates = self.shortlist.build(game, player)
         choice = masked_choice(
             self.actor.logits(candidates.vector), candidates.mask, None if self.deterministic else self.rng

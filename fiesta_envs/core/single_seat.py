@@ -30,7 +30,7 @@ This is what ``gymnasium.make("fiesta_envs/FiestaMexicana-v1", ...)`` returns::
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -68,7 +68,7 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
     copy continues the episode (``core/pickling.py``).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
     def __init__(
         self,
