@@ -132,3 +132,70 @@ def test_a_search_started_on_a_seed_breaks_its_heuristics_ties_by_that_seed():
     first.start_episode(7)
     second.start_episode(7)
     assert np.array_equal(first.heuristic.tie_breaks, second.heuristic.tie_breaks)
+
+
+def _a_searched_position(game_name: str, seed: int = 0):
+    """A position of ``game_name`` where the search compares candidates, and the search at it."""
+    search = make_policy(game_name, "search:budget=2", seed=seed)
+    game = game_spec(game_name).game_class()(num_players=2)
+    game.reset(seed=seed)
+    while True:
+        legal = np.flatnonzero(game.legal_mask())
+        if len(legal) > 1 and search.searched(game, game.current_player, legal):
+            return game, search
+        game.step(int(legal[0]))
+
+
+def test_the_search_gives_its_value_distribution_and_does_not_search_a_position_twice(monkeypatch):
+    game, search = _a_searched_position("fiesta_mexicana")
+    calls = []
+    values = search.values
+    monkeypatch.setattr(search, "values", lambda *args: calls.append(1) or values(*args))
+    player, mask = game.current_player, game.legal_mask()
+    action = search.act(None, mask, game, player)
+    probabilities = search.action_probabilities(None, mask, game, player)
+    assert len(calls) == 1  # the distribution is the decision's own
+    assert probabilities.shape == mask.shape and np.isclose(probabilities.sum(), 1.0)
+    assert probabilities[mask == 0].sum() == 0.0 and probabilities[action] > 0
+    game.step(action)
+    if not game.is_over and len(np.flatnonzero(game.legal_mask())) > 1:
+        search.action_probabilities(None, game.legal_mask(), game, game.current_player)
+        assert len(calls) == 2  # a new position is searched anew
+
+
+def test_a_sharper_temperature_puts_more_of_the_distribution_on_the_best_candidate():
+    game, _ = _a_searched_position("fiesta_mexicana")
+    peaks = []
+    for temperature in (1.0, 0.01):
+        search = make_policy("fiesta_mexicana", f"search:budget=2:temperature={temperature}", seed=0)
+        peaks.append(search.action_probabilities(None, game.legal_mask(), game, game.current_player).max())
+    assert peaks[1] > peaks[0]
+
+
+def test_a_proposer_names_any_agent_and_proposes_the_first_candidate(monkeypatch):
+    search = make_policy("fiesta_mexicana", "search:proposer=ppo:budget=2", seed=0)
+    assert type(search.proposer).__name__ == "ShippedPolicy"
+    game, _ = _a_searched_position("fiesta_mexicana")
+    player = game.current_player
+    proposed = search.proposer.act(game.observe(player), game.legal_mask(), game, player)
+    seen = []
+    def no_difference(game, player, candidates):
+        seen.append(candidates)
+        return np.zeros((2, len(candidates)))
+
+    monkeypatch.setattr(search, "values", no_difference)
+    assert search.act(None, game.legal_mask(), game, player) == proposed  # ties keep the proposal
+    assert seen[0][0] == proposed
+    with pytest.raises(Exception, match="option proposer=nonesuch: .*unknown agent 'nonesuch'"):
+        make_policy("fiesta_mexicana", "search:proposer=nonesuch")
+
+
+def test_actions_applied_counts_the_moves_of_an_engine_object_since_reset():
+    game = game_spec("fiesta_mexicana").game_class()(num_players=2)
+    game.reset(seed=1)
+    assert game.actions_applied == 0
+    game.step(game.legal_actions()[0])
+    game.step(game.legal_actions()[0])
+    assert game.actions_applied == 2
+    game.load_state_dict(game.state_dict())
+    assert game.actions_applied == 0

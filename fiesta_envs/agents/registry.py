@@ -115,7 +115,8 @@ class AgentSource:
         """A fresh policy for one seat."""
         if self.kind == "baseline":
             policy_class = spec.agent_classes()[self.target]
-            return make_named_policy(spec.name, self.target, policy_class, dict(self.options), seed)
+            options = with_agents_made(spec, num_players, policy_class, self.options, seed)
+            return make_named_policy(spec.name, self.target, policy_class, options, seed)
         if self.kind == "shipped":
             from fiesta_envs.agents.shipped import ShippedPolicy
 
@@ -134,6 +135,26 @@ class AgentSource:
         if self.kind == "import":
             return policy_from_object(spec, import_attribute(self.target), seed, where=self.target)
         return policy_from_object(spec, self.target, seed, where=self.label)
+
+
+def with_agents_made(
+    spec: GameSpecLike,
+    num_players: int | None,
+    policy_class: type[Policy],
+    options: Mapping[str, Any],
+    seed: int | None,
+) -> dict[str, Any]:
+    """``options`` with each agent-valued option (``search:proposer=ppo``: the class's ``agent_valued_options``)
+    made into a policy of its own; a spec it cannot be is refused naming the option."""
+    made = dict(options)
+    for key in getattr(policy_class, "agent_valued_options", ()):
+        value = made.get(key)
+        if isinstance(value, (str, Path)):
+            try:
+                made[key] = resolve_agent(spec, num_players, str(value)).make(spec, num_players, seed)
+            except AgentError as error:
+                raise AgentError(f"{spec.name}: option {key}={value}: {error}") from error
+    return made
 
 
 # ---------------------------------------------------------------------- names

@@ -98,7 +98,7 @@ from fiesta_envs.core.actor_policy import network_input
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.mlp import ActorSnapshot, masked_choice, masked_softmax
 from fiesta_envs.core.options import validate_options
-from fiesta_envs.core.policy import Policy
+from fiesta_envs.core.policy import Policy, observed
 from fiesta_envs.core.saved_files import read_json_object, sha256_of
 from fiesta_envs.core.shortlist import DEFAULT_VERSION, Shortlist, shortlist_of
 from fiesta_envs.core.wording import players
@@ -539,22 +539,23 @@ class ShippedPolicy(Policy):
         """What the network reads for ``player`` now (the observation, or its plain part + action features)."""
         return self.check_game(game).network_input(observation, game, player)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int) -> int:
         binding = self._bindings.get(self._key(game)) or self.check_game(game)
         if binding.mode == "shortlist":
             return binding.choose(observation, game, player, self.rng if self.sample else None)
-        logits = binding.actor.logits(binding.network_input(observation, game, player))
+        logits = binding.actor.logits(binding.network_input(observed(observation, self), game, player))
         return masked_choice(logits, action_mask, self.rng if self.sample else None)
 
     def action_probabilities(
-        self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int
+        self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int
     ) -> np.ndarray | None:
         """The network's softmax over the legal actions (``None`` for a shortlist agent, which chooses among
         candidates, not actions)."""
         binding = self._bindings.get(self._key(game)) or self.check_game(game)
         if binding.mode == "shortlist":
             return None
-        return masked_softmax(binding.actor.logits(binding.network_input(observation, game, player)), action_mask)
+        network_input = binding.network_input(observed(observation, self), game, player)
+        return masked_softmax(binding.actor.logits(network_input), action_mask)
 
     def __getstate__(self) -> dict[str, Any]:  # send no weights to worker processes: they load their own
         state = dict(self.__dict__)

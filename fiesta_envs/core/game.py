@@ -96,6 +96,9 @@ class Game(abc.ABC):
         self.check_options()
         self.rng: np.random.Generator = np.random.default_rng(seed)
         self._mask_cache: np.ndarray | None = None
+        #: Actions applied to this engine object since it was made, reset or loaded: a position's identity for
+        #: caches of agents that decide and then describe the same decision (not part of the state).
+        self.actions_applied = 0
         self._action_names: list[str] | None = None
         self._action_index: dict[str, int] | None = None
         self.reset(seed)
@@ -231,6 +234,7 @@ class Game(abc.ABC):
         if seed is not None:
             self.rng = np.random.default_rng(seed)
         self._mask_cache = None
+        self.actions_applied = 0
         self._new_game()
         self._mask_cache = None
 
@@ -245,6 +249,7 @@ class Game(abc.ABC):
         else:
             index = self.check_action(action)  # anything else: converted, or refused with the reason
         self._mask_cache = None
+        self.actions_applied += 1
         self._apply(index)
         self._mask_cache = None
 
@@ -403,6 +408,7 @@ class Game(abc.ABC):
             raise InvalidStateError(f"{self.name}: malformed state dict: {type(exc).__name__}: {exc}") from exc
         self.rng = rng
         self._mask_cache = None
+        self.actions_applied = 0
         if check_keys:
             written = {"rng": generator_state(self.rng), "state": self._state_to_dict()}
             unknown_key = first_unknown_key({"rng": data["rng"], "state": data["state"]}, written)

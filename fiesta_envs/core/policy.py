@@ -53,7 +53,7 @@ class Policy:
         raise NotImplementedError
 
     def action_probabilities(
-        self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int
+        self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int
     ) -> np.ndarray | None:
         """The policy's probability of each action, for behaviour cloning on soft targets; ``None`` (the
         default) for a policy that only names its choice, such as the scripted baselines."""

@@ -24,7 +24,18 @@ one decision deep. The cost of a decision is about ``budget x candidates`` rollo
 
 A game's agent subclasses ``MonteCarloSearch``, names its ``rollout_policy`` and may narrow
 ``candidates`` or decide that a decision is left to the heuristic (``searched``). Options (``budget``,
-``margin_weight``) are agent options: ``search:budget=16`` on the command line.
+``margin_weight``, ``proposer``, ``temperature``) are agent options: ``search:budget=16`` on the command line.
+
+**A proposer** (``search:proposer=ppo``, any agent spec: a shipped agent, a checkpoint...) replaces the
+heuristic in step 1: its choice is the first candidate and the one to beat clearly; the rollouts stay the
+heuristic's (a network is too slow to play them). A search that starts from a trained network is stronger
+than both when the network is better than the heuristic.
+
+**What the search knows of each candidate** is also a distribution (``action_probabilities``): the softmax of
+the candidates' mean values at ``temperature`` (0 for every other action). A network trained on these targets
+(``pretrain: {teacher: "search:proposer=ppo", targets: probabilities}``) learns the search's judgement, not
+only its choices: one round of expert iteration. A decision that is not searched gives the proposer's own
+probabilities where it has them, else its choice.
 """
 
 from __future__ import annotations
@@ -44,6 +55,17 @@ def _positive_int(value: Any) -> str | None:
     return None if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else "must be an integer >= 1"
 
 
+def _an_agent(value: Any) -> str | None:
+    if value is None or isinstance(value, Policy):
+        return None
+    return "must be an agent spec (search:proposer=ppo), made into an agent by the agent registry"
+
+
+def _positive(value: Any) -> str | None:
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+    return None if ok else "must be a number > 0"
+
+
 def _non_negative(value: Any) -> str | None:
     ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
     return None if ok else "must be a number >= 0"
@@ -61,6 +83,10 @@ class MonteCarloSearch(Policy):
     default_margin_weight: ClassVar[float] = 0.25
     #: How many standard errors (of the paired differences) a candidate must beat the heuristic's choice by.
     MIN_ADVANTAGE_Z: ClassVar[float] = 1.0
+    #: Softmax temperature of ``action_probabilities`` over the candidates' mean values.
+    default_temperature: ClassVar[float] = 0.1
+    #: Agent options whose value names another agent (the agent registry makes it into a policy).
+    agent_valued_options: ClassVar[tuple[str, ...]] = ("proposer",)
 
     @classmethod
     def agent_options(cls) -> dict[str, Option]:
@@ -70,19 +96,39 @@ class MonteCarloSearch(Policy):
             "margin_weight": Option(
                 cls.default_margin_weight, check=_non_negative, doc="weight of the score margin in a rollout's value"
             ),
+            "proposer": Option(
+                None, check=_an_agent, doc="agent proposing the first candidate (default: the heuristic)"
+            ),
+            "temperature": Option(
+                cls.default_temperature, check=_positive, doc="softmax temperature of action_probabilities"
+            ),
         }
 
-    def __init__(self, seed: int | None = None, budget: int | None = None, margin_weight: float | None = None) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget: int | None = None,
+        margin_weight: float | None = None,
+        proposer: Policy | None = None,
+        temperature: float | None = None,
+    ) -> None:
         super().__init__(seed)
         self.budget = self.default_budget if budget is None else int(budget)
         self.margin_weight = self.default_margin_weight if margin_weight is None else float(margin_weight)
+        self.temperature = self.default_temperature if temperature is None else float(temperature)
         self.heuristic = self.rollout_policy(seed=seed)
+        self.proposer = proposer
+        # the last decision: (game, its actions_applied, player, action, probabilities), for action_probabilities
+        self._last: tuple[Game, int, int, int, np.ndarray] | None = None
 
     def start_episode(self, seed: int | None) -> None:
         """A new game: the search's generator and its heuristic's per-game draws (``planner``'s tie-breaks) both
         come from ``seed``, so the same seeds play the same game in any process."""
         super().start_episode(seed)
         self.heuristic.start_episode(seed)
+        if self.proposer is not None:
+            self.proposer.start_episode(seed)
+        self._last = None
 
     # ------------------------------------------------------------------ what a game may change
     def searched(self, game: Game, player: int, legal: np.ndarray) -> bool:
@@ -113,16 +159,46 @@ class MonteCarloSearch(Policy):
 
     # ------------------------------------------------------------------ deciding
     def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int) -> int:
+        return self._decision(action_mask, game, player)[0]
+
+    def action_probabilities(
+        self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int
+    ) -> np.ndarray:
+        """The search's distribution over the actions here (see the module docstring); the decision ``act`` just
+        made in this position is not searched again."""
+        return self._decision(action_mask, game, player)[1]
+
+    def _decision(self, action_mask: np.ndarray, game: Game, player: int) -> tuple[int, np.ndarray]:
+        """The action and the distribution of this position, searched once per position."""
+        last = self._last
+        if last is not None and last[0] is game and last[1] == game.actions_applied and last[2] == player:
+            return last[3], last[4]
+        action, probabilities = self._search(action_mask, game, player)
+        self._last = (game, game.actions_applied, player, action, probabilities)
+        return action, probabilities
+
+    def _search(self, action_mask: np.ndarray, game: Game, player: int) -> tuple[int, np.ndarray]:
         legal = legal_actions(action_mask)
         if len(legal) == 1:
-            return int(legal[0])
-        proposal = self._heuristic_action(game, player)
+            return int(legal[0]), self._one_hot(len(action_mask), int(legal[0]))
+        proposal = self._proposal(game, player)
         if not self.searched(game, player, legal):
-            return proposal
+            return proposal, self._proposer_probabilities(action_mask, game, player, proposal)
         candidates = self.candidates(game, player, legal, proposal)
         if len(candidates) == 1:
-            return candidates[0]
-        return candidates[self.choose(self.values(game, player, candidates))]
+            return candidates[0], self._one_hot(len(action_mask), candidates[0])
+        values = self.values(game, player, candidates)
+        probabilities = np.zeros(len(action_mask), dtype=np.float32)
+        means = values.mean(axis=0) / self.temperature
+        weights = np.exp(means - means.max())
+        probabilities[candidates] = weights / weights.sum()
+        return candidates[self.choose(values)], probabilities
+
+    @staticmethod
+    def _one_hot(size: int, action: int) -> np.ndarray:
+        probabilities = np.zeros(size, dtype=np.float32)
+        probabilities[action] = 1.0
+        return probabilities
 
     def values(self, game: Game, player: int, candidates: list[int]) -> np.ndarray:
         """The rollout values, one row per determinisation (``budget``), one column per candidate."""
@@ -145,6 +221,25 @@ class MonteCarloSearch(Policy):
         differences = values[:, best] - values[:, 0]
         spread = differences.std(ddof=1) / np.sqrt(len(differences)) if len(differences) > 1 else 0.0
         return best if differences.mean() > self.MIN_ADVANTAGE_Z * spread else 0
+
+    def _proposal(self, game: Game, player: int) -> int:
+        """The first candidate: the proposer's choice, else the heuristic's (each reads only what its seat may
+        know)."""
+        if self.proposer is None:
+            return self._heuristic_action(game, player)
+        self.proposer.rng = self.rng
+        observation = game.observe(player) if self.proposer.needs_observation else None
+        return int(self.proposer.act(observation, game.legal_mask(), game, player))
+
+    def _proposer_probabilities(self, action_mask: np.ndarray, game: Game, player: int, action: int) -> np.ndarray:
+        """The proposer's distribution where it has one (a network), else its choice, one-hot."""
+        probabilities = None
+        if self.proposer is not None:
+            observation = game.observe(player) if self.proposer.needs_observation else None
+            probabilities = self.proposer.action_probabilities(observation, game.legal_mask(), game, player)
+        if probabilities is None:
+            return self._one_hot(len(action_mask), action)
+        return np.asarray(probabilities, dtype=np.float32)
 
     def _heuristic_action(self, game: Game, player: int) -> int:
         """The heuristic's choice here (it reads only what its seat may know)."""
