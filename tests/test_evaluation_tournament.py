@@ -226,3 +226,17 @@ def test_fiesta_mexicana_greedy_beats_random_in_200_seat_rotated_games():
     (match,) = evaluation.matches
     assert match.games == 200 and match.ci_low > 0.6, match
     assert evaluation.ratings[0].ci_low > 0
+
+
+def test_every_agent_s_decisions_are_counted_and_timed():
+    from fiesta_envs.evaluation.evaluate import run_tournament
+
+    evaluation = run_tournament(
+        "fiesta_mexicana", 2, ["random", "greedy"], games_per_table=2, seed=0, workers=1, progress=False
+    )
+    times = {t.agent: t for t in evaluation.decision_times}
+    steps = sum(result.steps for result in evaluation.games)
+    assert set(times) == {"random", "greedy"}
+    assert times["random"].decisions + times["greedy"].decisions == steps
+    assert all(t.mean_ms > 0 for t in times.values())
+    assert evaluation.to_json()["decision_times"][0].keys() == {"agent", "decisions", "mean_ms"}

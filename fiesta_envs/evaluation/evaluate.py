@@ -142,6 +142,31 @@ class TeamResult:
 
 
 @dataclass
+class DecisionTime:
+    """How long an agent took to decide, over all its decisions of the run (wall clock of ``act()`` in the
+    process that played the game: compare agents measured in the same run)."""
+
+    agent: str
+    decisions: int
+    mean_ms: float
+
+
+def decision_times(games: Sequence[GameResult]) -> list[DecisionTime]:
+    """Per agent label, its decisions and their mean time, in the order the agents first sit down."""
+    counts: dict[str, int] = {}
+    seconds: dict[str, float] = {}
+    for result in games:
+        for label, made, spent in zip(result.seats, result.decisions, result.decision_seconds, strict=False):
+            counts[label] = counts.get(label, 0) + made
+            seconds[label] = seconds.get(label, 0.0) + spent
+    return [
+        DecisionTime(label, counts[label], round(1000.0 * seconds[label] / counts[label], 4))
+        for label in counts
+        if counts[label]
+    ]
+
+
+@dataclass
 class Evaluation:
     """Everything one tournament produced."""
 
@@ -160,6 +185,7 @@ class Evaluation:
     teams: list[TeamResult] = field(default_factory=list)
     ratings: list[Rating] = field(default_factory=list)
     rating_anchor: str = "random"
+    decision_times: list[DecisionTime] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         tables_games = Counter(result.table for result in self.games)
@@ -194,6 +220,7 @@ class Evaluation:
             "teams": [asdict(t) for t in self.teams],
             "rating_anchor": self.rating_anchor,
             "ratings": [asdict(r) for r in self.ratings],
+            "decision_times": [asdict(d) for d in self.decision_times],
         }
 
 
@@ -254,6 +281,7 @@ def summarize(evaluation: Evaluation, bootstrap: int = 1000) -> Evaluation:
     """Fill in matches, mixed-table results, team results and ratings from the games."""
     tables = {t.index: t for t in evaluation.tables}
     labels = [a.label for a in evaluation.agents]
+    evaluation.decision_times = decision_times(evaluation.games)
     if evaluation.team_play:
         evaluation.teams, evaluation.matches, comparisons = _summarize_teams(evaluation, tables, labels)
     else:
@@ -590,6 +618,16 @@ def print_evaluation(evaluation: Evaluation) -> None:
             )
     if evaluation.ratings:
         print_ratings_table(evaluation.ratings, evaluation.rating_anchor, f"{head}: Bradley–Terry ratings")
+    if evaluation.decision_times:
+        print_decision_times(evaluation.decision_times, f"{head}: time to decide")
+
+
+def print_decision_times(times: Sequence[DecisionTime], title: str) -> None:
+    """Each agent's mean wall-clock time per decision (its ``act()``), and how many decisions it made."""
+    rows = [(t.agent, f"{t.mean_ms:.3f}", f"{t.decisions:,}") for t in times]
+    caption = "wall clock of act() in the processes that played; compare agents of the same run"
+    columns = ("agent", "ms per decision", "decisions")
+    console().print(result_table(title, columns, rows, left={"agent"}, caption=caption))
 
 
 # ---------------------------------------------------------------------- saving

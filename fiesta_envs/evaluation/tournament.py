@@ -28,6 +28,7 @@ import math
 import multiprocessing
 import os
 import pickle
+import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -91,6 +92,8 @@ class GameResult:
     returns: tuple[float, ...]
     steps: int
     record: dict[str, Any] | None = None
+    decisions: tuple[int, ...] = ()  # by seat: the decisions its agent was asked for
+    decision_seconds: tuple[float, ...] = ()  # by seat: the wall-clock seconds its agent's act() took
 
 
 # ---------------------------------------------------------------------- tables
@@ -215,13 +218,20 @@ class TablePlayer:
             policy.start_episode(policy_seed)
         actions: list[str] = []
         steps = 0
+        decisions = [0] * self.num_players
+        seconds = [0.0] * self.num_players
         while not game.is_over:
             if steps >= MAX_STEPS:
                 raise TournamentError(
                     f"{game.name}: game {task.index} (seed {task.game_seed}) is still running after {steps} actions"
                 )
             player = game.current_player
-            action = policies[player].act(game.observe(player), game.legal_mask(), game, player)
+            policy = policies[player]
+            observation = game.observe(player) if policy.needs_observation else None
+            started = time.perf_counter()
+            action = policy.act(observation, game.legal_mask(), game, player)
+            seconds[player] += time.perf_counter() - started
+            decisions[player] += 1
             try:
                 game.step(action)
             except IllegalActionError as error:
@@ -246,6 +256,8 @@ class TablePlayer:
             returns=tuple(float(r) for r in game.returns()),
             steps=steps,
             record=record,
+            decisions=tuple(decisions),
+            decision_seconds=tuple(seconds),
         )
 
 
