@@ -28,7 +28,9 @@ from fiesta_envs.fiesta_mexicana.valuation import (
 
 def fresh(game: FiestaMexicana) -> FiestaMexicana:
     """The same position in a new engine: nothing computed yet."""
-    return FiestaMexicana.from_state_dict(game.state_dict())  # type: ignore[return-value]
+    loaded = FiestaMexicana.from_state_dict(game.state_dict())
+    assert isinstance(loaded, FiestaMexicana)
+    return loaded
 
 
 @pytest.mark.parametrize(("n", "variant"), [(2, "standard"), (3, "confirmed_waiters"), (4, "standard")])
