@@ -169,7 +169,7 @@ class FiestaMexicana(Game):
     # Caches, dropped or rebuilt whenever the position changes:
     #: _free[p][s]: fixed space s of p's table is uncovered; the extra last entry is always True (for the masks).
     _free: list[np.ndarray]
-    #: What the observer wrote last for each seat (it rewrites only the blocks that changed).
+    #: Writes the observations; remembers what it wrote last for each seat and rewrites only what changed.
     observer: FiestaMexicanaObserver
     #: ``final_breakdown`` once the game is over.
     _final: dict[str, list[int]] | None
