@@ -47,12 +47,12 @@ def _swap_with_deck(state: dict[str, Any], cards: list[int], index: int) -> None
 
 
 def _auction_with_two_bidders(game: FiestaMexicana) -> bool:
-    return game.phase_name == "auction" and sum(bool(bids) for bids in game.bids) >= 2
+    return game.phase_name == "auction" and sum(bool(bids) for bids in game.state.bids) >= 2
 
 
 def _auction_with_two_bidders_and_a_dish_on_another_table(game: FiestaMexicana) -> bool:
-    others = (seat for seat in range(game.num_players) if seat != game.turn)
-    return _auction_with_two_bidders(game) and any(card >= 0 for seat in others for card in game.cards[seat])
+    others = (seat for seat in range(game.num_players) if seat != game.state.turn)
+    return _auction_with_two_bidders(game) and any(card >= 0 for seat in others for card in game.state.cards[seat])
 
 
 def hidden_cases() -> list[InformationCase]:
@@ -72,14 +72,14 @@ def hidden_cases() -> list[InformationCase]:
         cases.append(_case("deck order", turn, auction, changed(auction, lambda s: s["deck"].reverse())))
         cases.append(_case("another seat's objectives", turn, auction, changed(auction, give_other_objectives)))
 
-    keeping = _play_until(3, lambda g: g.phase_name == "keep" and g.turn == 1, variant="confirmed_waiters")
+    keeping = _play_until(3, lambda g: g.phase_name == "keep" and g.state.turn == 1, variant="confirmed_waiters")
 
     def swap_dealt_hands(state: dict[str, Any]) -> None:
         state["hands"][2] = [(code + 1) % 18 for code in state["hands"][2]]  # seat 2 keeps after seat 1
 
     cases.append(InformationCase("another seat's dealt hand", GAME, 1, keeping, changed(keeping, swap_dealt_hands)))
 
-    orienting = _play_until(3, lambda g: g.phase_name == "orient" and g.turn == 1)
+    orienting = _play_until(3, lambda g: g.phase_name == "orient" and g.state.turn == 1)
     cases.append(
         InformationCase(
             "how another seat oriented its start cards",
@@ -99,7 +99,7 @@ def hidden_cases() -> list[InformationCase]:
         )
     )
 
-    turning = _play_until(3, lambda g: g.phase_name == "rotate" and len(g.rotation_queue) == 1)
+    turning = _play_until(3, lambda g: g.phase_name == "rotate" and len(g.state.rotation_queue) == 1)
     decided = next(seat for seat, chosen in enumerate(turning["state"]["turns_chosen"]) if chosen >= 0)
     waiting = turning["state"]["rotation_queue"][0]
     cases.append(
@@ -119,7 +119,9 @@ def known_cases() -> list[InformationCase]:
     for auction in _auctions():
         cases.extend(_auction_known_cases(auction))
 
-    shown = _play_until(2, lambda g: g.phase_name == "keep" and bool(g.shown_objectives), variant="confirmed_waiters")
+    shown = _play_until(
+        2, lambda g: g.phase_name == "keep" and bool(g.state.shown_objectives), variant="confirmed_waiters"
+    )
 
     def show_another_hand(changed: dict[str, Any]) -> None:
         changed["shown_objectives"][0][0] = (changed["shown_objectives"][0][0] + 1) % 18
@@ -130,7 +132,7 @@ def known_cases() -> list[InformationCase]:
         )
     )
 
-    orienting = _play_until(3, lambda g: g.phase_name == "orient" and g.turn == 0 and g.orient_step == 0)
+    orienting = _play_until(3, lambda g: g.phase_name == "orient" and g.state.turn == 0 and g.state.orient_step == 0)
     cases.append(
         InformationCase(
             "my second start card while the first is oriented",
@@ -150,7 +152,7 @@ def known_cases() -> list[InformationCase]:
         )
     )
 
-    turning = _play_until(3, lambda g: g.phase_name == "rotate" and len(g.rotation_queue) == 1)
+    turning = _play_until(3, lambda g: g.phase_name == "rotate" and len(g.state.rotation_queue) == 1)
     decided = next(seat for seat, chosen in enumerate(turning["state"]["turns_chosen"]) if chosen >= 0)
     cases.append(
         InformationCase(

@@ -95,7 +95,7 @@ def test_greedy_turns_start_cards_so_that_their_halves_can_close_bowls():
     game = FiestaMexicana(num_players=2, seed=28)
     pink = card("tostada", 1, ("green", None, "brown", None))
     yellow = card("elotes", 1, (None, "green", None, None))
-    assert game.start_cards[0] == [pink, yellow]
+    assert game.state.start_cards[0] == [pink, yellow]
     game.play("orient 0 1")  # on space 6, green faces east: towards space 7, the north neighbour of 11
     assert act_versions(game) == ("orient 1 0", "orient 1 3")  # version 2 turns green to the north
 

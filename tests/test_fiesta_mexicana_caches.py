@@ -22,23 +22,23 @@ from fiesta_envs.fiesta_mexicana.state import Phase
 
 def reference_mask(game: FiestaMexicana) -> np.ndarray:
     mask = np.zeros(actions.NUM_ACTIONS, dtype=np.int8)
-    player = game.turn
-    if game.phase == Phase.AUCTION:
-        for number in range(game.high_bid + 1, NUM_SPACES + 1):
-            if game.cards[player][FIXED_OF[game.orientation[player]][number - 1]] < 0:
+    player = game.state.turn
+    if game.state.phase == Phase.AUCTION:
+        for number in range(game.state.high_bid + 1, NUM_SPACES + 1):
+            if game.state.cards[player][FIXED_OF[game.state.orientation[player]][number - 1]] < 0:
                 mask[actions.bid_action(number)] = 1
-                for slot, code in enumerate(game.objectives[player]):
+                for slot, code in enumerate(game.state.objectives[player]):
                     mask[actions.reserve_action(number, slot)] = code >= 0
-        mask[actions.PASS] = game.high_bid > 0
-    elif game.phase == Phase.PLACE:
+        mask[actions.PASS] = game.state.high_bid > 0
+    elif game.state.phase == Phase.PLACE:
         mask[actions.PLACE : actions.ROTATE] = 1
-    elif game.phase == Phase.ROTATE:
+    elif game.state.phase == Phase.ROTATE:
         mask[actions.ROTATE :] = 1
-    elif game.phase == Phase.ORIENT:
+    elif game.state.phase == Phase.ORIENT:
         for rotation in range(4):
-            mask[actions.orient_action(game.orient_step, rotation)] = 1
-    elif game.phase == Phase.KEEP:
-        for choice in valid_keeps(game.hands[player]):
+            mask[actions.orient_action(game.state.orient_step, rotation)] = 1
+    elif game.state.phase == Phase.KEEP:
+        for choice in valid_keeps(game.state.hands[player]):
             mask[actions.KEEP + choice] = 1
     return mask
 

@@ -56,8 +56,8 @@ def test_action_names_round_trip_and_follow_the_rulings():
 def test_random_games_end_with_a_full_table_before_the_deck_runs_out(n, variant):
     for seed in range(15):
         game, _ = random_game(n, variant, seed)
-        assert max(sum(c >= 0 for c in row) for row in game.cards) == 16
-        assert game.deck, "the deck never runs out first"
+        assert max(sum(c >= 0 for c in row) for row in game.state.cards) == 16
+        assert game.state.deck, "the deck never runs out first"
         scores = game.scores()
         assert (scores >= 0).all()
         info = game.final_info()
@@ -67,8 +67,8 @@ def test_random_games_end_with_a_full_table_before_the_deck_runs_out(n, variant)
 
 def test_cards_are_conserved_through_a_game():
     game, _ = random_game(3, "standard", 4, stop_after=120)
-    on_tables = [c for row in game.cards for c in row if c >= 0]
-    everything = on_tables + game.deck + ([game.offer] if game.offer >= 0 else [])
+    on_tables = [c for row in game.state.cards for c in row if c >= 0]
+    everything = on_tables + game.state.deck + ([game.state.offer] if game.state.offer >= 0 else [])
     assert sorted(everything) == list(range(len(DISH_CARDS)))
 
 
@@ -225,17 +225,17 @@ def test_observation_shows_the_hand_being_kept_and_both_own_start_cards_while_or
     game = FiestaMexicana(num_players=2, seed=1)
     for seat in (0, 1):  # everybody sees their own two start cards from the deal, whoever orients
         start_cards = game.observer.decode(game.observe(seat))["start_cards"].reshape(2, O.OFFER_SIZE)
-        for i, start_card in enumerate(game.start_cards[seat]):
+        for i, start_card in enumerate(game.state.start_cards[seat]):
             assert start_cards[i, 0] == 1 and start_cards[i, 1 + DISH_CARDS[start_card].dish] == 1
     assert not game.observer.decode(game.observe(0))["offer"].any()  # no dish on offer during setup
-    second = game.start_cards[0][1]
+    second = game.state.start_cards[0][1]
     game.play("orient 0 0")  # the first goes on the table, the second is still in hand
     start_cards = game.observer.decode(game.observe(0))["start_cards"].reshape(2, O.OFFER_SIZE)
     assert not start_cards[0].any() and start_cards[1, 1 + DISH_CARDS[second].dish] == 1
     game.play("orient 1 0", "orient 0 0", "orient 1 0")
     slots = game.observer.decode(game.observe(0))["objective_slots"].reshape(5, 18)
     assert slots.sum() == 5
-    assert (slots.argmax(axis=1) == game.hands[0]).all()
+    assert (slots.argmax(axis=1) == game.state.hands[0]).all()
 
 
 # ---------------------------------------------------------------------------------- rendering and speed
@@ -280,7 +280,7 @@ def test_render_text_hides_start_cards_and_points_until_everybody_has_oriented()
     game.play("orient 0 1", "orient 1 2")  # seat 0 is done, seat 1 orients now
     text = game.render_text()
     assert "? points" in text and "0 points" not in text and text.count("?????????") == 2  # seat 0's two cards
-    dish = DISH_CARDS[game.cards[0][5]].dish_name
+    dish = DISH_CARDS[game.state.cards[0][5]].dish_name
     assert dish not in text
     own = private_lines(game, 0)[0]
     assert own.startswith("your start cards: space 6: " + dish) and "turned 1x clockwise" in own
@@ -362,6 +362,6 @@ def test_observation_blocks_follow_the_documented_layout_in_relative_seats():
     slots = blocks["objective_slots"].reshape(5, 18)
     assert slots[0, mine[0]] == 1 and slots[1].sum() == 0 and slots[2, mine[2]] == 1 and slots[3:].sum() == 0
     assert blocks["objectives_held"].tolist() == pytest.approx([2 / 5, 1 / 5, 0])
-    assert blocks["deck"][0] == pytest.approx(len(game.deck) / 66)
+    assert blocks["deck"][0] == pytest.approx(len(game.state.deck) / 66)
     over = position(2, phase="over", turn=-1)
     assert over.observer.decode(over.observe(0))["phase"].tolist() == [0, 0, 0, 0, 0, 1]

@@ -36,9 +36,9 @@ def test_place_features_give_the_points_of_each_turn_of_the_rulebook_example(ori
     for rotation in range(4):  # every turn's entry is what placing it that way scores
         trial = FiestaMexicana(num_players=2)
         trial.load_state_dict(game.state_dict())
-        before = trial.points[0]
+        before = trial.state.points[0]
         trial.play(f"place {rotation}")
-        assert features[F.PLACE_POINTS + rotation] == points_entry(trial.points[0] - before)
+        assert features[F.PLACE_POINTS + rotation] == points_entry(trial.state.points[0] - before)
     assert features[F.DISH_VALID] == 1.0
 
 

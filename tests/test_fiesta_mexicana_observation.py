@@ -67,29 +67,29 @@ def test_while_start_cards_are_oriented_each_seat_sees_only_its_own_table_and_po
     assert seen_by_1["points"].tolist() == [0, 0, 0]
     own = blocks(game, 0)
     assert own["tables"][: 16 * O.PER_SPACE].reshape(16, O.PER_SPACE)[:, O.COVERED].sum() == 2
-    assert own["points"][0] == pytest.approx(game.points[0] / 100)
+    assert own["points"][0] == pytest.approx(game.state.points[0] / 100)
     game.play("orient 0 0", "orient 1 0", "orient 0 0", "orient 1 0")  # everybody has oriented
     tables = blocks(game, 1)["tables"].reshape(3, O.TABLE_SIZE)
     for k in range(3):
         assert tables[k, : 16 * O.PER_SPACE].reshape(16, O.PER_SPACE)[:, O.COVERED].sum() == 2
-    assert blocks(game, 1)["points"][2] == pytest.approx(game.points[0] / 100)
+    assert blocks(game, 1)["points"][2] == pytest.approx(game.state.points[0] / 100)
 
 
 def test_table_turns_apply_together_when_the_last_player_has_chosen():
     game = position(3, offer=card_with("tacos"), turn=0)
     game.play("bid 7", "pass", "pass", "place 0")  # seats 1 then 2 choose a turn
-    assert game.phase_name == "rotate" and game.turn == 1
+    assert game.phase_name == "rotate" and game.state.turn == 1
     before_for_2 = blocks(game, 2)
     game.play("rotate left")
-    assert game.orientation == [0, 0, 0] and game.turns_chosen == [-1, 0, -1]
+    assert game.state.orientation == [0, 0, 0] and game.state.turns_chosen == [-1, 0, -1]
     after_for_2 = blocks(game, 2)  # seat 2 learns nothing of seat 1's choice, only that it is its turn
     assert [name for name in after_for_2 if not np.array_equal(after_for_2[name], before_for_2[name])] == ["to_act"]
     assert blocks(game, 1)["turn_chosen"].tolist() == [1, 0, 0]  # seat 1 sees its own choice
     assert not blocks(game, 0)["turn_chosen"].any()
     restored = FiestaMexicana.from_state_dict(game.state_dict())
-    assert restored.turns_chosen == [-1, 0, -1]
+    assert restored.state.turns_chosen == [-1, 0, -1]
     game.play("rotate right")
-    assert game.orientation == [0, 1, 3] and game.turns_chosen == [-1, -1, -1]
+    assert game.state.orientation == [0, 1, 3] and game.state.turns_chosen == [-1, -1, -1]
     assert game.phase_name == "auction"
     tables = blocks(game, 0)["tables"].reshape(3, O.TABLE_SIZE)
     assert tables[1, -4:].tolist() == [0, 1, 0, 0] and tables[2, -4:].tolist() == [0, 0, 0, 1]
@@ -103,14 +103,14 @@ def test_bids_of_this_auction_are_shown_until_the_next_one_starts():
     game.play("pass", "place 0")
     assert blocks(game, 1)["bids"].reshape(2, 16)[1].nonzero()[0].tolist() == [2, 8]
     game.play("rotate none")  # the next auction starts
-    assert not blocks(game, 1)["bids"].any() and game.bids == [[], []]
+    assert not blocks(game, 1)["bids"].any() and game.state.bids == [[], []]
 
 
 def test_objective_hands_shown_at_setup_are_public():
     game = FiestaMexicana(num_players=2, seed=1, variant="confirmed_waiters")
-    assert game.shown_objectives  # this deal showed and replaced hands
+    assert game.state.shown_objectives  # this deal showed and replaced hands
     counts = np.zeros(18)
-    for hand in game.shown_objectives:
+    for hand in game.state.shown_objectives:
         for code in hand:
             counts[code] += 1
     for seat in (0, 1):

@@ -28,7 +28,9 @@ from fiesta_envs.fiesta_mexicana.valuation import (
 
 def fresh(game: FiestaMexicana) -> FiestaMexicana:
     """The same position in a new engine: nothing computed yet."""
-    return FiestaMexicana.from_state_dict(game.state_dict())  # type: ignore[return-value]
+    loaded = FiestaMexicana.from_state_dict(game.state_dict())
+    assert isinstance(loaded, FiestaMexicana)
+    return loaded
 
 
 @pytest.mark.parametrize(("n", "variant"), [(2, "standard"), (3, "confirmed_waiters"), (4, "standard")])
@@ -49,15 +51,15 @@ def test_cached_features_and_valuations_equal_a_computation_from_scratch(n, vari
                 features[:] = 0.5  # the caller's copy: the cached part must not change
                 np.testing.assert_array_equal(action_features(game, seat), compute_action_features(scratch, seat))
                 assert objective_worths(game, seat) == objective_worths(scratch, seat)
-                if game.offer >= 0:
-                    card = game.offer
+                if game.state.offer >= 0:
+                    card = game.state.offer
                     np.testing.assert_array_equal(
                         placement_points_table(game, seat, card), placement_points_table(scratch, seat, card)
                     )
                     free = np.flatnonzero(np.asarray(game.dishes[seat]) < 0)
-                    for objectives in (None, [], game.objectives[seat][:1]):
+                    for objectives in (None, [], game.state.objectives[seat][:1]):
                         spaces = rng.permutation(free)[: rng.integers(len(free) + 1)].tolist()
-                        held = game.objectives[seat] if objectives is None else objectives
+                        held = game.state.objectives[seat] if objectives is None else objectives
                         codes = tuple(code for code in held if code >= 0)
                         got = placements_values(game, seat, spaces, card, objectives)
                         want = _placements_values(scratch, seat, np.asarray(spaces, dtype=np.intp), card, codes)

@@ -105,12 +105,12 @@ def test_the_others_points_are_not_told_while_start_cards_are_oriented() -> None
     told without its score change; the person's own table shows its start card and points."""
     game = FiestaMexicana(num_players=2, seed=4)
     run, out = session(game, "1\n", seat=1)
-    assert run.run() == 0 and game.phase_name == "orient" and game.points[0] > 0
+    assert run.run() == 0 and game.phase_name == "orient" and game.state.points[0] > 0
     text = out.getvalue()
     assert "player_0 (random), 2 moves: orients a start card x2\n" in text and "(score" not in text
     before, after = text.split("you: orient 0 0")
     assert "player 0: ? points" in before and "  6 ?????????" in before and "player 1: 0 points" in before
-    assert f"player 1: {game.points[1]} points" in after  # the own table, with the start card oriented
+    assert f"player 1: {game.state.points[1]} points" in after  # the own table, with the start card oriented
     assert "unchanged since you last saw it, not shown: player_0's table; 'board' shows all, 'board 0' one" in after
     assert "player 0: " not in after
 

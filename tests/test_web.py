@@ -408,19 +408,20 @@ def test_fiesta_mexicana_the_others_points_stay_hidden_while_orienting(client) -
 
     address = start_table(client, "/new/play", game="fiesta_mexicana", seat="1", agent="random", seed="4")
     game = table_of(client, address).game
-    assert game.phase_name == "orient" and game.current_player == 1 and game.points[0] > 0
+    assert game.phase_name == "orient" and game.current_player == 1 and game.state.points[0] > 0
     assert score_column(client.get(address).get_data(as_text=True)) == ["?", "0"]
 
     watched = start_table(client, "/new/watch", game="fiesta_mexicana", agent="random", seed="4")
     at_step_3 = table_of(client, watched).go(3)
-    points = [str(p) for p in at_step_3.points]
+    points = [str(p) for p in at_step_3.state.points]
     assert score_column(client.get(f"{watched}?step=3&seat=1").get_data(as_text=True)) == ["?", points[1]]
     assert score_column(client.get(f"{watched}?step=3&seat=0").get_data(as_text=True)) == [points[0], "?"]
     assert score_column(client.get(f"{watched}?step=3").get_data(as_text=True)) == ["?", "?"]
     later = table_of(client, watched).go(4)  # everybody has oriented: every score shows
     assert later.phase_name != "orient"
-    assert score_column(client.get(f"{watched}?step=4&seat=1").get_data(as_text=True)) == [str(p) for p in later.points]
-    assert score_column(client.get(f"{watched}?step=4").get_data(as_text=True)) == [str(p) for p in later.points]
+    scores = [str(p) for p in later.state.points]
+    assert score_column(client.get(f"{watched}?step=4&seat=1").get_data(as_text=True)) == scores
+    assert score_column(client.get(f"{watched}?step=4").get_data(as_text=True)) == scores
 
 
 def test_tequila_fences_and_market_spaces_are_clickable_on_the_picture(client) -> None:

@@ -21,7 +21,9 @@ from itertools import combinations
 from fiesta_envs.fiesta_mexicana.components import NUM_SPACES, OBJECTIVES_DEALT, OBJECTIVES_KEPT
 
 NUM_START_CARDS_PER_PLAYER = 2
-KEEP_CHOICES: tuple[tuple[int, int, int], ...] = tuple(combinations(range(OBJECTIVES_DEALT), OBJECTIVES_KEPT))
+KEEP_CHOICES: tuple[tuple[int, int, int], ...] = tuple(
+    (a, b, c) for a, b, c in combinations(range(OBJECTIVES_DEALT), OBJECTIVES_KEPT)
+)
 ROTATIONS: tuple[str, ...] = ("left", "right", "none")
 #: Quarter turns to the left each rotation choice adds to a table's orientation.
 ROTATION_TURNS: tuple[int, ...] = (1, 3, 0)

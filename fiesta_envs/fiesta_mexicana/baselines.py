@@ -55,7 +55,7 @@ OPPONENT_OBJECTIVE_POINTS = 3.4  # version 2: an opponent's held objective at th
 def free_numbers_worth(game: FiestaMexicana, player: int) -> float:
     """What ``player``'s free numbers are worth at ``NUMBER_PRICE`` a step up the track (what version 2
     charges for spending one): the part of a position's worth that later auctions will cash."""
-    view = FIXED_OF[game.orientation[player]]
+    view = FIXED_OF[game.state.orientation[player]]
     dishes = game.dishes[player]
     return NUMBER_PRICE * sum(number for number in range(NUM_SPACES) if dishes[view[number]] < 0)
 
@@ -67,17 +67,19 @@ class GreedyPolicy(VersionedPolicy):
     versions = (1, 2)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: FiestaMexicana, player: int) -> int:
-        phase = game.phase
+        phase = game.state.phase
         if phase == Phase.AUCTION:
             action = self._auction(game, player) if self.version >= 2 else self._auction_v1(game, player)
         elif phase == Phase.PLACE:
-            action = actions.place_action(self._best_rotation(game, player, game.space_of(player, game.high_bid))[0])
+            action = actions.place_action(
+                self._best_rotation(game, player, game.space_of(player, game.state.high_bid))[0]
+            )
         elif phase == Phase.ROTATE:
             action = self._rotation(game, player)
         elif phase == Phase.KEEP:
             action = self._keep(game, player)
         elif phase == Phase.ORIENT:
-            action = actions.orient_action(game.orient_step, self._start_card_turn(game, player))
+            action = actions.orient_action(game.state.orient_step, self._start_card_turn(game, player))
         else:
             action = first_legal(action_mask)
         return action if action_mask[action] else first_legal(action_mask)
@@ -95,7 +97,7 @@ class GreedyPolicy(VersionedPolicy):
         if not numbers:
             return {}
         spaces = [game.space_of(player, n) for n in numbers]
-        best = placements_values(game, player, spaces, game.offer, objectives)[1].max(axis=1)
+        best = placements_values(game, player, spaces, game.state.offer, objectives)[1].max(axis=1)
         return {n: float(v) for n, v in zip(numbers, best, strict=True)}
 
     def _auction_v1(self, game: FiestaMexicana, player: int) -> int:
@@ -105,7 +107,7 @@ class GreedyPolicy(VersionedPolicy):
         # the most valuable number; among equals the higher one (harder to outbid)
         number = max(values, key=lambda n: (values[n], n))
         value = values[number]
-        if game.high_bid and value < MIN_BID_VALUE:
+        if game.state.high_bid and value < MIN_BID_VALUE:
             return actions.PASS
         if value >= RESERVE_VALUE and self._could_be_outbid(game, player, number):
             slot = self._weakest_objective(game, player)
@@ -121,7 +123,7 @@ class GreedyPolicy(VersionedPolicy):
             return self._last_dish(game, player, values)
         priced = {n: v - NUMBER_PRICE * (n - 1) for n, v in values.items()}
         number = max(priced, key=lambda n: (priced[n], -n))
-        if game.high_bid and priced[number] + self._denial(game, player) < MIN_BID_VALUE:
+        if game.state.high_bid and priced[number] + self._denial(game, player) < MIN_BID_VALUE:
             return actions.PASS
         if values[number] >= RESERVE_VALUE and self._could_be_outbid(game, player, number):
             reserve = self._reserve(game, player)
@@ -132,18 +134,18 @@ class GreedyPolicy(VersionedPolicy):
     def _last_dish(self, game: FiestaMexicana, player: int, values: dict[int, float]) -> int:
         """One space left: win only a dish that leaves it ahead (the opener must bid all the same)."""
         (number, value), *_ = values.items()
-        if game.high_bid and self._estimated_lead(game, player) + value <= 0:
+        if game.state.high_bid and self._estimated_lead(game, player) + value <= 0:
             return actions.PASS
         return actions.bid_action(number)
 
     def _denial(self, game: FiestaMexicana, player: int) -> float:
         """What letting the high bidder have the dish costs ``player``: the points it brings that opponent
         (weighted, shared among the opponents), or its whole lead when the dish ends the game for it."""
-        rival = game.high_bidder
+        rival = game.state.high_bidder
         if rival < 0 or rival == player:
             return 0.0
-        space = game.space_of(rival, game.high_bid)
-        points = float(placements_values(game, rival, [space], game.offer, [])[0].max())
+        space = game.space_of(rival, game.state.high_bid)
+        points = float(placements_values(game, rival, [space], game.state.offer, [])[0].max())
         if game.filled[rival] == NUM_SPACES - 1 and self._estimated_lead(game, player) < points:
             return np.inf  # it would end the game ahead of us
         return DENY_WEIGHT * points / (game.num_players - 1)
@@ -151,9 +153,9 @@ class GreedyPolicy(VersionedPolicy):
     def _estimated_lead(self, game: FiestaMexicana, player: int) -> float:
         """``player``'s final score if the game ended now minus the best opponent's estimate (points plus
         ``OPPONENT_OBJECTIVE_POINTS`` per objective held: their objectives are secret)."""
-        mine = game.points[player] + sum(game.objective_points(player))
+        mine = game.state.points[player] + sum(game.objective_points(player))
         others = [
-            game.points[p] + OPPONENT_OBJECTIVE_POINTS * sum(code >= 0 for code in game.objectives[p])
+            game.state.points[p] + OPPONENT_OBJECTIVE_POINTS * sum(code >= 0 for code in game.state.objectives[p])
             for p in range(game.num_players)
             if p != player
         ]
@@ -162,7 +164,7 @@ class GreedyPolicy(VersionedPolicy):
     def _reserve(self, game: FiestaMexicana, player: int) -> int | None:
         """The reserve that gains most: the dish valued without the objective it discards, on its best
         number, minus that objective's worth; None unless that is worth a reserve."""
-        held = game.objectives[player]
+        held = game.state.objectives[player]
         best: tuple[float, int] | None = None
         for slot, worth in enumerate(objective_worths(game, player)):
             if worth is None:
@@ -194,7 +196,7 @@ class GreedyPolicy(VersionedPolicy):
             return self._last_space_rotation(game, player)
 
         def openness(left_turns: int) -> tuple[int, ...]:
-            orientation = (game.orientation[player] + left_turns) % 4
+            orientation = (game.state.orientation[player] + left_turns) % 4
             free = [v + 1 for v in range(NUM_SPACES) if game.dishes[player][FIXED_OF[orientation][v]] < 0]
             return tuple(sorted(free, reverse=True)[:3])
 
@@ -210,7 +212,7 @@ class GreedyPolicy(VersionedPolicy):
         ahead = self._estimated_lead(game, player) > 0
 
         def reads(choice: int) -> int:
-            number = VIEW_OF[(game.orientation[player] + actions.ROTATION_TURNS[choice]) % 4][space] + 1
+            number = VIEW_OF[(game.state.orientation[player] + actions.ROTATION_TURNS[choice]) % 4][space] + 1
             return number if ahead else -number
 
         order = [2, 0, 1]  # "none" first among equals
@@ -221,8 +223,8 @@ class GreedyPolicy(VersionedPolicy):
         other cards show towards those spaces (+1 per same colour, -1 per other colour); 0 among equals."""
         if self.version < 2:
             return 0
-        space = PINATA_SPACES[game.orient_step]
-        card = game.start_cards[player][game.orient_step]
+        space = PINATA_SPACES[game.state.orient_step]
+        card = game.state.start_cards[player][game.state.orient_step]
         dishes, edges = game.dishes[player], game.edges[player]
 
         def agreement(turn: int) -> int:
@@ -240,7 +242,7 @@ class GreedyPolicy(VersionedPolicy):
         return max(range(4), key=lambda turn: (agreement(turn), -turn))
 
     def _keep(self, game: FiestaMexicana, player: int) -> int:
-        hand = game.hands[player]
+        hand = game.state.hands[player]
         start_dishes = dish_counts(game.dishes[player])
 
         def worth(code: int) -> float:

@@ -60,7 +60,7 @@ def space_of_number(orientation: int, number: int) -> int:
 def rotated_edges(card: int, rotation: int) -> tuple[int, int, int, int]:
     """Sauce halves of ``card`` (N, E, S, W) after ``rotation`` clockwise quarter turns."""
     edges = DISH_CARDS[card].edges
-    return tuple(edges[(d - rotation) % 4] for d in range(4))  # type: ignore[return-value]
+    return edges[-rotation % 4], edges[(1 - rotation) % 4], edges[(2 - rotation) % 4], edges[(3 - rotation) % 4]
 
 
 #: ROTATED_EDGES[card][r]: the card's edges after r clockwise quarter turns.

@@ -120,13 +120,18 @@ class DishCard:
         return DISHES[self.dish]
 
 
+def _half(sauce: str | None) -> int:
+    return -1 if sauce is None else SAUCES.index(sauce)
+
+
 def _dish_card(index: int, row: tuple) -> DishCard:
     dish, skulls, edges, pinata = row
+    north, east, south, west = edges
     return DishCard(
         index=index,
         dish=DISHES.index(dish),
         skulls=skulls,
-        edges=tuple(-1 if e is None else SAUCES.index(e) for e in edges),
+        edges=(_half(north), _half(east), _half(south), _half(west)),
         pinata=-1 if pinata is None else PINATA_COLOURS.index(pinata),
     )
 

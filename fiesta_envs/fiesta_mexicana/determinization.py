@@ -1,9 +1,9 @@
-"""Fiesta Mexicana as one seat may believe it to be (``FiestaMexicana.determinize``).
+"""A position of Fiesta Mexicana as one seat may believe it to be (``FiestaMexicana.determinize``).
 
 Hidden from a seat (see the game page's observation): the deck order; the other players' objectives (the
 hand dealt while they keep, the cards kept, which slot a reserve gave up); while start cards are oriented,
 the other players' start cards, how they turned them and their points; and a table turn another player
-chose that is not applied yet. The copy deals afresh:
+chose that is not applied yet. ``resampled`` deals afresh:
 
 - the dish cards the seat has not seen (not on a table it sees, not on offer, not its own start cards)
   into the deck and, while orienting, one card of each piñata pile to every other player (placed cards
@@ -17,12 +17,9 @@ chose that is not applied yet. The copy deals afresh:
 
 from __future__ import annotations
 
-import copy
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-from fiesta_envs.core.determinization import rebuilt, shuffled, without
+from fiesta_envs.core.determinization import shuffled, without
 from fiesta_envs.fiesta_mexicana.components import (
     DISH_CARDS,
     NUM_DISH_CARDS,
@@ -35,17 +32,17 @@ from fiesta_envs.fiesta_mexicana.components import (
 )
 from fiesta_envs.fiesta_mexicana.state import TURN_CHOICES, FiestaMexicanaState, Phase
 
-if TYPE_CHECKING:
-    from fiesta_envs.core.game import Game as FiestaMexicana  # typed by the contract: no import circle
-
 #: Deals of objectives tried before giving the hands shown at setup back to the pile (then before failing).
 OBJECTIVE_DEAL_TRIES = 200
 
 
-def determinize(game: FiestaMexicana, seat: int, rng: np.random.Generator) -> FiestaMexicana:
-    """A copy with everything hidden from ``seat`` drawn afresh from ``rng`` (see the module docstring)."""
-    state: FiestaMexicanaState = copy.deepcopy(game.saved_state())  # type: ignore[attr-defined]
-    others = [p for p in range(game.num_players) if p != seat]
+def resampled(
+    position: FiestaMexicanaState, seat: int, num_players: int, rng: np.random.Generator
+) -> FiestaMexicanaState:
+    """A copy of ``position`` with everything hidden from ``seat`` drawn afresh from ``rng`` (see the module
+    docstring); ``position`` is left as it is."""
+    state = position.copy()
+    others = [p for p in range(num_players) if p != seat]
     orienting = state.phase == Phase.ORIENT
     seen = [card for card in state.cards[seat] if card >= 0] + [card for card in state.start_cards[seat] if card >= 0]
     if orienting:
@@ -62,7 +59,7 @@ def determinize(game: FiestaMexicana, seat: int, rng: np.random.Generator) -> Fi
     for p in others:
         if state.turns_chosen[p] >= 0:
             state.turns_chosen[p] = int(rng.integers(len(TURN_CHOICES)))
-    return rebuilt(game, state.to_dict(), rng)
+    return state
 
 
 def _deal_start_cards(state: FiestaMexicanaState, seat: int, others: list[int], rng: np.random.Generator) -> list[int]:

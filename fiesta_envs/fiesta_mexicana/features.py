@@ -46,7 +46,7 @@ from fiesta_envs.fiesta_mexicana.valuation import (
 )
 
 if TYPE_CHECKING:
-    from fiesta_envs.core.game import Game  # a FiestaMexicana; typed by the contract to keep imports one-way
+    from fiesta_envs.fiesta_mexicana.position import FiestaMexicanaPosition as Game  # the engine, as read here
 
 MAX_OTHERS = 3
 BID_POINTS, BID_VALUE, BID_FREE, BID_OUTBID = 0, 16, 32, 48
@@ -74,30 +74,30 @@ def action_features(game: Game, player: int) -> np.ndarray:
     objectives, which bids and passes leave alone: that part is computed once per table position
     (``valuation.position_memo``) and copied; the ``place R`` entries are added while the player places.
     """
-    card = game.offer
+    card = game.state.offer
     memo = position_memo(game)
-    key = (FEATURES_SIZE, player, card, tuple(game.objectives[player]))
+    key = (FEATURES_SIZE, player, card, tuple(game.state.objectives[player]))
     known = memo.derived.get(key)
     if known is None:
         known = memo.derived[key] = read_only(_position_features(game, player, card))
     out = known.copy()
-    if card >= 0 and game.phase_name == "place" and game.high_bidder == player:
+    if card >= 0 and game.phase_name == "place" and game.state.high_bidder == player:
         _place_features(game, player, card, out)
     return out
 
 
 def compute_action_features(game: Game, player: int) -> np.ndarray:
     """``action_features`` computed in full now (what the copy of the position's part must equal)."""
-    out = _position_features(game, player, game.offer)
-    if game.offer >= 0 and game.phase_name == "place" and game.high_bidder == player:
-        _place_features(game, player, game.offer, out)
+    out = _position_features(game, player, game.state.offer)
+    if game.state.offer >= 0 and game.phase_name == "place" and game.state.high_bidder == player:
+        _place_features(game, player, game.state.offer, out)
     return out
 
 
 def _place_features(game: Game, player: int, card: int, out: np.ndarray) -> None:
     """The ``place R`` entries of the winner placing ``card``."""
-    view = FIXED_OF_ARRAY[game.orientation[player]]
-    points, values = placements_values(game, player, [view[game.high_bid - 1]], card)
+    view = FIXED_OF_ARRAY[game.state.orientation[player]]
+    points, values = placements_values(game, player, [view[game.state.high_bid - 1]], card)
     out[PLACE_POINTS : PLACE_POINTS + 4] = np.clip((points[0] + 4.0) / 20.0, 0.0, 1.0)
     out[PLACE_VALUE : PLACE_VALUE + 4] = np.clip((values[0] + 5.0) / 25.0, 0.0, 1.0)
 
@@ -109,9 +109,11 @@ def _position_features(game: Game, player: int, card: int) -> np.ndarray:
     as a float64 that becomes the same float32 as it would assigned into an array."""
     n = game.num_players
     seats = [(player + k) % n for k in range(n)]  # the observer first, then clockwise
-    orientation = game.orientation[player]
+    orientation = game.state.orientation[player]
     # readable[k][v]: the number v + 1 of seat k's table, as that seat reads it, is on an uncovered space
-    readable = [[game.dishes[seat][space] < 0 for space in FIXED_OF[game.orientation[seat] % 4]] for seat in seats]
+    readable = [
+        [game.dishes[seat][space] < 0 for space in FIXED_OF[game.state.orientation[seat] % 4]] for seat in seats
+    ]
     out = [0.0] * FEATURES_SIZE
     mine = readable[0]
     out[BID_FREE : BID_FREE + NUM_SPACES] = [1.0 if free else 0.0 for free in mine]
@@ -137,7 +139,7 @@ def _position_features(game: Game, player: int, card: int) -> np.ndarray:
         return vector
     vector[DISH_VALID] = 1.0
     if any(mine):  # each free number: the best turn on the space it reads (every space valued once, in memo)
-        held = tuple(code for code in game.objectives[player] if code >= 0)
+        held = tuple(code for code in game.state.objectives[player] if code >= 0)
         points, values, _ = placements_table(game, player, card, held)
         view = FIXED_OF_ARRAY[orientation % 4]
         block = np.empty(2 * NUM_SPACES)  # bid N: points, then value, of the best turn on the space reading N
@@ -150,5 +152,5 @@ def _position_features(game: Game, player: int, card: int) -> np.ndarray:
         if any(readable[k + 1]):
             other_free = np.asarray(game.dishes[other]) < 0
             best = placement_points_table(game, other, card).max(axis=1)[other_free].max()
-            vector[OTHER_POINTS + k] = _points(max(int(best), -game.points[other]))
+            vector[OTHER_POINTS + k] = _points(max(int(best), -game.state.points[other]))
     return vector

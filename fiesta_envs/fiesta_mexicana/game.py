@@ -15,13 +15,13 @@ Tables are kept in their fixed frame with an orientation (quarter turns left); s
 from __future__ import annotations
 
 import copy
-import dataclasses
 import textwrap
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
 
+from fiesta_envs.core.determinization import rebuilt
 from fiesta_envs.core.game import ACTION_FEATURES_OPTION, REWARD_OPTION, Game
 from fiesta_envs.core.options import Option
 from fiesta_envs.fiesta_mexicana import actions, determinization
@@ -46,7 +46,7 @@ from fiesta_envs.fiesta_mexicana.features import FEATURES_SIZE, action_features
 from fiesta_envs.fiesta_mexicana.observation import FiestaMexicanaObserver
 from fiesta_envs.fiesta_mexicana.scoring import objective_points, placement_points
 from fiesta_envs.fiesta_mexicana.state import PHASE_LABELS, FiestaMexicanaState, Phase
-from fiesta_envs.fiesta_mexicana.valuation import facing_of_table, forget_position_memo, put_facing
+from fiesta_envs.fiesta_mexicana.valuation import PositionMemo, facing_of_table, forget_position_memo, put_facing
 
 #: Columns of ``render_text`` (the terminal game's width).
 TEXT_WIDTH = 100
@@ -154,6 +154,28 @@ class FiestaMexicana(Game):
     #: the text and the picture show while start cards are oriented; None: the public table, every one hidden.
     shown_to: int | None = None
 
+    #: The position: what the state dict saves. Rule handlers read and change it; ``_load`` makes a state the
+    #: position and rebuilds the tables derived from it (below).
+    state: FiestaMexicanaState
+    # Derived from ``state`` per player, rebuilt by ``_load`` and kept up to date as dishes are placed (``_put``):
+    #: dishes[p][s]: the dish kind on fixed space s of p's table (-1: uncovered).
+    dishes: list[list[int]]
+    #: edges[p][s]: the sauce halves N, E, S, W (fixed frame) of the card on space s (``NO_EDGES``: uncovered).
+    edges: list[list[tuple[int, int, int, int]]]
+    #: filled[p]: the covered spaces of p's table.
+    filled: list[int]
+    #: facing[p][s, d]: the half a card put on fixed space s would touch in direction d (valuation.facing_halves).
+    facing: list[np.ndarray]
+    # Caches, dropped or rebuilt whenever the position changes:
+    #: _free[p][s]: fixed space s of p's table is uncovered; the extra last entry is always True (for the masks).
+    _free: list[np.ndarray]
+    #: Writes the observations; remembers what it wrote last for each seat and rewrites only what changed.
+    observer: FiestaMexicanaObserver
+    #: ``final_breakdown`` once the game is over.
+    _final: dict[str, list[int]] | None
+    #: The valuations of the position held now (``valuation.position_memo``; None: none computed yet).
+    valuation_memo: PositionMemo | None
+
     # ------------------------------------------------------------------ sizes
     @property
     def num_actions(self) -> int:
@@ -197,8 +219,8 @@ class FiestaMexicana(Game):
         """
         while not self._try_deal_objectives():
             pass
-        self.phase = Phase.KEEP
-        self.turn = 0
+        self.state.phase = Phase.KEEP
+        self.state.turn = 0
 
     def _try_deal_objectives(self) -> bool:
         pile = self.rng.permutation(_OBJECTIVE_DECK).tolist()
@@ -215,94 +237,95 @@ class FiestaMexicana(Game):
                     pile = self.rng.permutation(pile + discards).tolist()
                     discards = []
                 hands[player] = [pile.pop() for _ in range(OBJECTIVES_DEALT)]
-        self.hands = hands
-        self.shown_objectives = shown
+        self.state.hands = hands
+        self.state.shown_objectives = shown
         return True
 
     # ------------------------------------------------------------------ derived state and caches
     def _load(self, state: FiestaMexicanaState) -> None:
-        """Make ``state`` the position (each field is the engine's attribute of that name), then rebuild
-        what follows from it: dishes, edges and free spaces per table, the observer, the final scores."""
-        for field in dataclasses.fields(FiestaMexicanaState):
-            setattr(self, field.name, getattr(state, field.name))
+        """Make ``state`` the position (the engine's own from now on), then rebuild what follows from it: dishes,
+        edges and free spaces per table, the observer, the final scores."""
+        self.state = state
         n = self.num_players
-        self.dishes = [[_DISH_OF[c] if c >= 0 else -1 for c in row] for row in self.cards]
+        cards, rotations = state.cards, state.rotations
+        self.dishes = [[_DISH_OF[c] if c >= 0 else -1 for c in row] for row in cards]
         self.edges = [
-            [ROTATED_EDGES[c][r] if c >= 0 else NO_EDGES for c, r in zip(self.cards[p], self.rotations[p], strict=True)]
+            [ROTATED_EDGES[c][r] if c >= 0 else NO_EDGES for c, r in zip(cards[p], rotations[p], strict=True)]
             for p in range(n)
         ]
-        self.filled = [NUM_SPACES - row.count(-1) for row in self.cards]
-        # facing[p][s, d]: the half a card put on fixed space s would touch in direction d (valuation.facing_halves)
+        self.filled = [NUM_SPACES - row.count(-1) for row in cards]
         self.facing = [facing_of_table(self.dishes[p], self.edges[p]) for p in range(n)]
-        # _free[p][s]: fixed space s of p's table is uncovered; the extra last entry is always True
-        self._free = [np.array([c < 0 for c in row] + [True]) for row in self.cards]
+        self._free = [np.array([c < 0 for c in row] + [True]) for row in cards]
         self.observer = FiestaMexicanaObserver(n, self.confirmed_waiters, self.config["action_features"])
-        self._final: dict[str, Any] | None = None
+        self._final = None
         forget_position_memo(self)  # valuations of the position this engine held before
 
     # ------------------------------------------------------------------ whose turn
     @property
     def current_player(self) -> int:
-        return -1 if self.phase == Phase.OVER else self.turn
+        state = self.state
+        return -1 if state.phase == Phase.OVER else state.turn
 
     @property
     def phase_name(self) -> str:
         """The phase: "orient", "keep", "auction", "place", "rotate" or "over"."""
-        return PHASE_LABELS[self.phase]
+        return PHASE_LABELS[self.state.phase]
 
     @property
     def is_over(self) -> bool:
-        return self.phase == Phase.OVER
+        return self.state.phase == Phase.OVER
 
     # ------------------------------------------------------------------ legality
     def legal_bids(self, player: int) -> np.ndarray:
         """bool[16]: numbers ``player`` may bid now (legible, uncovered, above the high bid)."""
-        return self._free[player][_FIXED_OF_ARRAY[self.orientation[player]]] & _ABOVE[self.high_bid]
+        state = self.state
+        return self._free[player][_FIXED_OF_ARRAY[state.orientation[player]]] & _ABOVE[state.high_bid]
 
     def _compute_mask(self) -> np.ndarray:
-        player = self.turn
-        phase = self.phase
+        state = self.state
+        player = state.turn
+        phase = state.phase
         if phase == Phase.AUCTION:
-            objectives = self.objectives[player]
+            objectives = state.objectives[player]
             held = (objectives[0] >= 0) + 2 * (objectives[1] >= 0) + 4 * (objectives[2] >= 0)
-            gather = _MASK_GATHER[self.orientation[player]]
-            return self._free[player].take(gather) & _AUCTION_MASKS[held, self.high_bid]
+            gather = _MASK_GATHER[state.orientation[player]]
+            return self._free[player].take(gather) & _AUCTION_MASKS[held, state.high_bid]
         if phase == Phase.ROTATE:
             return _ROTATE_MASK.copy()
         if phase == Phase.PLACE:
             return _PLACE_MASK.copy()
         if phase == Phase.ORIENT:
-            return _ORIENT_MASKS[self.orient_step].copy()
+            return _ORIENT_MASKS[state.orient_step].copy()
         mask = np.zeros(actions.NUM_ACTIONS, dtype=np.int8)
         if phase == Phase.KEEP:
-            for choice in valid_keeps(self.hands[player]):
+            for choice in valid_keeps(state.hands[player]):
                 mask[actions.KEEP + choice] = 1
         return mask
 
     def explain_illegal(self, action: int) -> str:
         kind, args = actions.DECODED[action]
         phase = _PHASE_OF_KIND[kind]
-        if phase != self.phase:
+        if phase != self.state.phase:
             return self._wrong_phase(kind)
-        player = self.turn
+        player = self.state.turn
         if kind == "orient":
-            return f"the start card for space {PINATA_SPACES[self.orient_step] + 1} is oriented now"
+            return f"the start card for space {PINATA_SPACES[self.state.orient_step] + 1} is oriented now"
         if kind == "keep":
-            colours = [OBJECTIVE_COLOURS[OBJECTIVE_KINDS[self.hands[player][slot]].colour] for slot in args]
+            colours = [OBJECTIVE_COLOURS[OBJECTIVE_KINDS[self.state.hands[player][slot]].colour] for slot in args]
             return f"kept objectives must have three different colours; slots {args} are {', '.join(colours)}"
         if kind == "pass":
             return "the player who turns the dish over must make the opening bid"
         number = args[0]
-        if kind == "reserve" and self.objectives[player][args[1]] < 0:
+        if kind == "reserve" and self.state.objectives[player][args[1]] < 0:
             return f"objective slot {args[1]} is empty (to reserve, a player discards an objective held)"
-        if self.dishes[player][space_of_number(self.orientation[player], number)] >= 0:
+        if self.dishes[player][space_of_number(self.state.orientation[player], number)] >= 0:
             return f"{number} is covered by a dish"
-        if number <= self.high_bid:
-            return f"a bid must be strictly higher than {self.high_bid}"
+        if number <= self.state.high_bid:
+            return f"a bid must be strictly higher than {self.state.high_bid}"
         return "the rules do not allow it now"
 
     def _wrong_phase(self, kind: str) -> str:
-        now = PHASE_LABELS[self.phase]
+        now = PHASE_LABELS[self.state.phase]
         if kind == "orient":
             return f"start cards are oriented during setup only (now: {now})"
         if kind == "keep":
@@ -316,7 +339,7 @@ class FiestaMexicana(Game):
     # ------------------------------------------------------------------ applying actions
     def _apply(self, action: int) -> None:
         kind, args = actions.DECODED[action]
-        player = self.turn
+        player = self.state.turn
         if kind == "bid":
             self._bid(player, args[0])
         elif kind == "pass":
@@ -333,26 +356,28 @@ class FiestaMexicana(Game):
             self._keep(player, args)
 
     def _orient(self, player: int, start_card: int, rotation: int) -> None:
-        card = self.start_cards[player][start_card]
-        self.start_cards[player][start_card] = -1  # now on the table
+        state = self.state
+        card = state.start_cards[player][start_card]
+        state.start_cards[player][start_card] = -1  # now on the table
         self._put(player, PINATA_SPACES[start_card], card, rotation)
-        self.points[player] += DISH_CARDS[card].skulls  # start cards: skulls only, no bowls at setup
+        state.points[player] += DISH_CARDS[card].skulls  # start cards: skulls only, no bowls at setup
         if start_card + 1 < len(PINATA_SPACES):
-            self.orient_step = start_card + 1
+            state.orient_step = start_card + 1
             return
-        self.orient_step = 0
-        self.start_cards[player] = []
+        state.orient_step = 0
+        state.start_cards[player] = []
         if player + 1 < self.num_players:
-            self.turn = player + 1
+            state.turn = player + 1
         else:
             self._deal_objectives()
 
     def _keep(self, player: int, slots: tuple[int, ...]) -> None:
-        hand = self.hands[player]
-        self.objectives[player] = [hand[slot] for slot in slots]
-        self.hands[player] = []
+        state = self.state
+        hand = state.hands[player]
+        state.objectives[player] = [hand[slot] for slot in slots]
+        state.hands[player] = []
         if player + 1 < self.num_players:
-            self.turn = player + 1
+            state.turn = player + 1
         else:
             self._start_auction(0)
 
@@ -360,46 +385,52 @@ class FiestaMexicana(Game):
         # The deck cannot run out first: before a table is full each holds at most 15 dishes, so at
         # most 4 x 13 + 1 = 53 dishes come from the deck in the standard game (58 in it) and
         # 4 x 15 + 1 = 61 in the variant (66 in it). Should it ever happen, the game ends here.
-        if not self.deck:
+        state = self.state
+        if not state.deck:
             self._end_game()
             return
-        self.offer = self.deck.pop()
-        self.phase = Phase.AUCTION
-        self.opener = self.turn = opener
-        self.high_bid, self.high_bidder = 0, -1
-        self.passed = [False] * self.num_players
-        self.bids = [[] for _ in range(self.num_players)]
+        state.offer = state.deck.pop()
+        state.phase = Phase.AUCTION
+        state.opener = state.turn = opener
+        state.high_bid, state.high_bidder = 0, -1
+        state.passed = [False] * self.num_players
+        state.bids = [[] for _ in range(self.num_players)]
 
     def _bid(self, player: int, number: int) -> None:
-        self.high_bid, self.high_bidder = number, player
-        self.bids[player].append(number)
-        self.passed = [False] * self.num_players
-        self.turn = (player + 1) % self.num_players
+        state = self.state
+        state.high_bid, state.high_bidder = number, player
+        state.bids[player].append(number)
+        state.passed = [False] * self.num_players
+        state.turn = (player + 1) % self.num_players
 
     def _pass(self, player: int) -> None:
-        self.passed[player] = True
+        state = self.state
+        state.passed[player] = True
         following = (player + 1) % self.num_players
-        if following == self.high_bidder:  # everybody else passed in a row since the last bid
+        if following == state.high_bidder:  # everybody else passed in a row since the last bid
             self._win_auction(following)
         else:
-            self.turn = following
+            state.turn = following
 
     def _reserve(self, player: int, number: int, slot: int) -> None:
-        self.objectives[player][slot] = -1
-        self.reserves[player] += 1
-        self.high_bid, self.high_bidder = number, player
-        self.bids[player].append(number)
+        state = self.state
+        state.objectives[player][slot] = -1
+        state.reserves[player] += 1
+        state.high_bid, state.high_bidder = number, player
+        state.bids[player].append(number)
         self._win_auction(player)
 
     def _win_auction(self, winner: int) -> None:
-        self.phase = Phase.PLACE
-        self.turn = winner
+        state = self.state
+        state.phase = Phase.PLACE
+        state.turn = winner
 
     def _place(self, player: int, rotation: int) -> None:
         """Put the dish on the space reading the winning bid, turned ``rotation`` times clockwise as seen."""
-        orientation = self.orientation[player]
-        space = FIXED_OF[orientation][self.high_bid - 1]
-        card = self.offer
+        state = self.state
+        orientation = state.orientation[player]
+        space = FIXED_OF[orientation][state.high_bid - 1]
+        card = state.offer
         # the table is turned `orientation` times left: a dish turned R times clockwise in the
         # player's view is turned R + orientation times clockwise in the table's fixed frame
         fixed_rotation = (rotation + orientation) % 4
@@ -410,21 +441,22 @@ class FiestaMexicana(Game):
             new_edges=ROTATED_EDGES[card][fixed_rotation],
             skulls=DISH_CARDS[card].skulls,
         )
-        self.points[player] = max(0, self.points[player] + gained)  # a score never goes below 0
+        state.points[player] = max(0, state.points[player] + gained)  # a score never goes below 0
         self._put(player, space, card, fixed_rotation)
-        self.offer = -1
-        self.opener = player  # the winner opens the next auction
+        state.offer = -1
+        state.opener = player  # the winner opens the next auction
         if self.filled[player] == NUM_SPACES:  # the game ends at once: nobody turns a table
             self._end_game()
             return
         n = self.num_players
-        self.rotation_queue = [(player + k) % n for k in range(1, n)]  # clockwise from the winner's left
-        self.phase = Phase.ROTATE
-        self.turn = self.rotation_queue[0]
+        state.rotation_queue = [(player + k) % n for k in range(1, n)]  # clockwise from the winner's left
+        state.phase = Phase.ROTATE
+        state.turn = state.rotation_queue[0]
 
     def _put(self, player: int, space: int, card: int, fixed_rotation: int) -> None:
-        self.cards[player][space] = card
-        self.rotations[player][space] = fixed_rotation
+        state = self.state
+        state.cards[player][space] = card
+        state.rotations[player][space] = fixed_rotation
         self.dishes[player][space] = DISH_CARDS[card].dish
         self.edges[player][space] = ROTATED_EDGES[card][fixed_rotation]
         put_facing(self.facing[player], space, ROTATED_EDGES[card][fixed_rotation])
@@ -435,41 +467,43 @@ class FiestaMexicana(Game):
     def _rotate(self, player: int, choice: int) -> None:
         """Note ``player``'s choice; the tables turn together once the last player has chosen (the
         printed game turns them at the same time)."""
-        self.turns_chosen[player] = choice
-        self.rotation_queue.pop(0)
-        if self.rotation_queue:
-            self.turn = self.rotation_queue[0]
+        state = self.state
+        state.turns_chosen[player] = choice
+        state.rotation_queue.pop(0)
+        if state.rotation_queue:
+            state.turn = state.rotation_queue[0]
             return
-        for seat, chosen in enumerate(self.turns_chosen):
+        for seat, chosen in enumerate(state.turns_chosen):
             if chosen >= 0:
-                self.orientation[seat] = (self.orientation[seat] + actions.ROTATION_TURNS[chosen]) % 4
+                state.orientation[seat] = (state.orientation[seat] + actions.ROTATION_TURNS[chosen]) % 4
         forget_position_memo(self)  # the tables turned
-        self.turns_chosen = [-1] * self.num_players
-        self._start_auction(self.opener)
+        state.turns_chosen = [-1] * self.num_players
+        self._start_auction(state.opener)
 
     def _end_game(self) -> None:
-        self.phase = Phase.OVER
-        self.turn = -1
-        self.offer = -1
-        self.rotation_queue = []
+        state = self.state
+        state.phase = Phase.OVER
+        state.turn = -1
+        state.offer = -1
+        state.rotation_queue = []
 
     # ------------------------------------------------------------------ scores
     def space_of(self, player: int, number: int) -> int:
         """The fixed space of ``player``'s table that reads ``number`` now."""
-        return space_of_number(self.orientation[player], number)
+        return space_of_number(self.state.orientation[player], number)
 
     def objective_points(self, player: int) -> list[int]:
         """Points each of ``player``'s objective slots would score now (0 for an empty slot)."""
         return [
             objective_points(code, player, self.dishes, self.edges[player]) if code >= 0 else 0
-            for code in self.objectives[player]
+            for code in self.state.objectives[player]
         ]
 
     def penalties(self, player: int) -> int:
         """Variant: the points lost for marked spaces still uncovered (0 in the standard game)."""
         if not self.confirmed_waiters:
             return 0
-        return sum(value for space, value in VARIANT_PENALTIES.items() if self.cards[player][space] < 0)
+        return sum(value for space, value in VARIANT_PENALTIES.items() if self.state.cards[player][space] < 0)
 
     def final_breakdown(self) -> dict[str, list[int]]:
         """Points from dishes, objectives and penalties, and the final score of each player.
@@ -482,25 +516,27 @@ class FiestaMexicana(Game):
         objective = [sum(self.objective_points(p)) for p in range(n)]
         penalty = [self.penalties(p) for p in range(n)]
         breakdown = {
-            "placement_points": list(self.points),
+            "placement_points": list(self.state.points),
             "objective_points": objective,
             "penalties": penalty,
-            "final_scores": [max(0, self.points[p] + objective[p] - penalty[p]) for p in range(n)],
+            "final_scores": [max(0, self.state.points[p] + objective[p] - penalty[p]) for p in range(n)],
         }
-        if self.phase == Phase.OVER:
+        if self.state.phase == Phase.OVER:
             self._final = breakdown
         return breakdown
 
     def scores(self) -> np.ndarray:
-        if self.phase == Phase.OVER:
+        if self.state.phase == Phase.OVER:
             return np.array(self.final_breakdown()["final_scores"], dtype=float)
-        return np.array(self.points, dtype=float)
+        return np.array(self.state.points, dtype=float)
 
     def final_info(self) -> dict[str, Any]:
-        if self.phase != Phase.OVER:
+        if self.state.phase != Phase.OVER:
             return {}
         info: dict[str, Any] = {key: list(values) for key, values in self.final_breakdown().items()}
-        info["objectives"] = [[OBJECTIVE_KINDS[code].label for code in slots if code >= 0] for slots in self.objectives]
+        info["objectives"] = [
+            [OBJECTIVE_KINDS[code].label for code in slots if code >= 0] for slots in self.state.objectives
+        ]
         info["objective_slot_points"] = [self.objective_points(p) for p in range(self.num_players)]
         return info
 
@@ -515,7 +551,7 @@ class FiestaMexicana(Game):
     def table_hidden(self, player: int) -> bool:
         """Whether ``player``'s table and points are face down where this game is shown: while start cards are
         oriented (at the same time in the printed game), to everybody but their owner (``shown_to``)."""
-        return self.phase == Phase.ORIENT and player != self.shown_to
+        return self.state.phase == Phase.ORIENT and player != self.shown_to
 
     def orienting_note(self) -> str:
         """What the table says while start cards are oriented (the text and the picture)."""
@@ -524,9 +560,9 @@ class FiestaMexicana(Game):
 
     def card_shown(self) -> int:
         """The dish on offer, or during setup the start card being oriented (-1 for none)."""
-        if self.phase == Phase.ORIENT:
-            return self.start_cards[self.turn][self.orient_step]
-        return self.offer
+        if self.state.phase == Phase.ORIENT:
+            return self.state.start_cards[self.state.turn][self.state.orient_step]
+        return self.state.offer
 
     # ------------------------------------------------------------------ names
     def _build_action_names(self) -> list[str]:
@@ -534,11 +570,12 @@ class FiestaMexicana(Game):
 
     # ------------------------------------------------------------------ state dicts
     def clone(self) -> FiestaMexicana:
-        """An independent copy (for search or look-ahead): the saved position copied and loaded (what
-        ``from_state_dict`` does without the state dict's conversions and checks: a search makes one copy per
-        candidate and rollout, and this takes a fifth of the time)."""
+        """An independent copy (for search or look-ahead): the position and the generator copied, the derived
+        tables rebuilt (what ``from_state_dict`` does without the state dict's conversions and checks: a search
+        makes one copy per candidate and rollout, and this takes a fifth of the time). The options, the player
+        count and the action names are shared: they never change."""
         other = copy.copy(self)
-        other._load(copy.deepcopy(self.saved_state()))  # new lists, derived values and observer
+        other._load(self.state.copy())  # new lists, derived tables and observer
         other.rng = copy.deepcopy(self.rng)
         other._mask_cache = None
         return other
@@ -546,16 +583,19 @@ class FiestaMexicana(Game):
     def determinize(self, seat: int, rng: np.random.Generator) -> FiestaMexicana:
         """A copy for search: the deck order, the others' objectives, their start cards while orienting and
         their table turns not applied yet drawn afresh from ``rng``, chance seeded from it
-        (``fiesta_mexicana.determinization``)."""
-        return determinization.determinize(self, seat, rng)  # type: ignore[return-value]
+        (``fiesta_mexicana.determinization``). The copy is loaded as a state dict is, so a drawn position
+        that breaks a rule is refused (``InvalidStateError``) instead of being searched."""
+        state = determinization.resampled(self.state, seat, self.num_players, rng)
+        believed = rebuilt(self, state.to_dict(), rng)
+        assert isinstance(believed, FiestaMexicana)  # rebuilt by type(self)
+        return believed
 
     def saved_state(self) -> FiestaMexicanaState:
-        """The position as a ``FiestaMexicanaState`` (shares the engine's lists: read, do not change)."""
-        fields = dataclasses.fields(FiestaMexicanaState)
-        return FiestaMexicanaState(**{field.name: getattr(self, field.name) for field in fields})
+        """The position (the engine's own ``state``: read, do not change; ``state.copy()`` to keep it)."""
+        return self.state
 
     def _state_to_dict(self) -> dict[str, Any]:
-        return self.saved_state().to_dict()
+        return self.state.to_dict()
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> None:
         self._load(FiestaMexicanaState.from_dict(data, num_players=self.num_players, game=self.name))
@@ -565,55 +605,57 @@ class FiestaMexicana(Game):
         """The public table: what every player sees (no objective, no start card while they are oriented, no
         table turn chosen before the tables turn; ``render.private_lines`` has what one seat alone knows). A copy
         shown to one seat (``shown_to``) shows that seat's own start cards and points while they are oriented."""
+        state = self.state
         lines = [
-            f"Fiesta Mexicana ({self.config['variant']}), phase: {PHASE_LABELS[self.phase]}, deck: {len(self.deck)}"
+            f"Fiesta Mexicana ({self.config['variant']}), phase: {PHASE_LABELS[state.phase]}, deck: {len(state.deck)}"
         ]
-        if self.offer >= 0:
-            lines.append(f"dish on offer: {describe_card(self.offer)}")
-        if self.phase == Phase.AUCTION:
-            bidder = f"player {self.high_bidder}" if self.high_bidder >= 0 else "nobody"
-            passed = ", ".join(f"player {player}" for player, out in enumerate(self.passed) if out) or "nobody"
-            lines.append(f"high bid: {self.high_bid or '-'} by {bidder}; passed: {passed}")
-        if any(self.bids):  # kept while the dish is placed and the tables are turned
+        if state.offer >= 0:
+            lines.append(f"dish on offer: {describe_card(state.offer)}")
+        if state.phase == Phase.AUCTION:
+            bidder = f"player {state.high_bidder}" if state.high_bidder >= 0 else "nobody"
+            passed = ", ".join(f"player {player}" for player, out in enumerate(state.passed) if out) or "nobody"
+            lines.append(f"high bid: {state.high_bid or '-'} by {bidder}; passed: {passed}")
+        if any(state.bids):  # kept while the dish is placed and the tables are turned
             bids = "; ".join(
-                f"player {player} {', '.join(map(str, bids)) or '-'}" for player, bids in enumerate(self.bids)
+                f"player {player} {', '.join(map(str, bids)) or '-'}" for player, bids in enumerate(state.bids)
             )
             lines += textwrap.wrap(f"bids this auction: {bids}", TEXT_WIDTH, subsequent_indent="    ")
-        if self.phase == Phase.ROTATE:
-            chosen = [f"player {seat}" for seat, choice in enumerate(self.turns_chosen) if choice >= 0]
-            waiting = [f"player {seat}" for seat in self.rotation_queue]
+        if state.phase == Phase.ROTATE:
+            chosen = [f"player {seat}" for seat, choice in enumerate(state.turns_chosen) if choice >= 0]
+            waiting = [f"player {seat}" for seat in state.rotation_queue]
             text = (
                 f"table turns chosen: {', '.join(chosen) or 'nobody yet'}; still to choose: {', '.join(waiting)} "
                 "(secret until the tables turn together)"
             )
             lines += textwrap.wrap(text, TEXT_WIDTH, subsequent_indent="    ")
-        if self.phase == Phase.ORIENT:
+        if state.phase == Phase.ORIENT:
             lines.append(self.orienting_note())
         for player in range(self.num_players):
-            held = sum(code >= 0 for code in self.objectives[player])
+            held = sum(code >= 0 for code in state.objectives[player])
             marker = " <- to act" if player == self.current_player else ""
-            points = "?" if self.table_hidden(player) else self.points[player]
+            points = "?" if self.table_hidden(player) else state.points[player]
             lines.append(
-                f"player {player}: {points} points, {held} objectives, turned left {self.orientation[player]}x{marker}"
+                f"player {player}: {points} points, {held} objectives, turned left {state.orientation[player]}x{marker}"
             )
             for row in range(4):
                 cells = []
                 for col in range(4):
                     view = 4 * row + col
-                    space = FIXED_OF[self.orientation[player]][view]
+                    space = FIXED_OF[state.orientation[player]][view]
                     cells.append(f"{view + 1:2d} {self._cell_text(player, space)}")
                 lines.append("   " + " | ".join(cells))
-        if self.phase == Phase.OVER:
+        if state.phase == Phase.OVER:
             lines.append(f"final scores: {self.final_breakdown()['final_scores']}; winners: {self.winners()}")
         return "\n".join(lines)
 
     def _cell_text(self, player: int, space: int) -> str:
-        card = self.cards[player][space]
+        state = self.state
+        card = state.cards[player][space]
         if card < 0:
             return "-" * 9
         if self.table_hidden(player):  # only start cards are on the tables, each seen by its owner only
             return "?" * 9
-        orientation = self.orientation[player]
+        orientation = state.orientation[player]
         # the edges as the owner sees them: view direction d shows fixed direction (d + orientation)
         edges = self.edges[player][space]
         halves = "".join(

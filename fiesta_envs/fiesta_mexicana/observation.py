@@ -20,7 +20,7 @@ shows them as printed:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -41,10 +41,8 @@ from fiesta_envs.fiesta_mexicana.components import (
     VARIANT_PENALTIES,
 )
 from fiesta_envs.fiesta_mexicana.features import FEATURES_SIZE, action_features
+from fiesta_envs.fiesta_mexicana.position import FiestaMexicanaPosition
 from fiesta_envs.fiesta_mexicana.state import Phase
-
-if TYPE_CHECKING:
-    from fiesta_envs.core.game import Game  # a FiestaMexicana; typed by the contract to keep imports one-way
 
 NUM_DISHES = len(DISHES)
 NUM_SAUCES = len(SAUCES)
@@ -130,14 +128,15 @@ def table_block(cards: list[int], rotations: list[int], orientation: int, varian
 EMPTY_TABLE = [-1] * NUM_SPACES
 
 
-def objectives_held(game: Game, seat: int) -> int:
+def objectives_held(game: FiestaMexicanaPosition, seat: int) -> int:
     """Objective cards in front of ``seat``: its dealt hand while keeping, then its kept slots still held."""
-    return len(game.hands[seat]) or sum(code >= 0 for code in game.objectives[seat])
+    state = game.state
+    return len(state.hands[seat]) or sum(code >= 0 for code in state.objectives[seat])
 
 
-def others_hidden(game: Game) -> bool:
+def others_hidden(game: FiestaMexicanaPosition) -> bool:
     """While start cards are oriented (at once in the printed game) nobody sees the others' tables."""
-    return game.phase == Phase.ORIENT
+    return game.state.phase == Phase.ORIENT
 
 
 # ---------------------------------------------------------------------- tables in all four orientations
@@ -196,7 +195,7 @@ class _SeatMemory:
     deck: int | None = None
 
 
-class FiestaMexicanaObserver(Observer):
+class FiestaMexicanaObserver(Observer[FiestaMexicanaPosition]):
     """The observation of every seat of one game (see the module docstring)."""
 
     def __init__(self, num_players: int, variant: bool, with_action_features: bool) -> None:
@@ -213,45 +212,47 @@ class FiestaMexicanaObserver(Observer):
         self._seats: list[_SeatMemory | None] = [None] * self.num_players
 
     # ------------------------------------------------------------------ the reference
-    def encode(self, game: Game, seat: int, out: np.ndarray) -> None:
+    def encode(self, game: FiestaMexicanaPosition, seat: int, out: np.ndarray) -> None:
         block = self.layout.views(out)
+        state = game.state
         n = game.num_players
         seats = [(seat + k) % n for k in range(n)]  # me first, then clockwise
         hidden = others_hidden(game)
         for k, owner in enumerate(seats):
-            cards = EMPTY_TABLE if hidden and owner != seat else game.cards[owner]
-            table = table_block(cards, game.rotations[owner], game.orientation[owner], self.variant)
+            cards = EMPTY_TABLE if hidden and owner != seat else state.cards[owner]
+            table = table_block(cards, state.rotations[owner], state.orientation[owner], self.variant)
             block["tables"][k * TABLE_SIZE : (k + 1) * TABLE_SIZE] = table
-        block["offer"][:] = card_block(game.offer)
-        for i, card in enumerate(game.start_cards[seat]):
+        block["offer"][:] = card_block(state.offer)
+        for i, card in enumerate(state.start_cards[seat]):
             block["start_cards"][i * OFFER_SIZE : (i + 1) * OFFER_SIZE] = card_block(card)
-        block["high_bid"][0] = game.high_bid / NUM_SPACES
+        block["high_bid"][0] = state.high_bid / NUM_SPACES
         for k, owner in enumerate(seats):
-            block["high_bidder"][k] = owner == game.high_bidder
-            block["passed"][k] = game.passed[owner]
-            for number in game.bids[owner]:
+            block["high_bidder"][k] = owner == state.high_bidder
+            block["passed"][k] = state.passed[owner]
+            for number in state.bids[owner]:
                 block["bids"][k * NUM_SPACES + number - 1] = 1.0
             block["to_act"][k] = owner == game.current_player
             if not hidden or owner == seat:
-                block["points"][k] = min(game.points[owner] / SCORE_NORM, 1.0)
+                block["points"][k] = min(state.points[owner] / SCORE_NORM, 1.0)
             block["objectives_held"][k] = objectives_held(game, owner) / OBJECTIVES_DEALT
-        block["phase"][game.phase] = 1.0
-        if game.turns_chosen[seat] >= 0:
-            block["turn_chosen"][game.turns_chosen[seat]] = 1.0
-        for slot, code in enumerate(game.hands[seat] or game.objectives[seat]):
+        block["phase"][state.phase] = 1.0
+        if state.turns_chosen[seat] >= 0:
+            block["turn_chosen"][state.turns_chosen[seat]] = 1.0
+        for slot, code in enumerate(state.hands[seat] or state.objectives[seat]):
             if code >= 0:
                 block["objective_slots"][slot * NUM_OBJECTIVE_KINDS + code] = 1.0
-        for hand in game.shown_objectives:
+        for hand in state.shown_objectives:
             for code in hand:
                 block["shown_objectives"][code] += 1.0 / SHOWN_NORM
         np.minimum(block["shown_objectives"], 1.0, out=block["shown_objectives"])
-        block["deck"][0] = len(game.deck) / NUM_DISH_CARDS
+        block["deck"][0] = len(state.deck) / NUM_DISH_CARDS
         if self.with_action_features:
             block["action_features"][:] = action_features(game, seat)
 
     # ------------------------------------------------------------------ incremental
-    def observe(self, game: Game, seat: int) -> np.ndarray:
+    def observe(self, game: FiestaMexicanaPosition, seat: int) -> np.ndarray:
         memory = self._seats[seat]
+        state = game.state
         if memory is None:
             values = np.zeros(self.layout.size, dtype=np.float32)
             memory = _SeatMemory(values, self.layout.views(values), [None] * self.num_players)
@@ -259,9 +260,9 @@ class FiestaMexicanaObserver(Observer):
         out, block = memory.values, memory.blocks
         n = self.num_players
         seats = [(seat + k) % n for k in range(n)]
-        hidden = game.phase == Phase.ORIENT  # see others_hidden
+        hidden = state.phase == Phase.ORIENT  # see others_hidden
         for k, owner in enumerate(seats):
-            orientation = game.orientation[owner]
+            orientation = state.orientation[owner]
             if hidden and owner != seat:
                 written: Any = ("hidden", orientation)
                 source = _EMPTY_VIEWS[self.variant]
@@ -269,68 +270,69 @@ class FiestaMexicanaObserver(Observer):
                 written = (game.filled[owner], orientation)
                 table = self._tables[owner]
                 if table.filled != game.filled[owner]:
-                    table.pull(game.cards[owner], game.rotations[owner], game.filled[owner])
+                    table.pull(state.cards[owner], state.rotations[owner], game.filled[owner])
                 source = table.values
             if memory.tables[k] != written:
                 block["tables"][k * TABLE_SIZE : (k + 1) * TABLE_SIZE] = source[
                     orientation * TABLE_SIZE : (orientation + 1) * TABLE_SIZE
                 ]
                 memory.tables[k] = written
-        if memory.offer != game.offer:
-            block["offer"][:] = _OFFER_BLOCKS[game.offer + 1]
-            memory.offer = game.offer
-        start_cards = tuple(game.start_cards[seat])
+        if memory.offer != state.offer:
+            block["offer"][:] = _OFFER_BLOCKS[state.offer + 1]
+            memory.offer = state.offer
+        start_cards = tuple(state.start_cards[seat])
         if memory.start_cards != start_cards:
             block["start_cards"][:] = 0.0
             for i, card in enumerate(start_cards):
                 block["start_cards"][i * OFFER_SIZE : (i + 1) * OFFER_SIZE] = _OFFER_BLOCKS[card + 1]
             memory.start_cards = start_cards
         out[self._turn] = self._turn_entries(game, seats)
-        bids = (len(game.deck), *map(len, game.bids))  # bids only add up during an auction
+        bids = (len(state.deck), *map(len, state.bids))  # bids only add up during an auction
         if memory.bids != bids:
             entries = block["bids"]
             entries[:] = 0.0
             for k, owner in enumerate(seats):
-                for number in game.bids[owner]:
+                for number in state.bids[owner]:
                     entries[k * NUM_SPACES + number - 1] = 1.0
             memory.bids = bids
-        points = (hidden, *game.points)
+        points = (hidden, *state.points)
         if memory.points != points:
             block["points"][:] = [
-                min(game.points[owner] / SCORE_NORM, 1.0) if not hidden or owner == seat else 0.0 for owner in seats
+                min(state.points[owner] / SCORE_NORM, 1.0) if not hidden or owner == seat else 0.0 for owner in seats
             ]
             memory.points = points
-        objectives = (tuple(game.hands[seat]), *map(len, game.hands), *map(tuple, game.objectives))
+        objectives = (tuple(state.hands[seat]), *map(len, state.hands), *map(tuple, state.objectives))
         if memory.objectives != objectives:
             block["objective_slots"][:] = 0.0
-            for slot, code in enumerate(game.hands[seat] or game.objectives[seat]):
+            for slot, code in enumerate(state.hands[seat] or state.objectives[seat]):
                 if code >= 0:
                     block["objective_slots"][slot * NUM_OBJECTIVE_KINDS + code] = 1.0
             block["objectives_held"][:] = [objectives_held(game, owner) / OBJECTIVES_DEALT for owner in seats]
             memory.objectives = objectives
-        if memory.shown != len(game.shown_objectives):  # objective hands are shown once, at the deal
+        if memory.shown != len(state.shown_objectives):  # objective hands are shown once, at the deal
             counts = np.zeros(NUM_OBJECTIVE_KINDS, dtype=np.float32)
-            for hand in game.shown_objectives:
+            for hand in state.shown_objectives:
                 for code in hand:
                     counts[code] += 1.0 / SHOWN_NORM
             block["shown_objectives"][:] = np.minimum(counts, 1.0)
-            memory.shown = len(game.shown_objectives)
-        if memory.deck != len(game.deck):
-            block["deck"][0] = len(game.deck) / NUM_DISH_CARDS
-            memory.deck = len(game.deck)
+            memory.shown = len(state.shown_objectives)
+        if memory.deck != len(state.deck):
+            block["deck"][0] = len(state.deck) / NUM_DISH_CARDS
+            memory.deck = len(state.deck)
         if self.with_action_features:
             block["action_features"][:] = action_features(game, seat)
         return out.copy()
 
     @staticmethod
-    def _turn_entries(game: Game, seats: list[int]) -> list[float]:
+    def _turn_entries(game: FiestaMexicanaPosition, seats: list[int]) -> list[float]:
         """The small blocks that change on most steps: high bid, high bidder, passed, to act, phase, turn chosen."""
-        bidder, passed, acting = game.high_bidder, game.passed, game.current_player
-        entries = [game.high_bid / NUM_SPACES]
+        state = game.state
+        bidder, passed, acting = state.high_bidder, state.passed, game.current_player
+        entries = [state.high_bid / NUM_SPACES]
         entries += [float(owner == bidder) for owner in seats]
         entries += [float(passed[owner]) for owner in seats]
         entries += [float(owner == acting) for owner in seats]
-        return entries + _PHASE_ONE_HOT[game.phase] + _CHOICE_ONE_HOT[game.turns_chosen[seats[0]] + 1]
+        return entries + _PHASE_ONE_HOT[state.phase] + _CHOICE_ONE_HOT[state.turns_chosen[seats[0]] + 1]
 
 
 _PHASE_ONE_HOT = [[float(i == phase) for i in range(NUM_PHASES)] for phase in range(NUM_PHASES)]

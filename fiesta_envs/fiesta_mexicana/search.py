@@ -24,6 +24,7 @@ import numpy as np
 from fiesta_envs.core.search import MonteCarloSearch
 from fiesta_envs.fiesta_mexicana import actions
 from fiesta_envs.fiesta_mexicana.baselines import GreedyPolicy, free_numbers_worth
+from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 from fiesta_envs.fiesta_mexicana.state import Phase
 from fiesta_envs.fiesta_mexicana.valuation import objective_worths, placements_values
 
@@ -36,6 +37,12 @@ AUCTIONS_AHEAD = 2
 TOP_BIDS = 3
 
 
+def _engine(game: Game) -> FiestaMexicana:
+    """``game`` as the engine this search plays (``MonteCarloSearch`` hands it over as the contract's ``Game``)."""
+    assert isinstance(game, FiestaMexicana), f"the Fiesta Mexicana search plays Fiesta Mexicana, not {game.name}"
+    return game
+
+
 class FiestaMexicanaSearch(MonteCarloSearch):
     """Flat Monte-Carlo over determinisations, two auctions deep, ``greedy`` rollouts (module docstring)."""
 
@@ -43,44 +50,46 @@ class FiestaMexicanaSearch(MonteCarloSearch):
     default_budget = 4
 
     def searched(self, game: Game, player: int, legal: np.ndarray) -> bool:
-        return game.phase != Phase.PLACE and len(legal) > 1  # type: ignore[attr-defined]
+        return _engine(game).state.phase != Phase.PLACE and len(legal) > 1
 
     def candidates(self, game: Game, player: int, legal: np.ndarray, proposal: int) -> list[int]:
-        if game.phase != Phase.AUCTION:  # type: ignore[attr-defined]
+        engine = _engine(game)
+        if engine.state.phase != Phase.AUCTION:
             return super().candidates(game, player, legal, proposal)
-        mask = game.legal_mask()
+        mask = engine.legal_mask()
         wanted = [proposal, actions.PASS]
-        numbers = [int(n) for n in np.flatnonzero(game.legal_bids(player)) + 1]  # type: ignore[attr-defined]
+        numbers = [int(n) for n in np.flatnonzero(engine.legal_bids(player)) + 1]
         if numbers:
-            spaces = [game.space_of(player, n) for n in numbers]  # type: ignore[attr-defined]
-            values = placements_values(game, player, spaces, game.offer)[1].max(axis=1)  # type: ignore[attr-defined]
+            spaces = [engine.space_of(player, n) for n in numbers]
+            values = placements_values(engine, player, spaces, engine.state.offer)[1].max(axis=1)
             ranked = [numbers[i] for i in np.argsort(-values, kind="stable")]
             wanted += [actions.bid_action(n) for n in ranked[:TOP_BIDS]] + [actions.bid_action(numbers[0])]
-            worths = [(w, slot) for slot, w in enumerate(objective_worths(game, player)) if w is not None]
+            worths = [(w, slot) for slot, w in enumerate(objective_worths(engine, player)) if w is not None]
             if worths:
                 wanted.append(actions.reserve_action(ranked[0], min(worths)[1]))
         return [a for a in dict.fromkeys(wanted) if mask[a]]
 
     def horizon(self, game: Game) -> Any:
-        return len(game.deck)  # type: ignore[attr-defined]
+        return len(_engine(game).state.deck)
 
     def rollout_done(self, game: Game, horizon: Any) -> bool:
-        deck = game.deck  # type: ignore[attr-defined]
-        return game.is_over or (len(deck) <= horizon - AUCTIONS_AHEAD and game.phase == Phase.AUCTION)  # type: ignore[attr-defined]
+        state = _engine(game).state
+        return game.is_over or (len(state.deck) <= horizon - AUCTIONS_AHEAD and state.phase == Phase.AUCTION)
 
     def value(self, game: Game, player: int) -> float:
         """The lead over the best other seat (final scores, or points plus the objectives' estimated worth plus
         the free numbers' worth), divided by the game's typical winning score."""
-        if game.is_over:
-            totals = game.scores()
+        engine = _engine(game)
+        if engine.is_over:
+            totals = engine.scores()
         else:
             totals = np.array(
                 [
-                    game.points[p]  # type: ignore[attr-defined]
-                    + sum(w for w in objective_worths(game, p) if w is not None)
-                    + free_numbers_worth(game, p)  # type: ignore[arg-type]
-                    for p in range(game.num_players)
+                    engine.state.points[p]
+                    + sum(w for w in objective_worths(engine, p) if w is not None)
+                    + free_numbers_worth(engine, p)
+                    for p in range(engine.num_players)
                 ]
             )
         others = np.delete(totals, player)
-        return float((totals[player] - others.max()) / game.score_scale)
+        return float((totals[player] - others.max()) / engine.score_scale)

@@ -100,6 +100,32 @@ class FiestaMexicanaState:
             reserves=[0] * n,
         )
 
+    def copy(self) -> FiestaMexicanaState:
+        """An independent copy: new lists all the way down (what ``copy.deepcopy`` gives, several times faster)."""
+        return FiestaMexicanaState(
+            phase=self.phase,
+            turn=self.turn,
+            orientation=list(self.orientation),
+            cards=[list(row) for row in self.cards],
+            rotations=[list(row) for row in self.rotations],
+            points=list(self.points),
+            deck=list(self.deck),
+            start_cards=[list(pair) for pair in self.start_cards],
+            orient_step=self.orient_step,
+            hands=[list(hand) for hand in self.hands],
+            objectives=[list(slots) for slots in self.objectives],
+            shown_objectives=[list(hand) for hand in self.shown_objectives],
+            offer=self.offer,
+            high_bid=self.high_bid,
+            high_bidder=self.high_bidder,
+            passed=list(self.passed),
+            opener=self.opener,
+            bids=[list(numbers) for numbers in self.bids],
+            rotation_queue=list(self.rotation_queue),
+            turns_chosen=list(self.turns_chosen),
+            reserves=list(self.reserves),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         data = to_json_safe(self)
         data["phase"] = self.phase.label

@@ -38,7 +38,7 @@ from fiesta_envs.fiesta_mexicana.components import (
 from fiesta_envs.fiesta_mexicana.scoring import complete_bowls, dish_counts, edge_points
 
 if TYPE_CHECKING:
-    from fiesta_envs.core.game import Game  # a FiestaMexicana; typed by the contract to keep imports one-way
+    from fiesta_envs.fiesta_mexicana.position import FiestaMexicanaPosition as Game  # the engine, as read here
 
 #: Rough worth of each objective kind when kept at the start (expected points).
 PRIOR_VALUE: dict[str, float] = {
@@ -103,7 +103,7 @@ def objective_value(code: int, player: int, all_dishes: list[list[int]], bowls: 
 
 def objectives_value(game: Game, player: int, all_dishes: list[list[int]], bowls: list[int]) -> float:
     """Estimated worth of all of ``player``'s held objectives."""
-    return sum(objective_value(code, player, all_dishes, bowls) for code in game.objectives[player] if code >= 0)
+    return sum(objective_value(code, player, all_dishes, bowls) for code in game.state.objectives[player] if code >= 0)
 
 
 # ---------------------------------------------------------------------------------- placement tables
@@ -137,7 +137,7 @@ def facing_halves(game: Game, player: int) -> np.ndarray:
     """(16, 4): for each fixed space and direction, the half that a card placed there would touch
     (-2: no card there or the border, -1: a card without a half on that edge, else its colour).
     The engine's array (``FiestaMexicana.facing``), kept up to date as dishes are placed: read, do not keep."""
-    return game.facing[player]  # type: ignore[attr-defined]
+    return game.facing[player]
 
 
 def facing_of_table(dishes: list[int], edges: list[tuple[int, int, int, int]]) -> np.ndarray:
@@ -161,7 +161,7 @@ def placement_points_table(game: Game, player: int, card: int) -> np.ndarray:
     memo = position_memo(game)
     table = memo.points_tables.get((player, card))
     if table is None:
-        parts = EDGE_PARTS[card, game.orientation[player]]  # (d, theirs + 2, r)
+        parts = EDGE_PARTS[card, game.state.orientation[player]]  # (d, theirs + 2, r)
         table = SKULLS[card] + parts[DIRECTIONS, facing_halves(game, player) + 2].sum(axis=1)
         memo.points_tables[(player, card)] = read_only(table)
     return table
@@ -190,7 +190,7 @@ def placements_values(
     for all spaces and turns at once, and for every uncovered space once per table position
     (``position_memo``): the action features, ``greedy`` and the search read the same table.
     """
-    held = game.objectives[player] if objectives is None else objectives
+    held = game.state.objectives[player] if objectives is None else objectives
     codes = tuple(code for code in held if code >= 0)
     where = np.asarray(spaces, dtype=np.intp)
     points_of, values_of, free = placements_table(game, player, card, codes)
@@ -223,7 +223,7 @@ def _placements_values(
     """``placements_values`` of the fixed spaces ``where`` with the objectives ``codes``, computed now. Each row
     is computed on its own (any ``where`` gives the same row for a space); the dish counts after the placement
     take the dish on ``free_space`` (an uncovered space; default: the first of ``where``)."""
-    gained = np.maximum(placement_points_table(game, player, card)[where], -game.points[player])
+    gained = np.maximum(placement_points_table(game, player, card)[where], -game.state.points[player])
     if not codes or len(where) == 0:
         return gained, gained.astype(float)
     dishes = game.dishes[player]
@@ -256,7 +256,7 @@ def _placements_values(
 
 def _bowls_after(game: Game, player: int, where: np.ndarray, card: int, bowls: list[int]) -> np.ndarray:
     """(S, r, colour): the complete bowls of ``player``'s table with ``card`` on each of ``where`` in each turn."""
-    mine = MINE[card, game.orientation[player]]  # (r, d)
+    mine = MINE[card, game.state.orientation[player]]  # (r, d)
     theirs = facing_halves(game, player)[where]  # (S, d)
     joined = (mine[None, :, :] >= 0) & (mine[None, :, :] == theirs[:, None, :])  # (S, r, d): complete bowls
     return np.asarray(bowls)[None, None, :] + (
@@ -272,7 +272,7 @@ def placement_values(game: Game, player: int, space: int, card: int) -> list[tup
 
 def best_rotation(game: Game, player: int, space: int) -> tuple[int, float]:
     """The best view rotation for the dish on offer on ``space`` and the value it brings (first of equals)."""
-    values = [value for _, value in placement_values(game, player, space, game.offer)]
+    values = [value for _, value in placement_values(game, player, space, game.state.offer)]
     best = max(range(4), key=lambda r: (values[r], -r))
     return best, values[best]
 
@@ -281,7 +281,7 @@ def objective_worths(game: Game, player: int) -> list[float | None]:
     """Per objective slot 0..2, its worth now plus its prior worth times the share of the table left
     (None for an empty slot): what discarding it with a reserve gives up (once per table position)."""
     memo = position_memo(game)
-    key = (player, tuple(game.objectives[player]))
+    key = (player, tuple(game.state.objectives[player]))
     worths = memo.worths.get(key)
     if worths is None:
         worths = memo.worths[key] = _objective_worths(game, player)
@@ -292,7 +292,7 @@ def _objective_worths(game: Game, player: int) -> list[float | None]:
     bowls = table_bowls(game, player)
     table_left = 1.0 - game.filled[player] / NUM_SPACES
     worths: list[float | None] = []
-    for code in game.objectives[player]:
+    for code in game.state.objectives[player]:
         if code < 0:
             worths.append(None)
             continue
@@ -319,21 +319,17 @@ class PositionMemo:
         self.derived: dict[tuple[Any, ...], Any] = {}
 
 
-MEMO_ATTRIBUTE = "valuation_memo"
-
-
 def position_memo(game: Game) -> PositionMemo:
-    """The game's ``PositionMemo`` (a new one after the engine dropped the last)."""
-    memo: PositionMemo | None = getattr(game, MEMO_ATTRIBUTE, None)
+    """The game's ``PositionMemo`` (its ``valuation_memo``; a new one after the engine dropped the last)."""
+    memo: PositionMemo | None = game.valuation_memo
     if memo is None:
-        memo = PositionMemo()
-        setattr(game, MEMO_ATTRIBUTE, memo)
+        memo = game.valuation_memo = PositionMemo()
     return memo
 
 
 def forget_position_memo(game: Game) -> None:
     """Drop what was computed for the position held so far (the tables, their turns or the points changed)."""
-    setattr(game, MEMO_ATTRIBUTE, None)
+    game.valuation_memo = None
 
 
 def table_bowls(game: Game, player: int) -> list[int]:

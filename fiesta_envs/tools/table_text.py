@@ -133,7 +133,7 @@ def _fiesta_mexicana(game: Any, seat: int) -> TableText:
             shared.append(line)
         else:
             tables[owner].append(line)
-    where = [f"{game.config['variant'].replace('_', ' ')} rules", f"{len(game.deck)} dishes left in the deck"]
+    where = [f"{game.config['variant'].replace('_', ' ')} rules", f"{len(game.state.deck)} dishes left in the deck"]
     status = _status(where, game, seat, game.phase_name)
     parts = [Part("the table", None, tuple(shared))] if shared else []
     parts += [Part(_owned(s, seat, "table"), s, tuple(tables[s])) for s in _own_first(game, seat) if s in tables]
