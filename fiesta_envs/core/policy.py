@@ -14,7 +14,7 @@ other players' hands or the deck order.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
@@ -24,8 +24,11 @@ from fiesta_envs.core.options import Option, parse_option, validate_options
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
 
+#: The engine a policy plays (``Policy[FiestaMexicana]``); a plain ``Policy`` plays any ``Game``.
+GameT = TypeVar("GameT", bound="Game")
 
-class Policy:
+
+class Policy(Generic[GameT]):
     """Base class: holds a random generator, re-seeded at the start of every episode.
 
     ``needs_observation = False`` tells environments that ``act`` ignores its ``observation``
@@ -48,19 +51,19 @@ class Policy:
         """Called before each game; policies that keep per-game memory reset it here."""
         self.rng = np.random.default_rng(seed)
 
-    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int) -> int:
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: GameT, player: int) -> int:
         """The action for ``player`` (``observation`` is None when ``needs_observation`` is False)."""
         raise NotImplementedError
 
     def action_probabilities(
-        self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int
+        self, observation: np.ndarray | None, action_mask: np.ndarray, game: GameT, player: int
     ) -> np.ndarray | None:
         """The policy's probability of each action, for behaviour cloning on soft targets; ``None`` (the
         default) for a policy that only names its choice, such as the scripted baselines."""
         return None
 
 
-class VersionedPolicy(Policy):
+class VersionedPolicy(Policy[GameT]):
     """A scripted player kept playable in every version it had: ``versions`` lists them, the last is the
     default and ``NAME:version=1`` (an agent option) plays an earlier one, to measure an improvement against
     it and to reproduce results measured before. The subclass branches on ``self.version``."""

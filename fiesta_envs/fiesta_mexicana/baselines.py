@@ -60,13 +60,13 @@ def free_numbers_worth(game: FiestaMexicana, player: int) -> float:
     return NUMBER_PRICE * sum(number for number in range(NUM_SPACES) if dishes[view[number]] < 0)
 
 
-class GreedyPolicy(VersionedPolicy):
+class GreedyPolicy(VersionedPolicy["FiestaMexicana"]):
     """Bids, places and turns its table for the best immediate value (see the module docstring)."""
 
     needs_observation = False  # reads the engine; environments skip encoding an observation for it
     versions = (1, 2)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: FiestaMexicana, player: int) -> int:
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: FiestaMexicana, player: int) -> int:
         phase = game.state.phase
         if phase == Phase.AUCTION:
             action = self._auction(game, player) if self.version >= 2 else self._auction_v1(game, player)

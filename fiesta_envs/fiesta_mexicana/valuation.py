@@ -235,6 +235,7 @@ def _placements_values(
     after: Any = 0
     for code in codes:
         kind = OBJECTIVE_KINDS[code]
+        worth: np.ndarray | float  # per placement, or the same for every one (children and teens)
         if is_bowl_objective(code):
             if new_bowls is None:
                 new_bowls = _bowls_after(game, player, where, card, bowls)
