@@ -22,9 +22,9 @@ from information_support import NOT_SHOWN, InformationCase, changed, labelled
 
 from fiesta_envs.core.configurations import configurations
 from fiesta_envs.muertos.catrina import LaCatrina
-from fiesta_envs.muertos.common import LEXICON, MuertosGame
 from fiesta_envs.muertos.components import STEPS, Phase
 from fiesta_envs.muertos.constraints import CONSTRAINTS, INCOMPATIBLE
+from fiesta_envs.muertos.engine import LEXICON, MuertosGame
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.lexicon import THEMES
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from fiesta_envs.muertos.common import LAYOUT, LEXICON
 from fiesta_envs.muertos.components import Phase
+from fiesta_envs.muertos.engine import LAYOUT, LEXICON
 
 
 def first_legal_name(game) -> str:

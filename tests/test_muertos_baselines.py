@@ -14,9 +14,9 @@ from fiesta_envs.core.policy import Policy, RandomPolicy
 from fiesta_envs.evaluation.agents import resolve_agent
 from fiesta_envs.muertos.baselines import BASELINES, AssociativeTeam, best_matching, shared_with_prompt
 from fiesta_envs.muertos.catrina import LaCatrina
-from fiesta_envs.muertos.common import LAYOUT, LEXICON
 from fiesta_envs.muertos.components import Phase
 from fiesta_envs.muertos.deduction import deduction_scores
+from fiesta_envs.muertos.engine import LAYOUT, LEXICON
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.memory import seen_chains, seen_words
 from fiesta_envs.muertos.writing import word_values

@@ -11,9 +11,9 @@ from muertos_scenarios import deduce, edit_state, play_round
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.muertos.bands import mood_band
 from fiesta_envs.muertos.catrina import LaCatrina
-from fiesta_envs.muertos.common import LAYOUT, LEXICON, OBSERVER
 from fiesta_envs.muertos.components import LIMBO_BONES, MEMORY_BONES, Phase
 from fiesta_envs.muertos.constraints import INCOMPATIBLE
+from fiesta_envs.muertos.engine import LAYOUT, LEXICON, OBSERVER
 from fiesta_envs.muertos.lexicon import THEMES
 
 

@@ -19,9 +19,9 @@ from muertos_scenarios import (
 
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from fiesta_envs.muertos.bands import result_band
-from fiesta_envs.muertos.common import LAYOUT, LEXICON, OBSERVER
 from fiesta_envs.muertos.components import BLANK, MEMORY_BONES, NOT_WRITTEN, Phase
 from fiesta_envs.muertos.constraints import CONSTRAINTS, INCOMPATIBLE, allowed_after, check_word, constraint_id
+from fiesta_envs.muertos.engine import LAYOUT, LEXICON, OBSERVER
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.lexicon import THEMES, name_tokens
 

@@ -21,9 +21,9 @@ from pettingzoo.utils.deprecated_module import DeprecatedEnv
 import fiesta_envs
 from fiesta_envs import fiesta_de_los_muertos_v1
 from fiesta_envs.muertos.catrina import LaCatrina
-from fiesta_envs.muertos.common import LEXICON, OBSERVER
 from fiesta_envs.muertos.components import BLANK, STEPS, Phase
 from fiesta_envs.muertos.constraints import CONSTRAINTS
+from fiesta_envs.muertos.engine import LEXICON, OBSERVER
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.identity import BITS, MIN_DISTANCE, WEIGHT, IdentityCodes, load_identity_codes
 from fiesta_envs.muertos.lexicon import LexiconError

@@ -26,9 +26,9 @@ from fiesta_envs.core.shortlist import (
 from fiesta_envs.core.team_env import TeamEnv
 from fiesta_envs.muertos.baselines import WORD_MEANINGS, AssociativeTeam, best_matching, shared_with_prompt
 from fiesta_envs.muertos.catrina import LaCatrina
-from fiesta_envs.muertos.common import LAYOUT, LEXICON
 from fiesta_envs.muertos.components import Phase
 from fiesta_envs.muertos.deduction import deduction_scores as seen_chain_scores
+from fiesta_envs.muertos.engine import LAYOUT, LEXICON
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.memory import seen_words
 from fiesta_envs.muertos.shortlist import (

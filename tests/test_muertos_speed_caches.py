@@ -22,8 +22,8 @@ import pytest
 
 from fiesta_envs.muertos import observation
 from fiesta_envs.muertos.catrina import LaCatrina
-from fiesta_envs.muertos.common import LAYOUT, LEXICON, OBSERVER
 from fiesta_envs.muertos.components import BLANK, STEPS, Phase
+from fiesta_envs.muertos.engine import LAYOUT, LEXICON, OBSERVER
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.identity import load_identity_codes
 

@@ -13,9 +13,9 @@ from typing import Any
 
 from fiesta_envs.core.fields import FieldReader
 from fiesta_envs.muertos.bands import mood_band
-from fiesta_envs.muertos.common import CORTEGE, DOUBLE_CHALLENGE, DRAW_CHOICE, MuertosGame
 from fiesta_envs.muertos.components import MAX_FLOWERS
 from fiesta_envs.muertos.constraints import CONSTRAINTS, draw_constraints
+from fiesta_envs.muertos.engine import CORTEGE, DOUBLE_CHALLENGE, DRAW_CHOICE, MuertosGame
 from fiesta_envs.muertos.state import CatrinaState
 
 #: Constraint cards in rounds 1..4.

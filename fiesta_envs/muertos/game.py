@@ -11,8 +11,8 @@ from typing import Any
 
 from fiesta_envs.core.options import Option
 from fiesta_envs.muertos.bands import result_band
-from fiesta_envs.muertos.common import CORTEGE, DOUBLE_CHALLENGE, DRAW_CHOICE, MuertosGame
 from fiesta_envs.muertos.constraints import draw_constraints
+from fiesta_envs.muertos.engine import CORTEGE, DOUBLE_CHALLENGE, DRAW_CHOICE, MuertosGame
 
 
 class FiestaDeLosMuertos(MuertosGame):

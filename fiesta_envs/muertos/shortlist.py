@@ -69,14 +69,14 @@ import numpy as np
 
 from fiesta_envs.core.shortlist import NO_CANDIDATE, Candidates, Shortlist
 from fiesta_envs.muertos.baselines import WORD_MEANINGS, AssociativeTeam, best_matching, shared_with_prompt
-from fiesta_envs.muertos.common import LAYOUT, LEXICON
 from fiesta_envs.muertos.components import MAX_FLOWERS, STEPS, TABLE_SIZE, Phase
 from fiesta_envs.muertos.deduction import deduction_scores as seen_chain_scores
+from fiesta_envs.muertos.engine import LAYOUT, LEXICON
 from fiesta_envs.muertos.memory import seen_words
 from fiesta_envs.muertos.writing import fresh_best_words, word_values
 
 if TYPE_CHECKING:
-    from fiesta_envs.muertos.common import MuertosGame
+    from fiesta_envs.muertos.engine import MuertosGame
     from fiesta_envs.muertos.round import Round
 
 CHOICES = 10
