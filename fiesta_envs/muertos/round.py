@@ -58,6 +58,10 @@ class Round(RoundState):
         self.team = team
         self.rebuild()
 
+    def copy_for(self, team: Team) -> Round:
+        """An independent copy of the round playing for ``team`` (the rules, lexicon and layout are shared)."""
+        return Round(rules=self.rules, lexicon=self.lexicon, layout=self.layout, team=team, state=self.copied())
+
     def rebuild(self) -> None:
         """Forget every value derived from the position (after a deal, a load or a draw): the one place."""
         self._table: list[int] | None = None
