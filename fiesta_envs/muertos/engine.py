@@ -237,7 +237,7 @@ class MuertosGame(Game):
         over = read.bool("over")
         history = [dict(record.data) for record in read.parts("history")]
         team = Team.read(read.part("team"))
-        game = Round.read(read.part("round"), rules=self.rules, lexicon=LEXICON, layout=LAYOUT, team=team)
+        game = Round.from_saved(read.part("round"), rules=self.rules, lexicon=LEXICON, layout=LAYOUT, team=team)
         base = MuertosState(
             lexicon_version=version, round_index=round_index, over=over, team=team, history=history, round=game
         )

@@ -46,7 +46,7 @@ from fiesta_envs.muertos.state import RoundRules, RoundState, Team
 
 class Round(RoundState):
     """The state of one round (a ``RoundState``) and the rules that move it. Build it with ``Round.deal`` or
-    ``Round.read``."""
+    ``Round.from_saved``."""
 
     def __init__(
         self, *, rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team, state: RoundState
@@ -494,14 +494,17 @@ class Round(RoundState):
 
     # ------------------------------------------------------------------ state dicts
     @classmethod
-    def read(cls, read: FieldReader, *, rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team) -> Round:
+    def from_saved(
+        cls, read: FieldReader, *, rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team
+    ) -> Round:
         """The round saved in a state dict's ``round`` part (``RoundState.read`` checks every field)."""
         state = RoundState.read(read, rules, len(lexicon.characters), len(lexicon.words))
         return cls(rules=rules, lexicon=lexicon, layout=layout, team=team, state=state)
 
 
-#: ``Round.apply``'s handler of each action kind.
-_HANDLERS: dict[Kind, Callable[[Round, int], None]] = {
+#: ``Round.apply``'s handler of each action kind (keyed by ``Kind``, looked up by the plain ints of
+#: ``ActionLayout.kind``: an ``IntEnum`` member and its int are the same key).
+_HANDLERS: dict[int, Callable[[Round, int], None]] = {
     Kind.KEEP: Round._keep,
     Kind.WRITE: Round._write,
     Kind.BLANK: Round._write,  # the tooth written is the action's ``first``: BLANK
