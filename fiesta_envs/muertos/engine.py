@@ -30,7 +30,7 @@ from fiesta_envs.muertos.identity import load_identity_codes
 from fiesta_envs.muertos.lexicon import LEXICON_VERSION, load_lexicon
 from fiesta_envs.muertos.observation import MuertosObserver
 from fiesta_envs.muertos.round import Round
-from fiesta_envs.muertos.state import MuertosState, RoundRules, RoundState, Team
+from fiesta_envs.muertos.state import MuertosState, RoundRules, Team
 
 LEXICON = check_first_words(load_lexicon())
 LAYOUT = ActionLayout(LEXICON)
@@ -124,28 +124,23 @@ class MuertosGame(Game):
     def _new_game(self) -> None:
         limbo = LIMBO_BONES[self.num_players] if self.catrina else 0
         team = Team(memory=MEMORY_BONES[self.num_players], limbo=limbo)
-        undealt = Round(
-            rules=self.rules, lexicon=LEXICON, layout=LAYOUT, team=team, state=RoundState.before_the_deal(self.rules)
-        )
+        first = Round.undealt(rules=self.rules, lexicon=LEXICON, layout=LAYOUT, team=team)
         self.state = self._campaign_state(
-            MuertosState(
-                lexicon_version=LEXICON_VERSION, round_index=0, over=False, team=team, history=[], round=undealt
-            )
+            MuertosState(lexicon_version=LEXICON_VERSION, round_index=0, over=False, team=team, history=[], round=first)
         )
-        self._deal_round()
+        self._deal(first)
 
     def _deal_round(self) -> None:
+        """The next round of the campaign (``round_index`` already moved on)."""
         state = self.state
+        state.round = Round.undealt(rules=self.rules, lexicon=LEXICON, layout=LAYOUT, team=state.team)
+        self._deal(state.round)
+
+    def _deal(self, game_round: Round) -> None:
+        """Deal ``game_round``, the state's round: the constraints first, then the cards (in that order from
+        ``self.rng``)."""
         constraints = self._round_constraints()
-        state.round = Round.deal(
-            rules=self.rules,
-            lexicon=LEXICON,
-            layout=LAYOUT,
-            team=state.team,
-            rng=self.rng,
-            constraints=constraints,
-            decider=state.round_index % self.num_players,
-        )
+        game_round.deal(self.rng, constraints, decider=self.state.round_index % self.num_players)
 
     @property
     def current_player(self) -> int:

@@ -45,8 +45,8 @@ from fiesta_envs.muertos.state import RoundRules, RoundState, Team
 
 
 class Round(RoundState):
-    """The state of one round (a ``RoundState``) and the rules that move it. Build it with ``Round.deal`` or
-    ``Round.from_saved``."""
+    """The state of one round (a ``RoundState``) and the rules that move it. Build it with ``Round.undealt`` (then
+    ``deal``) or ``Round.from_saved``."""
 
     def __init__(
         self, *, rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team, state: RoundState
@@ -69,44 +69,39 @@ class Round(RoundState):
 
     # ------------------------------------------------------------------ setting up
     @classmethod
-    def deal(
-        cls,
-        *,
-        rules: RoundRules,
-        lexicon: Lexicon,
-        layout: ActionLayout,
-        team: Team,
-        rng: np.random.Generator,
-        constraints: list[int],
-        decider: int,
-    ) -> Round:
-        """A new round: all its chance (themes, deck, table order, number cards) drawn from ``rng``."""
-        fresh = cls(rules=rules, lexicon=lexicon, layout=layout, team=team, state=RoundState.before_the_deal(rules))
-        fresh.constraints = list(constraints)
-        fresh.decider = decider
+    def undealt(cls, *, rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team) -> Round:
+        """A round before the deal (``deal`` draws it): nothing drawn, written or guessed yet."""
+        return cls(rules=rules, lexicon=lexicon, layout=layout, team=team, state=RoundState.before_the_deal(rules))
+
+    def deal(self, rng: np.random.Generator, constraints: list[int], decider: int) -> None:
+        """Deal this round (made by ``undealt``): all its chance (themes, deck, table order, number cards) drawn
+        from ``rng``."""
+        rules = self.rules
+        self.constraints = list(constraints)
+        self.decider = decider
         if rules.cortege:
-            fresh.themes = sorted(int(t) for t in rng.choice(len(THEMES), size=2, replace=False))
-        pool = _deck_pool(lexicon, tuple(fresh.themes))
+            self.themes = sorted(int(t) for t in rng.choice(len(THEMES), size=2, replace=False))
+        pool = _deck_pool(self.lexicon, tuple(self.themes))
         per_seat = 2 if rules.draw_choice else rules.hands
         dealt = rules.num_players * per_seat
         extras = TABLE_SIZE - rules.skulls
         if len(pool) < dealt + extras:
             raise RuntimeError(
-                f"the lexicon has {len(pool)} characters for themes {fresh.theme_names()}; "
+                f"the lexicon has {len(pool)} characters for themes {self.theme_names()}; "
                 f"a round needs {dealt + extras}"
             )
         # The whole pool is shuffled (that fixes the random stream); only the top cards are used.
         top = rng.permutation(len(pool))[: dealt + extras].tolist()
-        deck = top if not fresh.themes else [pool[i] for i in top]  # without themes the pool is 0, 1, 2...
+        deck = top if not self.themes else [pool[i] for i in top]  # without themes the pool is 0, 1, 2...
         if rules.draw_choice:
-            fresh.offers = [deck[2 * p : 2 * p + 2] for p in range(rules.num_players)]
+            self.offers = [deck[2 * p : 2 * p + 2] for p in range(rules.num_players)]
         else:
-            fresh.characters = deck[: rules.skulls]
-        fresh.extras = deck[dealt : dealt + extras]
-        fresh.table_order = rng.permutation(TABLE_SIZE).tolist()
-        fresh.numbers = rng.permutation(rules.skulls).tolist()
-        fresh.phase = Phase.DRAW if rules.draw_choice else Phase.WRITE
-        return fresh
+            self.characters = deck[: rules.skulls]
+        self.extras = deck[dealt : dealt + extras]
+        self.table_order = rng.permutation(TABLE_SIZE).tolist()
+        self.numbers = rng.permutation(rules.skulls).tolist()
+        self.phase = Phase.DRAW if rules.draw_choice else Phase.WRITE
+        self.rebuild()
 
     def deck_pool(self) -> list[int]:
         """The characters this round's deck is made of (two themes only under ``cortege``)."""
