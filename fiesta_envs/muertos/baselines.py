@@ -122,7 +122,7 @@ class AssociativeTeam(VersionedPolicy):
         super().start_episode(seed)
         self._plans = {}
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Any, player: int) -> int:
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Any, player: int) -> int:
         game_round: Round = game.state.round
         phase = game_round.phase
         if phase == Phase.DRAW:

@@ -98,10 +98,8 @@ class MuertosGame(Game):
     def observation_size(self) -> int:
         return OBSERVER.size
 
-    @property
-    def observer(self) -> MuertosObserver:
-        """Writes what a seat knows (``observation.py``); shared by every game, it keeps nothing between calls."""
-        return OBSERVER
+    #: Writes what a seat knows (``observation.py``); shared by every game, it keeps nothing between calls.
+    observer = OBSERVER
 
     @functools.cached_property
     def memory_cap(self) -> int:
