@@ -126,19 +126,19 @@ class MuertosGame(Game):
         self.state = self._campaign_state(
             MuertosState(lexicon_version=LEXICON_VERSION, round_index=0, over=False, team=team, history=[], round=first)
         )
-        self._deal(first)
+        self._deal()
 
     def _deal_round(self) -> None:
         """The next round of the campaign (``round_index`` already moved on)."""
         state = self.state
         state.round = Round.undealt(rules=self.rules, lexicon=LEXICON, layout=LAYOUT, team=state.team)
-        self._deal(state.round)
+        self._deal()
 
-    def _deal(self, game_round: Round) -> None:
-        """Deal ``game_round``, the state's round: the constraints first, then the cards (in that order from
-        ``self.rng``)."""
+    def _deal(self) -> None:
+        """Deal the state's undealt round: its constraints first, then its cards (in that order from ``self.rng``)."""
         constraints = self._round_constraints()
-        game_round.deal(self.rng, constraints, decider=self.state.round_index % self.num_players)
+        state = self.state
+        state.round.deal(self.rng, constraints, decider=state.round_index % self.num_players)
 
     @property
     def current_player(self) -> int:
@@ -169,9 +169,10 @@ class MuertosGame(Game):
 
     def _round_record(self) -> dict[str, Any]:
         """A summary of the round just played, for ``history`` and ``final_info``."""
-        game = self.state.round
+        state = self.state
+        game = state.round
         return {
-            "round": self.state.round_index + 1,
+            "round": state.round_index + 1,
             "constraints": list(game.constraints),
             "appeased": game.appeased_count(),
             "skulls": self.rules.skulls,
