@@ -63,8 +63,9 @@ class Round(RoundState):
         return Round(rules=self.rules, lexicon=self.lexicon, layout=self.layout, team=team, state=self.copied())
 
     def rebuild(self) -> None:
-        """Forget every value derived from the position (after a deal, a load or a draw): the one place."""
-        self._table: list[int] | None = None
+        """Forget every value derived from the position (after a deal, a load, a copy or a draw): the one place.
+        The caches are not part of the state: ``to_json_safe`` writes the ``RoundState`` fields only."""
+        self._table_cache: list[int] | None = None
         self._allowed_cache: dict[int, np.ndarray] = {}
 
     # ------------------------------------------------------------------ setting up
@@ -121,10 +122,10 @@ class Round(RoundState):
     @property
     def table(self) -> list[int]:
         """The 8 characters face up in the deduction, by slot (fixed at the deal, shown later)."""
-        if self._table is None:
+        if self._table_cache is None:
             pool = self.characters + self.extras
-            self._table = [pool[i] for i in self.table_order]
-        return self._table
+            self._table_cache = [pool[i] for i in self.table_order]
+        return self._table_cache
 
     def answer(self, skull: int) -> int:
         """The table slot of a skull's character."""
