@@ -45,7 +45,7 @@ Actions: ``Discrete(C + W + 84)`` with a mask (C characters, W words of the lexi
 ==========================  ===================================================================
 
 The layout is the same in ``la_catrina_v1`` (a policy can play both) and is fixed by the lexicon:
-``fiesta_envs.muertos.common.LAYOUT`` gives the offsets; with lexicon version 2 (C = 217,
+``fiesta_envs.muertos.engine.LAYOUT`` gives the offsets; with lexicon version 2 (C = 217,
 W = 1384) the space has ``LAYOUT.size`` = 1685 actions. Turn order: the draw choice seat by
 seat; four writing steps, each seat by seat (at step k seat i holds the skull of seat i - k;
 with ``double_challenge`` a seat writes its two skulls one after the other); the deduction seat

@@ -22,9 +22,9 @@ from information_support import NOT_SHOWN, InformationCase, changed, labelled
 
 from fiesta_envs.core.configurations import configurations
 from fiesta_envs.muertos.catrina import LaCatrina
-from fiesta_envs.muertos.common import LEXICON, MuertosGame
 from fiesta_envs.muertos.components import STEPS, Phase
 from fiesta_envs.muertos.constraints import CONSTRAINTS, INCOMPATIBLE
+from fiesta_envs.muertos.engine import LEXICON, MuertosGame
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.lexicon import THEMES
 
@@ -43,20 +43,20 @@ def _writing(step: int, seat: int, **options: Any) -> MuertosGame:
     """Writing step ``step`` (0-based), ``seat`` to write."""
 
     def there(game: MuertosGame) -> bool:
-        return game.round.phase == Phase.WRITE and (game.round.step, game.round.seat) == (step, seat)
+        return game.state.round.phase == Phase.WRITE and (game.state.round.step, game.state.round.seat) == (step, seat)
 
     return _position(FiestaDeLosMuertos, there, **options)
 
 
 def _deducing(seat: int, game_class: type[MuertosGame] = FiestaDeLosMuertos) -> MuertosGame:
     def there(game: MuertosGame) -> bool:
-        return game.round.phase == Phase.DEDUCE and game.round.seat == seat
+        return game.state.round.phase == Phase.DEDUCE and game.state.round.seat == seat
 
     return _position(game_class, there)
 
 
 def _revealed(game_class: type[MuertosGame] = FiestaDeLosMuertos) -> MuertosGame:
-    return _position(game_class, lambda game: game.round.phase > Phase.DEDUCE or game.is_over)
+    return _position(game_class, lambda game: game.state.round.phase > Phase.DEDUCE or game.is_over)
 
 
 def _case(name: str, game: MuertosGame, seat: int, change: Callable[[dict[str, Any]], None]) -> InformationCase:
@@ -144,7 +144,9 @@ def hidden_cases() -> list[InformationCase]:
         cases.append(_case(f"another seat's guess before the reveal (seat {seat})", game, seat, earlier_guess))
 
     # Draw choice: seat 0 has kept a character, seat 1 is choosing.
-    game = _position(FiestaDeLosMuertos, lambda g: g.round.phase == Phase.DRAW and g.round.seat == 1, draw_choice=True)
+    game = _position(
+        FiestaDeLosMuertos, lambda g: g.state.round.phase == Phase.DRAW and g.state.round.seat == 1, draw_choice=True
+    )
 
     def other_keeps_the_other_card(state_round: dict[str, Any]) -> None:
         offer = state_round["offers"][0]
@@ -157,7 +159,9 @@ def hidden_cases() -> list[InformationCase]:
 
     cases.append(_case("the characters dealt to another seat", game, 1, other_offer))
 
-    game = _position(LaCatrina, lambda g: g.round.phase == Phase.WRITE and (g.round.step, g.round.seat) == (2, 1))
+    game = _position(
+        LaCatrina, lambda g: g.state.round.phase == Phase.WRITE and (g.state.round.step, g.state.round.seat) == (2, 1)
+    )
     cases.append(
         _word_case("La Catrina: a word another seat wrote earlier in this step", game, 1, _skull_held(0, 2), 2)
     )
@@ -192,7 +196,7 @@ def known_cases() -> list[InformationCase]:
 
     game = _deducing(seat=1)
     cases.append(
-        _word_case("a final word, against another with the same tags", game, 3, game.round.numbers[0], STEPS - 1)
+        _word_case("a final word, against another with the same tags", game, 3, game.state.round.numbers[0], STEPS - 1)
     )
 
     def table_order(state_round: dict[str, Any]) -> None:
@@ -207,8 +211,8 @@ def known_cases() -> list[InformationCase]:
     cases.append(_case("my own guess", game, 0, my_guess))
 
     game = _revealed()
-    skull = game.round.numbers[0]
-    answer = game.round.answer(skull)
+    skull = game.state.round.numbers[0]
+    answer = game.state.round.answer(skull)
 
     def revealed_guess(state_round: dict[str, Any]) -> None:
         guesses = state_round["guesses"][skull]
@@ -216,7 +220,9 @@ def known_cases() -> list[InformationCase]:
 
     cases.append(_case("after the reveal, how many guessed a skull right", game, 0, revealed_guess))
 
-    game = _position(LaCatrina, lambda g: g.round.phase == Phase.WRITE and (g.round.step, g.round.seat) == (2, 1))
+    game = _position(
+        LaCatrina, lambda g: g.state.round.phase == Phase.WRITE and (g.state.round.step, g.state.round.seat) == (2, 1)
+    )
     cases.append(
         _word_case("La Catrina: the word I read, against another with the same tags", game, 1, _skull_held(1, 2), 1)
     )
@@ -231,14 +237,15 @@ def _snapshots(game_class: type[MuertosGame], num_players: int, options: dict[st
 
     def writing(step: int, seat: int, hand: int = 0) -> Callable[[MuertosGame], bool]:
         return lambda g: (
-            g.round.phase == Phase.WRITE and (g.round.step, g.round.seat, g.round.hand) == (step, seat, hand)
+            g.state.round.phase == Phase.WRITE
+            and (g.state.round.step, g.state.round.seat, g.state.round.hand) == (step, seat, hand)
         )
 
     def deducing(seat: int) -> Callable[[MuertosGame], bool]:
-        return lambda g: g.round.phase == Phase.DEDUCE and g.round.seat == seat
+        return lambda g: g.state.round.phase == Phase.DEDUCE and g.state.round.seat == seat
 
     moments: dict[str, Callable[[MuertosGame], bool]] = {
-        "draw, seat 1": lambda g: g.round.phase == Phase.DRAW and g.round.seat == 1,
+        "draw, seat 1": lambda g: g.state.round.phase == Phase.DRAW and g.state.round.seat == 1,
         "write 0, seat 0": writing(0, 0),
         "write 1, seat 1": writing(1, 1),
         "write 1, seat 1, hand 1": writing(1, 1, 1),
@@ -248,7 +255,7 @@ def _snapshots(game_class: type[MuertosGame], num_players: int, options: dict[st
     }
     game = game_class(num_players=num_players, seed=3, **options)
     found: dict[str, MuertosGame] = {}
-    while not game.is_over and game.round.phase <= Phase.DEDUCE:
+    while not game.is_over and game.state.round.phase <= Phase.DEDUCE:
         for name, there in moments.items():
             if name not in found and there(game):
                 found[name] = game_class.from_state_dict(game.state_dict())
@@ -272,7 +279,7 @@ def _cases_at(at: dict[str, MuertosGame], options: dict[str, Any]) -> list[tuple
     cases = []
 
     def holds(seat: int, step: int, hand: int = 0) -> int:
-        return at["write 1, seat 2"].round.holder_skull(seat, step, hand)
+        return at["write 1, seat 2"].state.round.holder_skull(seat, step, hand)
 
     # Hidden: what another seat wrote, kept or matched in the current step; another seat's character.
     cases.append(
@@ -298,7 +305,7 @@ def _cases_at(at: dict[str, MuertosGame], options: dict[str, Any]) -> list[tuple
 
     deducing = at["deduce, seat 1"]
     cases.append(("known", _case("the table in the deduction", deducing, 1, table_order)))
-    last = deducing.round.numbers[0]
+    last = deducing.state.round.numbers[0]
     cases.append(("known", _word_case("a final word", deducing, 1, last, STEPS - 1)))
 
     if options.get("draw_choice"):

@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from fiesta_envs.muertos.common import LAYOUT, LEXICON
 from fiesta_envs.muertos.components import Phase
+from fiesta_envs.muertos.engine import LAYOUT, LEXICON
 
 
 def first_legal_name(game) -> str:
@@ -22,20 +22,20 @@ def first_legal_name(game) -> str:
 
 def keep_first(game) -> None:
     """Under draw_choice: every seat keeps the first character dealt to it."""
-    while game.round.phase == Phase.DRAW:
-        offer = game.round.offers[game.current_player][0]
+    while game.state.round.phase == Phase.DRAW:
+        offer = game.state.round.offers[game.current_player][0]
         game.play(f"keep {LEXICON.characters[offer].name}")
 
 
 def write_all(game) -> None:
     """Every writer writes its first legal word (or the blank when none is)."""
-    while game.round.phase == Phase.WRITE:
+    while game.state.round.phase == Phase.WRITE:
         game.play(first_legal_name(game))
 
 
 def deduce(game, correct: Sequence[int]) -> None:
     """Each skull number d gets ``correct[d]`` right guesses (seats 0.. right, the rest wrong)."""
-    game_round = game.round
+    game_round = game.state.round
     while game_round.phase == Phase.DEDUCE and not game.is_over:
         seat, number = game_round.seat, game_round.number
         answer = game_round.answer(game_round.numbers[number])

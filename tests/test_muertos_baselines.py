@@ -14,9 +14,9 @@ from fiesta_envs.core.policy import Policy, RandomPolicy
 from fiesta_envs.evaluation.agents import resolve_agent
 from fiesta_envs.muertos.baselines import BASELINES, AssociativeTeam, best_matching, shared_with_prompt
 from fiesta_envs.muertos.catrina import LaCatrina
-from fiesta_envs.muertos.common import LAYOUT, LEXICON
 from fiesta_envs.muertos.components import Phase
 from fiesta_envs.muertos.deduction import deduction_scores
+from fiesta_envs.muertos.engine import LAYOUT, LEXICON
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.memory import seen_chains, seen_words
 from fiesta_envs.muertos.writing import word_values
@@ -82,7 +82,7 @@ def test_associative_team_is_deterministic_given_its_seed():
 def test_associative_writer_takes_the_word_sharing_most_tags():
     game = FiestaDeLosMuertos(num_players=4, seed=2)
     policy = AssociativeTeam(seed=0, version=1)
-    character = game.round.characters[0]
+    character = game.state.round.characters[0]
     action = policy.act(game.observe(0), game.legal_mask(), game, 0)
     chosen = action - game.string_to_action(f"write {LEXICON.words[0].text}")
     shared = LEXICON.shared_character_tags[character] * LEXICON.character_links[character]
@@ -98,8 +98,8 @@ def test_associative_writer_breaks_ties_toward_words_with_more_meanings():
     for seed in range(4):
         game = FiestaDeLosMuertos(num_players=4, seed=seed)
         policy = AssociativeTeam(seed=seed, version=1)
-        while game.round.phase == Phase.WRITE:
-            kind, ident = game.round.prompt()
+        while game.state.round.phase == Phase.WRITE:
+            kind, ident = game.state.round.prompt()
             legal = game.legal_mask()[LAYOUT.write : LAYOUT.blank].astype(bool)
             shared = (LEXICON.shared_character_tags if kind == "character" else LEXICON.shared_word_tags)[ident]
             tied = np.flatnonzero(legal & (shared == shared[legal].max()))
@@ -140,12 +140,12 @@ def test_version_2_does_not_bounce_a_chain_back_onto_its_hub_word():
         ["Lemuel Gulliver", "Henry VIII", "Edith Piaf", "Orion"],
         ["lighthouse", "lord", "serenade", "elephant", "captive", "ray", "temple", "romantic"],
     )
-    assert game.current_player == 0 and game.round.prompt() == ("word", LEXICON.word_id("romantic"))
+    assert game.current_player == 0 and game.state.round.prompt() == ("word", LEXICON.word_id("romantic"))
     assert written_by(game, 1) == {"write serenade"}
     chosen = written_by(game, 2)
     assert "write serenade" not in chosen
     legal = game.legal_mask()[LAYOUT.write : LAYOUT.blank].astype(bool)
-    values = word_values(shared_with_prompt(game.round))
+    values = word_values(shared_with_prompt(game.state.round))
     for action in chosen:
         assert values[game.string_to_action(action) - LAYOUT.write] == pytest.approx(values[legal].max())
 
@@ -159,11 +159,11 @@ def test_version_2_does_not_write_back_a_word_it_used_itself():
         ["King Midas", "Jim Morrison", "Frankenstein's Monster", "Zeus"],
         ["crown", "amplifier", "brain", "thunder", "lightning", "head", "electric", "mole", "trunk", "ray"],
     )
-    assert game.current_player == 2 and game.round.prompt() == ("word", LEXICON.word_id("head"))
-    assert LEXICON.word_id("brain") in seen_words(game.round, 2)
+    assert game.current_player == 2 and game.state.round.prompt() == ("word", LEXICON.word_id("head"))
+    assert LEXICON.word_id("brain") in seen_words(game.state.round, 2)
     assert written_by(game, 1) == {"write brain"}
     chosen = written_by(game, 2)
-    used = {LEXICON.words[w].text for w in seen_words(game.round, 2)}
+    used = {LEXICON.words[w].text for w in seen_words(game.state.round, 2)}
     assert all(action.removeprefix("write ") not in used for action in chosen)
 
 
@@ -176,13 +176,13 @@ def test_a_seat_remembers_only_the_words_it_wrote_and_read():
     word = LEXICON.word_id
     # seat 2, step 2: it wrote brain (own skull, step 0), read amplifier and wrote electric (seat 1's skull),
     # and reads head on seat 0's skull; what seats 0 and 1 wrote at step 2 is not handed over yet.
-    assert seen_chains(game.round, 2) == {
+    assert seen_chains(game.state.round, 2) == {
         2: {0: word("brain")},
         1: {0: word("amplifier"), 1: word("electric")},
         0: {1: word("head")},
     }
     with pytest.raises(ValueError, match="only the writer"):
-        seen_chains(game.round, 0)
+        seen_chains(game.state.round, 0)
 
 
 def test_version_2_deduces_from_every_word_the_seat_read_and_wrote():
@@ -202,7 +202,7 @@ def test_version_2_deduces_from_every_word_the_seat_read_and_wrote():
     )
     for number in range(4):  # seat 0 matches first
         game.play(f"match {number + 1} to 1")
-    game_round = game.round
+    game_round = game.state.round
     answers = [f"match {d + 1} to {game_round.answer(game_round.numbers[d]) + 1}" for d in range(4)]
     matched = {}
     for version in (1, 2):
@@ -220,8 +220,8 @@ def test_version_2_deduces_from_every_word_the_seat_read_and_wrote():
 def test_associative_deduction_uses_only_what_the_seat_knows(scores):
     game = FiestaDeLosMuertos(num_players=6, seed=3)
     write_all(game)
-    assert game.round.phase == Phase.DEDUCE
-    plans = [scores(game.round, 0)]
+    assert game.state.round.phase == Phase.DEDUCE
+    plans = [scores(game.state.round, 0)]
     # change every word seat 0 never received nor wrote (final words stay: everyone sees them)
 
     def scramble(state):
@@ -233,8 +233,8 @@ def test_associative_deduction_uses_only_what_the_seat_knows(scores):
 
     other = game.clone()
     edit_state(other, scramble)
-    assert other.round.words != game.round.words
-    plans.append(scores(other.round, 0))
+    assert other.state.round.words != game.state.round.words
+    plans.append(scores(other.state.round, 0))
     assert np.array_equal(plans[0], plans[1])
     # two fresh policies: one policy would reuse the plan it made for the first game
     assert AssociativeTeam(seed=0).act(game.observe(0), game.legal_mask(), game, 0) == AssociativeTeam(seed=0).act(
@@ -257,8 +257,10 @@ def test_associative_deduction_never_reads_the_answers(scores):
         order[a], order[b] = 5, 2
 
     edit_state(other, swap)
-    assert other.round.table == game.round.table and other.round.answer(2) == game.round.answer(5)
-    assert np.array_equal(scores(game.round, 0), scores(other.round, 0))
+    assert other.state.round.table == game.state.round.table and other.state.round.answer(2) == game.state.round.answer(
+        5
+    )
+    assert np.array_equal(scores(game.state.round, 0), scores(other.state.round, 0))
     # two fresh policies: one policy would reuse the plan it made for the first game
     assert AssociativeTeam(seed=0).act(game.observe(0), game.legal_mask(), game, 0) == AssociativeTeam(seed=0).act(
         other.observe(0), other.legal_mask(), other, 0
@@ -267,10 +269,15 @@ def test_associative_deduction_never_reads_the_answers(scores):
 
 def yellow_choices(game, version: int) -> tuple[list[str], LaCatrina]:
     """The team's rewards for the waiting yellow boxes (and then its bones) until the round or campaign ends."""
-    game, team, round_index, rewards = game.clone(), AssociativeTeam(seed=0, version=version), game.round_index, []
-    while not game.is_over and game.round_index == round_index:
+    game, team, round_index, rewards = (
+        game.clone(),
+        AssociativeTeam(seed=0, version=version),
+        game.state.round_index,
+        [],
+    )
+    while not game.is_over and game.state.round_index == round_index:
         action = team.act(None, game.legal_mask(), game, game.current_player)
-        if game.round.phase == Phase.YELLOW:
+        if game.state.round.phase == Phase.YELLOW:
             rewards.append(game.action_to_string(action))
         game.step(action)
     return rewards, game
@@ -283,11 +290,11 @@ def test_version_2_takes_the_thirteenth_flower_rather_than_a_bone_that_saves_rou
     game = LaCatrina(num_players=4, seed=17)
     edit_state(game, lambda state: state["team"].__setitem__("flowers", 12))
     play_round(game, [4, 3, 3, 2])
-    assert game.round.phase == Phase.YELLOW and game.team.memory == 0
+    assert game.state.round.phase == Phase.YELLOW and game.state.team.memory == 0
     old, after_old = yellow_choices(game, 1)
     new, after_new = yellow_choices(game, 2)
-    assert old == ["memory"] and (after_old.team.flowers, after_old.round_index) == (12, 1)
-    assert new == ["flower"] and after_new.is_over and after_new.team.flowers == 13
+    assert old == ["memory"] and (after_old.state.team.flowers, after_old.state.round_index) == (12, 1)
+    assert new == ["flower"] and after_new.is_over and after_new.state.team.flowers == 13
 
 
 def test_version_2_does_not_save_the_last_round_for_fewer_flowers_than_its_yellow_boxes_give():
@@ -297,15 +304,15 @@ def test_version_2_does_not_save_the_last_round_for_fewer_flowers_than_its_yello
     game = LaCatrina(num_players=4, seed=6, double_challenge=True)
     for _ in range(3):  # three rounds where everyone is right, every yellow box taken as a bone
         play_round(game, [4] * 8)
-        while game.round.phase in (Phase.YELLOW, Phase.SPEND):
-            game.play("memory" if game.round.phase == Phase.YELLOW else "done")
+        while game.state.round.phase in (Phase.YELLOW, Phase.SPEND):
+            game.play("memory" if game.state.round.phase == Phase.YELLOW else "done")
     edit_state(game, lambda state: state["team"].__setitem__("memory", 0))
-    assert game.round_index == 3 and game.team.flowers == 3
+    assert game.state.round_index == 3 and game.state.team.flowers == 3
     play_round(game, [4, 4, 4, 4, 4, 4, 0, 2])
     old, after_old = yellow_choices(game, 1)
     new, after_new = yellow_choices(game, 2)
-    assert old == ["memory"] * 4 + ["flower"] * 2 and after_old.team.flowers == 8
-    assert new == ["flower"] * 6 and after_new.team.flowers == 9
+    assert old == ["memory"] * 4 + ["flower"] * 2 and after_old.state.team.flowers == 8
+    assert new == ["flower"] * 6 and after_new.state.team.flowers == 9
 
 
 @pytest.mark.parametrize("case", hidden_cases(), ids=lambda c: c.name)

@@ -19,9 +19,9 @@ from muertos_scenarios import (
 
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from fiesta_envs.muertos.bands import result_band
-from fiesta_envs.muertos.common import LAYOUT, LEXICON, OBSERVER
 from fiesta_envs.muertos.components import BLANK, MEMORY_BONES, NOT_WRITTEN, Phase
 from fiesta_envs.muertos.constraints import CONSTRAINTS, INCOMPATIBLE, allowed_after, check_word, constraint_id
+from fiesta_envs.muertos.engine import LAYOUT, LEXICON, OBSERVER
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.lexicon import THEMES, name_tokens
 
@@ -65,55 +65,55 @@ def test_invalid_options_are_refused(n, options, pattern):
 def test_deal_without_draw_choice_starts_writing_with_eight_distinct_characters_on_the_table():
     for n in range(4, 9):
         game = new(n, seed=n)
-        assert game.round.phase == Phase.WRITE
-        table = game.round.table
+        assert game.state.round.phase == Phase.WRITE
+        table = game.state.round.table
         assert len(table) == len(set(table)) == 8
-        assert set(game.round.characters) <= set(table)
-        assert len(game.round.extras) == 8 - n
+        assert set(game.state.round.characters) <= set(table)
+        assert len(game.state.round.extras) == 8 - n
 
 
 def test_draw_choice_keeps_one_of_two_and_the_other_never_reaches_the_table():
     game = new(6, seed=3, draw_choice=True)
-    assert game.round.phase == Phase.DRAW
+    assert game.state.round.phase == Phase.DRAW
     for seat in range(6):
         assert game.current_player == seat
-        offered = game.round.offers[seat]
+        offered = game.state.round.offers[seat]
         assert len(offered) == 2
         legal = [LAYOUT.keep + c for c in offered]
         assert np.flatnonzero(game.legal_mask()).tolist() == sorted(legal)
         other = LEXICON.characters[offered[0]].name
         if seat == 0:
             with pytest.raises(IllegalActionError, match="was not dealt to you"):
-                game.play(f"keep {LEXICON.characters[game.round.offers[1][0]].name}")
+                game.play(f"keep {LEXICON.characters[game.state.round.offers[1][0]].name}")
         game.play(f"keep {LEXICON.characters[offered[1]].name}")
-        assert game.round.characters[seat] == offered[1], other
-    assert game.round.phase == Phase.WRITE
-    put_back = {offer[0] for offer in game.round.offers}
-    assert not put_back & set(game.round.table)
+        assert game.state.round.characters[seat] == offered[1], other
+    assert game.state.round.phase == Phase.WRITE
+    put_back = {offer[0] for offer in game.state.round.offers}
+    assert not put_back & set(game.state.round.table)
 
 
 def test_every_deal_is_reshuffled_from_the_seed():
-    tables = {tuple(new(4, seed=s).round.table) for s in range(10)}
+    tables = {tuple(new(4, seed=s).state.round.table) for s in range(10)}
     assert len(tables) == 10
 
 
 def test_cortege_uses_two_themes_only():
     for seed in range(30):
         game = new(8, seed=seed, cortege=True)
-        themes = game.round.theme_names()
+        themes = game.state.round.theme_names()
         assert len(set(themes)) == 2 and set(themes) <= set(THEMES)
-        assert {LEXICON.characters[c].theme for c in game.round.table} <= set(themes)
+        assert {LEXICON.characters[c].theme for c in game.state.round.table} <= set(themes)
 
 
 def test_no_cortege_draws_from_every_theme():
-    seen = {LEXICON.characters[c].theme for s in range(20) for c in new(8, seed=s).round.table}
+    seen = {LEXICON.characters[c].theme for s in range(20) for c in new(8, seed=s).state.round.table}
     assert seen == set(THEMES)
 
 
 # ---------------------------------------------------------------------- writing
 def test_first_word_is_associated_with_the_character_and_not_part_of_its_name():
     game = new(4, seed=1)
-    character = game.round.characters[0]
+    character = game.state.round.characters[0]
     legal = legal_words(game)
     tags = set(LEXICON.characters[character].tags)
     expected = {
@@ -138,15 +138,15 @@ def test_named_chain_dracula_and_the_big_bad_wolf():
     game.play("write forest")
     for _seat in (2, 3):
         game.play(first_legal_name(game))
-    assert game.round.step == 1 and game.current_player == 0
+    assert game.state.round.step == 1 and game.current_player == 0
     game.play(first_legal_name(game))  # seat 0 answers seat 3's skull
-    assert game.round.prompt() == ("word", LEXICON.word_id("vampire"))  # seat 1 holds Dracula's skull
+    assert game.state.round.prompt() == ("word", LEXICON.word_id("vampire"))  # seat 1 holds Dracula's skull
     with pytest.raises(IllegalActionError, match="must differ"):
         game.play("write vampire")
     with pytest.raises(IllegalActionError, match="not associated with 'vampire'"):
         game.play("write castle")
     game.play("write bat")
-    assert game.round.words[0][:2] == [LEXICON.word_id("vampire"), LEXICON.word_id("bat")]
+    assert game.state.round.words[0][:2] == [LEXICON.word_id("vampire"), LEXICON.word_id("bat")]
 
 
 def test_named_constraints_nouns_only_and_last_letter():
@@ -182,7 +182,7 @@ def test_a_word_of_the_name_is_refused_even_when_it_shares_a_tag():
             if (LEXICON.character_tags[c] & LEXICON.word_tags[w]).any():
                 game = new(4, seed=0)
                 edit_state(game, lambda s, c=c: s["round"]["characters"].__setitem__(0, c))
-                if c in game.round.extras:
+                if c in game.state.round.extras:
                     continue
                 with pytest.raises(IllegalActionError, match="part of the name"):
                     game.play(f"write {token}")
@@ -204,7 +204,7 @@ def test_ruling_name_words_are_whole_words_of_the_name():
 
 def test_a_word_sharing_no_tag_with_the_character_is_refused():
     game = new(4, seed=1)
-    character = game.round.characters[0]
+    character = game.state.round.characters[0]
     stranger = next(w for w in LEXICON.words if not set(w.tags) & set(LEXICON.characters[character].tags))
     with pytest.raises(IllegalActionError, match="not associated"):
         game.play(f"write {stranger.text}")
@@ -214,7 +214,7 @@ def test_next_word_is_associated_with_the_word_it_replaces_and_differs():
     game = new(4, seed=2)
     for _ in range(4):  # step 0 for every seat
         game.play(first_legal_name(game))
-    previous = game.round.words[game.round.current_skull()][0]
+    previous = game.state.round.words[game.state.round.current_skull()][0]
     assert previous >= 0
     assert legal_words(game) == {
         w.text for w in LEXICON.words if w.id != previous and set(w.tags) & set(LEXICON.words[previous].tags)
@@ -232,12 +232,12 @@ def test_a_previous_word_card_applies_to_a_next_word_but_not_after_a_blank():
     for _ in range(4):  # step 0: every seat writes on its own skull
         game.play(first_legal_name(game))
     # step 1, seat 0 reads the first word of seat 3's skull: the card applies
-    previous = LEXICON.words[game.round.words[3][0]]
-    assert game.round.prompt() == ("word", previous.id)
+    previous = LEXICON.words[game.state.round.words[3][0]]
+    assert game.state.round.prompt() == ("word", previous.id)
     assert {w[0] for w in legal_words(game)} == {previous.text[-1]}
     # the same tooth left blank: every word of the lexicon is legal again
     edit_state(game, lambda s: s["round"]["words"][3].__setitem__(0, BLANK))
-    assert game.round.prompt() == ("blank", BLANK)
+    assert game.state.round.prompt() == ("blank", BLANK)
     assert legal_words(game) == {w.text for w in LEXICON.words}
 
 
@@ -247,16 +247,16 @@ def test_writing_schedule_seat_i_holds_the_skull_of_seat_i_minus_k():
         for step in range(4):
             for seat in range(n):
                 assert game.current_player == seat
-                assert game.round.step == step
-                skull = game.round.current_skull()
+                assert game.state.round.step == step
+                skull = game.state.round.current_skull()
                 assert skull == (seat - step) % n
                 if step > 0:
                     # what the writer reads is the word the previous seat wrote one step before
-                    kind, ident = game.round.prompt()
-                    assert (kind, ident) == ("word", game.round.words[skull][step - 1])
+                    kind, ident = game.state.round.prompt()
+                    assert (kind, ident) == ("word", game.state.round.words[skull][step - 1])
                 game.play(first_legal_name(game))
-                assert game.round.words[skull][step] >= 0
-        assert game.round.phase == Phase.DEDUCE
+                assert game.state.round.words[skull][step] >= 0
+        assert game.state.round.phase == Phase.DEDUCE
 
 
 def _dead_end():
@@ -288,10 +288,10 @@ def test_blank_only_when_no_word_is_legal_and_after_a_blank_any_word_meeting_the
     edit_state(game, setup)
     assert np.flatnonzero(game.legal_mask()).tolist() == [LAYOUT.blank]
     game.play("blank")
-    assert game.round.words[3][1] == BLANK
+    assert game.state.round.words[3][1] == BLANK
     # seat 1 now; skip to step 2 where seat 0 reads the blank on skull 2... (seat 0 holds skull 0-2)
     edit_state(game, lambda s: s["round"].update(step=2, seat=0) or s["round"]["words"][2].__setitem__(1, BLANK))
-    assert game.round.prompt() == ("blank", BLANK)
+    assert game.state.round.prompt() == ("blank", BLANK)
     expected = allowed_after(constraints, None, LEXICON)
     assert (game.legal_mask()[LAYOUT.write : LAYOUT.blank].astype(bool) == expected).all()
 
@@ -307,22 +307,22 @@ def test_what_a_writer_may_write_depends_on_what_it_reads_not_on_earlier_prompts
         drawn[0] = 0
 
     edit_state(game, seat_0_draws_character_0)
-    assert (game.round.allowed_words() == LEXICON.character_links[0]).all()
+    assert (game.state.round.allowed_words() == LEXICON.character_links[0]).all()
     # the same round object, later: seat 1 reads a blank on skull 0
-    game.round.words[0][0] = BLANK
-    game.round.step, game.round.seat = 1, 1
-    assert game.round.prompt() == ("blank", BLANK)
-    assert game.round.allowed_words().all()
+    game.state.round.words[0][0] = BLANK
+    game.state.round.step, game.state.round.seat = 1, 1
+    assert game.state.round.prompt() == ("blank", BLANK)
+    assert game.state.round.allowed_words().all()
 
 
 def test_constraints_in_play_restrict_every_word():
     for seed in range(3):
         game = new(5, seed=seed, constraints=3)
-        constraints = game.round.constraints
+        constraints = game.state.round.constraints
         assert len(set(constraints)) == 3
         assert not any(frozenset(p) in INCOMPATIBLE for p in [(a, b) for a in constraints for b in constraints])
-        while game.round.phase == Phase.WRITE:
-            kind, ident = game.round.prompt()
+        while game.state.round.phase == Phase.WRITE:
+            kind, ident = game.state.round.prompt()
             previous = ident if kind == "word" else None
             for w in np.flatnonzero(game.legal_mask()[LAYOUT.write : LAYOUT.blank]):
                 assert check_word(constraints, int(w), previous, LEXICON) is None
@@ -331,7 +331,7 @@ def test_constraints_in_play_restrict_every_word():
 
 def test_a_word_breaking_a_constraint_is_refused_naming_the_card():
     game = new(4, seed=0)
-    character = game.round.characters[0]
+    character = game.state.round.characters[0]
     linked = np.flatnonzero(LEXICON.character_links[character])
     for cid, card in enumerate(CONSTRAINTS):
         edit_state(game, lambda s, cid=cid: s["round"].__setitem__("constraints", [cid]))
@@ -344,15 +344,15 @@ def test_a_word_breaking_a_constraint_is_refused_naming_the_card():
 
 
 def test_no_constraints_by_default_and_the_option_sets_the_count():
-    assert new().round.constraints == []
-    assert len(new(constraints=1).round.constraints) == 1
+    assert new().state.round.constraints == []
+    assert len(new(constraints=1).state.round.constraints) == 1
 
 
 # ---------------------------------------------------------------------- deduction
 def test_every_player_matches_every_skull_in_number_order_including_their_own():
     game = new(5, seed=4)
     write_all(game)
-    assert game.round.phase == Phase.DEDUCE
+    assert game.state.round.phase == Phase.DEDUCE
     for seat in range(5):
         for number in range(5):
             assert game.current_player == seat
@@ -362,12 +362,12 @@ def test_every_player_matches_every_skull_in_number_order_including_their_own():
                 with pytest.raises(IllegalActionError, match="skull 2 is the one to match now"):
                     game.play("match 3 to 1")
             game.play(f"match {number + 1} to 1")  # the same character for every skull is allowed
-    assert game.round.phase != Phase.DEDUCE
-    assert all(g == [0] * 5 for g in game.round.guesses)
+    assert game.state.round.phase != Phase.DEDUCE
+    assert all(g == [0] * 5 for g in game.state.round.guesses)
 
 
 def test_skull_numbers_are_a_fresh_shuffle():
-    orders = {tuple(new(6, seed=s).round.numbers) for s in range(12)}
+    orders = {tuple(new(6, seed=s).state.round.numbers) for s in range(12)}
     assert len(orders) > 6
 
 
@@ -378,7 +378,7 @@ def test_the_eight_characters_are_laid_out_in_a_random_order():
     for seed in range(30):
         game = new(4, seed=seed)
         for seat in range(4):
-            slots[seat].add(game.round.table.index(game.round.characters[seat]))
+            slots[seat].add(game.state.round.table.index(game.state.round.characters[seat]))
     assert all(len(seen) >= 5 for seen in slots.values()), slots
 
 
@@ -387,31 +387,31 @@ def test_boxes_white_first_then_yellow_needs_every_player():
     game = new(5, seed=6)
     write_all(game)
     deduce(game, [5, 4, 3, 0, 1])
-    by_number = [game.round.numbers[d] for d in range(5)]
-    whites = [game.round.whites[j] for j in by_number]
-    yellow = [game.round.yellow[j] for j in by_number]
+    by_number = [game.state.round.numbers[d] for d in range(5)]
+    whites = [game.state.round.whites[j] for j in by_number]
+    yellow = [game.state.round.yellow[j] for j in by_number]
     assert whites == [4, 4, 3, 0, 1]
     assert yellow == [True, False, False, False, False]
-    assert [game.round.closed(j) for j in by_number] == [True, True, False, False, False]
+    assert [game.state.round.closed(j) for j in by_number] == [True, True, False, False, False]
 
 
 @pytest.mark.parametrize(("n", "bones"), sorted(MEMORY_BONES.items()))
 def test_memory_bones_at_start_by_player_count(n, bones):
-    assert new(n).team.memory == bones == {4: 0, 5: 1, 6: 2, 7: 3, 8: 4}[n]
+    assert new(n).state.team.memory == bones == {4: 0, 5: 1, 6: 2, 7: 3, 8: 4}[n]
 
 
 def test_a_yellow_box_wins_a_memory_bone_that_can_be_spent_at_once():
     game = new(4, seed=7)
     write_all(game)
     deduce(game, [4, 3, 2, 1])
-    assert game.team.memory == 1  # 0 at start + 1 for the yellow box of skull 1
-    assert game.round.phase == Phase.SPEND and game.current_player == 0
+    assert game.state.team.memory == 1  # 0 at start + 1 for the yellow box of skull 1
+    assert game.state.round.phase == Phase.SPEND and game.current_player == 0
     assert not game.legal_mask()[LAYOUT.bone + 0] and not game.legal_mask()[LAYOUT.bone + 1]
     with pytest.raises(IllegalActionError, match="already closed"):
         game.play("bone 1")
     game.play("bone 3")  # skull 3: 2 of 3 white boxes, the bone checks the third
-    assert game.round.closed(game.round.numbers[2])
-    assert game.team.memory == 0
+    assert game.state.round.closed(game.state.round.numbers[2])
+    assert game.state.team.memory == 0
     assert game.is_over  # no bone left: nothing more to decide
     assert game.final_info()["appeased"] == 3
     assert np.allclose(game.returns(), 3 / 4)
@@ -421,13 +421,13 @@ def test_a_memory_bone_checks_one_white_box_only():
     game = new(8, seed=8)  # 4 bones at start
     write_all(game)
     deduce(game, [0, 5, 7, 7, 7, 7, 7, 7])
-    skull = game.round.numbers[1]
-    assert game.round.whites[skull] == 5
+    skull = game.state.round.numbers[1]
+    assert game.state.round.whites[skull] == 5
     game.play("bone 2")
-    assert game.round.whites[skull] == 6 and not game.round.closed(skull)
+    assert game.state.round.whites[skull] == 6 and not game.state.round.closed(skull)
     game.play("bone 2")
-    assert game.round.closed(skull) and not game.round.yellow[skull]
-    assert game.team.memory == 2
+    assert game.state.round.closed(skull) and not game.state.round.yellow[skull]
+    assert game.state.team.memory == 2
     assert not game.legal_mask()[LAYOUT.bone + 1]
     with pytest.raises(IllegalActionError, match="La Catrina"):
         game.play("limbo 1")
@@ -459,7 +459,7 @@ def test_spending_is_skipped_when_every_skull_is_appeased():
     game = new(6, seed=11)
     write_all(game)
     deduce(game, [5, 5, 5, 5, 5, 5])
-    assert game.is_over and game.team.memory == 2
+    assert game.is_over and game.state.team.memory == 2
     assert game.final_info()["result_band"] == "perfect"
 
 
@@ -467,7 +467,7 @@ def test_every_checked_yellow_box_wins_a_bone_even_when_every_skull_is_appeased(
     game = new(4, seed=11)
     write_all(game)
     deduce(game, [4, 4, 4, 4])
-    assert game.is_over and game.team.memory == 4  # 0 at start + one per yellow box
+    assert game.is_over and game.state.team.memory == 4  # 0 at start + one per yellow box
     assert [r["yellow_reward"] for r in game.final_info()["skull_reports"]] == ["memory"] * 4
 
 
@@ -476,7 +476,7 @@ def test_limbo_bones_never_exist_in_the_base_game():
     edit_state(game, lambda s: s["team"].__setitem__("limbo", 1))
     write_all(game)
     deduce(game, [2, 2, 2, 2, 2])
-    assert game.round.phase == Phase.SPEND
+    assert game.state.round.phase == Phase.SPEND
     assert not game.legal_mask()[LAYOUT.limbo : LAYOUT.limbo + 8].any()
     with pytest.raises(IllegalActionError, match="La Catrina"):
         game.play("limbo 1")
@@ -486,10 +486,10 @@ def test_limbo_bones_never_exist_in_the_base_game():
 
 def test_decider_of_the_base_game_is_seat_0():
     game = new(7, seed=12)
-    assert game.round.decider == 0
+    assert game.state.round.decider == 0
     write_all(game)
     deduce(game, [0] * 7)
-    assert game.current_player == 0 and game.round.phase == Phase.SPEND
+    assert game.current_player == 0 and game.state.round.phase == Phase.SPEND
 
 
 def test_result_bands():
@@ -531,8 +531,8 @@ def test_final_info_reports_every_skull():
     assert [r["correct"] for r in reports] == [4, 3, 1, 0]
     assert [r["white_boxes"] for r in reports] == [3, 3, 1, 0]
     assert [r["yellow_box"] for r in reports] == [True, False, False, False]
-    for r, j in zip(reports, game.round.numbers, strict=True):
-        assert r["character"] == LEXICON.characters[game.round.characters[j]].name
+    for r, j in zip(reports, game.state.round.numbers, strict=True):
+        assert r["character"] == LEXICON.characters[game.state.round.characters[j]].name
         assert r["guesses"].count(r["slot"]) == r["correct"]
         assert r["owner"] == j
     json.dumps(info)
@@ -541,20 +541,20 @@ def test_final_info_reports_every_skull():
 # ---------------------------------------------------------------------- double challenge
 def test_double_challenge_two_skulls_each_eight_characters_no_extras():
     game = new(4, seed=15, double_challenge=True)
-    assert game.rules.skulls == 8 and not game.round.extras
-    assert sorted(game.round.table) == sorted(game.round.characters)
+    assert game.rules.skulls == 8 and not game.state.round.extras
+    assert sorted(game.state.round.table) == sorted(game.state.round.characters)
     # each player writes on its two skulls in turn at every step
     order = []
-    while game.round.phase == Phase.WRITE:
-        order.append((game.round.step, game.current_player, game.round.current_skull()))
+    while game.state.round.phase == Phase.WRITE:
+        order.append((game.state.round.step, game.current_player, game.state.round.current_skull()))
         game.play(first_legal_name(game))
     assert order[:4] == [(0, 0, 0), (0, 0, 4), (0, 1, 1), (0, 1, 5)]
     assert order[8:10] == [(1, 0, 3), (1, 0, 7)]
     assert len(order) == 32
     deduce(game, [4, 3, 2, 1, 0, 0, 4, 3])
-    whites = [game.round.whites[game.round.numbers[d]] for d in range(8)]
+    whites = [game.state.round.whites[game.state.round.numbers[d]] for d in range(8)]
     assert whites == [3, 3, 2, 1, 0, 0, 3, 3]  # N - 1 = 3 white boxes: the guessers, not the skulls
-    assert game.team.memory == 2
+    assert game.state.team.memory == 2
     game.play("done")
     assert game.team_value() == 4 and game.returns()[0] == 4 / 8
 
@@ -562,9 +562,9 @@ def test_double_challenge_two_skulls_each_eight_characters_no_extras():
 def test_double_challenge_second_skull_starts_from_the_second_character():
     game = new(4, seed=16, double_challenge=True)
     game.play(first_legal_name(game))  # seat 0, first skull
-    assert (game.current_player, game.round.current_skull()) == (0, 4)
-    second = game.round.characters[4]
-    assert game.round.prompt() == ("character", second)
+    assert (game.current_player, game.state.round.current_skull()) == (0, 4)
+    second = game.state.round.characters[4]
+    assert game.state.round.prompt() == ("character", second)
     assert legal_words(game) == {LEXICON.words[w].text for w in np.flatnonzero(LEXICON.character_links[second])}
 
 
@@ -588,7 +588,7 @@ def _word_with_other_tags(word: int) -> int:
 def _words_seen_by(game, player: int) -> set[tuple[int, int]]:
     """(skull, step) of every word ``player`` wrote or was handed so far, and the final words
     once the deduction has begun (everyone sees them then)."""
-    game_round, n = game.round, game.num_players
+    game_round, n = game.state.round, game.num_players
     writing = game_round.phase == Phase.WRITE
     handed = game_round.step if writing else 4
     seen = set()
@@ -616,7 +616,7 @@ def _scramble_unseen_words(game, player: int):
                     teeth[step] = _word_with_other_tags(w)
 
     edit_state(other, scramble)
-    assert other.round.words != game.round.words
+    assert other.state.round.words != game.state.round.words
     return other
 
 
@@ -634,7 +634,7 @@ def test_no_player_sees_words_it_did_not_receive_or_write(n, options, writes):
         # ... while a word the player did see changes its view
         changed = other.clone()
         received = (player - 1) % n  # the skull handed to the player at step 1
-        replacement = _word_with_other_tags(game.round.words[received][0])
+        replacement = _word_with_other_tags(game.state.round.words[received][0])
         edit_state(changed, lambda s, j=received, w=replacement: s["round"]["words"][j].__setitem__(0, w))
         assert not np.array_equal(game.observe(player), changed.observe(player))
 
@@ -678,8 +678,8 @@ def test_the_answers_stay_hidden_until_the_reveal_then_every_player_sees_them():
     game = new(5, seed=29)  # one Memory Bone: the round waits in the spending phase after the reveal
     write_all(game)
     for _ in range(7):  # seat 0 matches its 5 skulls, seat 1 two of them
-        game.play("match 1 to 1" if game.round.number == 0 else f"match {game.round.number + 1} to 2")
-    assert (game.current_player, game.round.number) == (1, 2)
+        game.play("match 1 to 1" if game.state.round.number == 0 else f"match {game.state.round.number + 1} to 2")
+    assert (game.current_player, game.state.round.number) == (1, 2)
     other = game.clone()  # the skulls of seats 3 and 4 swap characters; the table stays as it is
 
     def swap(state):
@@ -689,22 +689,24 @@ def test_the_answers_stay_hidden_until_the_reveal_then_every_player_sees_them():
         order[a], order[b] = 4, 3
 
     edit_state(other, swap)
-    assert other.round.table == game.round.table and other.round.answer(3) == game.round.answer(4)
+    assert other.state.round.table == game.state.round.table and other.state.round.answer(3) == game.state.round.answer(
+        4
+    )
     for player in (0, 1, 2):
         assert np.array_equal(game.observe(player), other.observe(player))
     to_match = [OBSERVER.decode(game.observe(p))["to_match"].tolist() for p in range(5)]
     assert to_match[1] == [0, 0, 1, 0, 0, 0, 0, 0] and not any(any(v) for p, v in enumerate(to_match) if p != 1)
     deduce(game, [2, 2, 2, 2, 2])
-    assert game.round.phase == Phase.SPEND
+    assert game.state.round.phase == Phase.SPEND
     reveal = OBSERVER.decode(game.observe(3))["reveal"].reshape(8, 15)
-    for d, skull in enumerate(game.round.numbers):
-        assert reveal[d, :8].tolist() == [float(c == game.round.answer(skull)) for c in range(8)]
+    for d, skull in enumerate(game.state.round.numbers):
+        assert reveal[d, :8].tolist() == [float(c == game.state.round.answer(skull)) for c in range(8)]
 
 
 def test_observation_shows_own_character_and_the_word_being_answered():
     game = new(4, seed=20)
     blocks = OBSERVER.decode(game.observe(0))
-    character = game.round.characters[0]
+    character = game.state.round.characters[0]
     mine = blocks["my_characters"]
     assert mine[0] == 1.0 and OBSERVER.character_in(mine) == character
     assert np.array_equal(mine[1 : 1 + OBSERVER.tags], LEXICON.character_tags[character])
@@ -720,7 +722,7 @@ def test_final_words_that_i_wrote_are_flagged():
     write_all(game)
     finals = OBSERVER.decode(game.observe(2))["final_words"].reshape(8, -1)
     my_skull = (2 - 3) % 4
-    number = game.round.numbers.index(my_skull)
+    number = game.state.round.numbers.index(my_skull)
     assert finals[number, OBSERVER.word_width] == 1.0
 
 
@@ -729,8 +731,8 @@ def test_the_table_shows_the_eight_characters_and_flags_my_own():
     write_all(game)
     for player in range(5):
         slots = OBSERVER.decode(game.observe(player))["table"].reshape(8, -1)
-        table = game.round.table
-        mine = table.index(game.round.characters[player])
+        table = game.state.round.table
+        mine = table.index(game.state.round.characters[player])
         for slot, character in enumerate(table):
             assert slots[slot, 0] == 1.0 and OBSERVER.character_in(slots[slot]) == character
             assert np.array_equal(slots[slot, 1 : 1 + OBSERVER.tags], LEXICON.character_tags[character])
@@ -819,4 +821,4 @@ def test_render_text_fits_in_100_columns():
 
 def test_a_word_not_yet_written_is_not_written():
     game = new(4)
-    assert all(w == [NOT_WRITTEN] * 4 for w in game.round.words)
+    assert all(w == [NOT_WRITTEN] * 4 for w in game.state.round.words)

@@ -21,7 +21,7 @@ DATA = {
     "fiesta_envs.muertos.identity": {"fiesta_envs.muertos.lexicon"},
     "fiesta_envs.muertos.constraints": {"fiesta_envs.muertos.lexicon"},
 }
-ENGINE = {f"fiesta_envs.muertos.{name}" for name in ("round", "common", "game", "catrina", "observation", "baselines")}
+ENGINE = {f"fiesta_envs.muertos.{name}" for name in ("round", "engine", "game", "catrina", "observation", "baselines")}
 
 
 def imports_of(path: Path) -> set[str]:

@@ -21,9 +21,9 @@ from pettingzoo.utils.deprecated_module import DeprecatedEnv
 import fiesta_envs
 from fiesta_envs import fiesta_de_los_muertos_v1
 from fiesta_envs.muertos.catrina import LaCatrina
-from fiesta_envs.muertos.common import LEXICON, OBSERVER
 from fiesta_envs.muertos.components import BLANK, STEPS, Phase
 from fiesta_envs.muertos.constraints import CONSTRAINTS
+from fiesta_envs.muertos.engine import LEXICON, OBSERVER
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.identity import BITS, MIN_DISTANCE, WEIGHT, IdentityCodes, load_identity_codes
 from fiesta_envs.muertos.lexicon import LexiconError
@@ -60,7 +60,7 @@ def characters_in(block: np.ndarray, count: int, flags: int = 0) -> list[int | N
 
 def test_every_block_decodes_to_what_the_seat_knows_during_the_draw_and_the_writing():
     game = FiestaDeLosMuertos(num_players=5, seed=4, draw_choice=True, constraints=2, cortege=True)
-    state = game.round
+    state = game.state.round
     blocks = OBSERVER.decode(game.observe(0))
     assert blocks["players"].tolist() == [0, 1, 0, 0, 0]
     assert np.flatnonzero(blocks["phase"]).tolist() == [Phase.DRAW]
@@ -105,7 +105,7 @@ def test_every_block_decodes_to_what_the_seat_knows_during_the_draw_and_the_writ
 
 def test_every_block_decodes_to_what_the_seat_knows_in_the_deduction_and_after_the_reveal():
     game = FiestaDeLosMuertos(num_players=4, seed=8, double_challenge=True)
-    state = game.round
+    state = game.state.round
     write_all(game)
     game.play("match 1 to 3", "match 2 to 5")
     seat = 0

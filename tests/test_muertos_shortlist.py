@@ -26,9 +26,9 @@ from fiesta_envs.core.shortlist import (
 from fiesta_envs.core.team_env import TeamEnv
 from fiesta_envs.muertos.baselines import WORD_MEANINGS, AssociativeTeam, best_matching, shared_with_prompt
 from fiesta_envs.muertos.catrina import LaCatrina
-from fiesta_envs.muertos.common import LAYOUT, LEXICON
 from fiesta_envs.muertos.components import Phase
 from fiesta_envs.muertos.deduction import deduction_scores as seen_chain_scores
+from fiesta_envs.muertos.engine import LAYOUT, LEXICON
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.memory import seen_words
 from fiesta_envs.muertos.shortlist import (
@@ -86,7 +86,7 @@ def test_candidate_0_is_the_associative_teams_choice(game_class, num_players, op
     team = AssociativeTeam(seed=0, version=1)  # the shortlist keeps version 1's ranking
     for game, player, candidates in positions(game_class, num_players, options, seed=10 + num_players):
         first = int(candidates.actions[0])
-        game_round = game.round
+        game_round = game.state.round
         if game_round.phase == Phase.WRITE and first != LAYOUT.blank:
             # associative: the most shared tags, then the most meanings (its last tie-break is random)
             legal = np.flatnonzero(game.legal_mask()[LAYOUT.write : LAYOUT.blank])
@@ -97,9 +97,9 @@ def test_candidate_0_is_the_associative_teams_choice(game_class, num_players, op
 
 
 def test_the_write_candidates_rank_precise_words_after_associatives_choice():
-    game = next(g for g, _, _ in positions(FiestaDeLosMuertos, 4, {}, seed=1) if g.round.phase == Phase.WRITE)
+    game = next(g for g, _, _ in positions(FiestaDeLosMuertos, 4, {}, seed=1) if g.state.round.phase == Phase.WRITE)
     candidates = SHORTLIST.build(game, game.current_player)
-    shared = shared_with_prompt(game.round)
+    shared = shared_with_prompt(game.state.round)
     words = [int(a) - LAYOUT.write for a in candidates.actions]
     rows = candidates.vector[CONTEXT_SIZE:].reshape(CHOICES, FEATURES)
     others = [(-shared[w], WORD_MEANINGS[w] - shared[w], w) for w in words[1:]]
@@ -113,13 +113,13 @@ def test_the_write_candidates_rank_precise_words_after_associatives_choice():
 
 def test_the_match_candidates_start_with_the_planned_slot_and_flag_my_own_character():
     game, player, candidates = next(
-        (g, p, c) for g, p, c in positions(FiestaDeLosMuertos, 4, {}, seed=2) if g.round.phase == Phase.DEDUCE
+        (g, p, c) for g, p, c in positions(FiestaDeLosMuertos, 4, {}, seed=2) if g.state.round.phase == Phase.DEDUCE
     )
-    _scores, plan = deduction_plan(game.round, player)
+    _scores, plan = deduction_plan(game.state.round, player)
     slots = [LAYOUT.second[a] for a in candidates.actions if a != NO_CANDIDATE]
-    assert slots[0] == plan[game.round.number] and sorted(slots) == list(range(8))
+    assert slots[0] == plan[game.state.round.number] and sorted(slots) == list(range(8))
     rows = candidates.vector[CONTEXT_SIZE:].reshape(CHOICES, FEATURES)
-    mine = game.round.table.index(game.round.characters[player])
+    mine = game.state.round.table.index(game.state.round.characters[player])
     assert [rows[k, 13] for k in range(8)] == [float(slot == mine) for slot in slots]
 
 
@@ -157,7 +157,7 @@ def test_candidate_0_of_version_2_is_the_version_2_teams_choice(game_class, num_
             if first == chosen:
                 exact += 1
                 continue
-            game_round = game.round
+            game_round = game.state.round
             assert game_round.phase == Phase.WRITE, f"{Phase(game_round.phase).name}: {first} != {chosen}"
             values = word_values(shared_with_prompt(game_round))
             seen = seen_words(game_round, player)
@@ -172,9 +172,9 @@ def test_the_version_2_write_candidates_rank_by_value_unseen_first_and_say_so():
     game = next(
         g
         for g, _, _ in positions(FiestaDeLosMuertos, 4, {}, seed=1, shortlist=SHORTLIST_V2)
-        if g.round.phase == Phase.WRITE and g.round.step == 3
+        if g.state.round.phase == Phase.WRITE and g.state.round.step == 3
     )
-    game_round, seat = game.round, game.current_player
+    game_round, seat = game.state.round, game.current_player
     candidates = SHORTLIST_V2.build(game, seat)
     values = word_values(shared_with_prompt(game_round))
     seen = seen_words(game_round, seat)
@@ -198,11 +198,11 @@ def test_the_version_2_match_candidates_follow_version_2s_deduction():
     game, player, candidates = next(
         (g, p, c)
         for g, p, c in positions(LaCatrina, 4, {}, seed=2, shortlist=SHORTLIST_V2)
-        if g.round.phase == Phase.DEDUCE and g.round.number == 1
+        if g.state.round.phase == Phase.DEDUCE and g.state.round.number == 1
     )
-    scores, plan = deduction_plan(game.round, player, version=2)
-    assert plan == best_matching(seen_chain_scores(game.round, player))
-    number = game.round.number
+    scores, plan = deduction_plan(game.state.round, player, version=2)
+    assert plan == best_matching(seen_chain_scores(game.state.round, player))
+    number = game.state.round.number
     slots = [LAYOUT.second[a] for a in candidates.actions if a != NO_CANDIDATE]
     assert slots[0] == plan[number] and sorted(slots) == list(range(8))
     rows = candidates.vector[CONTEXT_SIZE:].reshape(CHOICES, SHORTLIST_V2.features)
@@ -249,9 +249,9 @@ def test_what_the_seat_cannot_know_does_not_change_its_shortlist(case, shortlist
 
 @pytest.mark.parametrize("shortlist", SHORTLISTS.values(), ids=lambda s: s.name)
 def test_what_the_writer_reads_changes_its_shortlist(shortlist):
-    game = next(g for g, _, _ in positions(FiestaDeLosMuertos, 4, {}, seed=3) if g.round.step == 1)
+    game = next(g for g, _, _ in positions(FiestaDeLosMuertos, 4, {}, seed=3) if g.state.round.step == 1)
     state = game.state_dict()
-    skull = game.round.current_skull()
+    skull = game.state.round.current_skull()
     read = state["state"]["round"]["words"][skull][0]
     other = int(np.flatnonzero(LEXICON.word_links[read])[0])
     state["state"]["round"]["words"][skull][0] = other

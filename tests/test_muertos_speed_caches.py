@@ -22,8 +22,8 @@ import pytest
 
 from fiesta_envs.muertos import observation
 from fiesta_envs.muertos.catrina import LaCatrina
-from fiesta_envs.muertos.common import LAYOUT, LEXICON, OBSERVER
 from fiesta_envs.muertos.components import BLANK, STEPS, Phase
+from fiesta_envs.muertos.engine import LAYOUT, LEXICON, OBSERVER
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.identity import load_identity_codes
 
@@ -38,9 +38,9 @@ CASES = [
 
 def fresh_mask(game) -> np.ndarray:
     """The legal mask built from the rules without any shared table."""
-    game_round = game.round
+    game_round = game.state.round
     mask = np.zeros(LAYOUT.size, dtype=np.int8)
-    if game.over:
+    if game.state.over:
         return mask
     if game_round.phase == Phase.WRITE:
         allowed = game_round.allowed_words()
@@ -68,7 +68,7 @@ def test_shared_masks_equal_fresh_ones(game_class, players, options) -> None:
         step = 0
         while not game.is_over:
             mask = game.legal_mask()
-            if game.round.phase in (Phase.WRITE, Phase.DEDUCE, Phase.YELLOW) and not game.over:
+            if game.state.round.phase in (Phase.WRITE, Phase.DEDUCE, Phase.YELLOW) and not game.state.over:
                 assert not mask.flags.writeable  # shared between positions: nobody may change it
             np.testing.assert_array_equal(mask, fresh_mask(game))
             if step % 23 == 7:
@@ -82,7 +82,7 @@ def test_shared_masks_equal_fresh_ones(game_class, players, options) -> None:
 def play_smart(game, rng: np.random.Generator) -> None:
     """One step: a random legal action, except that skulls are mostly matched right in the deduction
     (so that La Catrina's campaign goes on to later rounds, with their constraints and bonus flowers)."""
-    game_round = game.round
+    game_round = game.state.round
     if game_round.phase == Phase.DEDUCE and rng.random() < 0.9:
         slot = game_round.answer(game_round.numbers[game_round.number])
         game.step(LAYOUT.match_action(game_round.number, slot))
@@ -138,10 +138,10 @@ def test_a_deep_copied_or_pickled_game_hands_out_shared_read_only_masks() -> Non
         game = FiestaDeLosMuertos(num_players=5, seed=4, **options)
         rng = np.random.default_rng(4)
         while not game.is_over:
-            if game.round.phase in (Phase.WRITE, Phase.DEDUCE):
+            if game.state.round.phase in (Phase.WRITE, Phase.DEDUCE):
                 game.legal_mask()  # the original has fetched its tables by now
                 for other in (copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
-                    mask = other.round.legal_mask()  # (the game's own cached mask is the copy's alone)
+                    mask = other.state.round.legal_mask()  # (the game's own cached mask is the copy's alone)
                     assert not mask.flags.writeable
                     np.testing.assert_array_equal(mask, fresh_mask(other))
             play_smart(game, rng)
@@ -181,7 +181,7 @@ def test_the_shortcuts_of_the_step_path_agree_with_the_rules_they_stand_for(game
     for seed in range(5):
         game.reset(seed)
         while not game.is_over:
-            game_round = game.round
+            game_round = game.state.round
             assert game.current_player == game_round.current_player
             if game_round.phase == Phase.WRITE:
                 np.testing.assert_array_equal(game.observe(game.current_player)[task], expected_task(game_round))
@@ -193,7 +193,7 @@ def test_the_shortcuts_of_the_step_path_agree_with_the_rules_they_stand_for(game
                     continue
             play_smart(game, rng)
         assert game.current_player == -1
-        game_round = game.round
+        game_round = game.state.round
         table = game_round.table
         for skull in range(game_round.rules.skulls):
             character = game_round.characters[skull]

@@ -6,11 +6,14 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import numpy as np
 import pytest
 
 from fiesta_envs.core.errors import InvalidStateError
+from fiesta_envs.core.fields import to_json_safe
 from fiesta_envs.muertos.catrina import LaCatrina
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
+from fiesta_envs.muertos.round import Round
 from fiesta_envs.muertos.state import CatrinaState, MuertosState, RoundState, Team
 
 
@@ -61,3 +64,68 @@ def test_a_refused_campaign_state_leaves_the_game_as_it_was():
     with pytest.raises(InvalidStateError, match=r"'end_reason': expected one of"):
         game.load_state_dict(data)
     assert game.state_dict() == before
+
+
+def _played(game_class, num_players: int, seed: int, steps: int, **options):
+    game = game_class(num_players=num_players, seed=seed, **options)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        game.step(int(rng.choice(game.legal_actions())))
+    return game
+
+
+GAMES = [
+    pytest.param(FiestaDeLosMuertos, MuertosState, {"constraints": 2, "draw_choice": True}, id="fiesta_de_los_muertos"),
+    pytest.param(LaCatrina, CatrinaState, {"cortege": True}, id="la_catrina"),
+]
+
+
+@pytest.mark.parametrize(("game_class", "state_class", "options"), GAMES)
+def test_the_engine_state_is_the_dataclass_and_no_field_is_copied_onto_the_engine(game_class, state_class, options):
+    for steps in (0, 30, 400):
+        game = _played(game_class, 4, 5, steps, **options)
+        assert type(game.state) is state_class
+        assert isinstance(game.state.round, Round) and isinstance(game.state.round, RoundState)
+        assert game.state.round.team is game.state.team  # the round plays for the game's team
+        assert not set(vars(game)) & _names(state_class)
+        assert not set(vars(game)) & _names(RoundState)
+        assert to_json_safe(game.state) == game.state_dict()["state"]
+    reloaded = game_class.from_state_dict(game.state_dict())
+    assert type(reloaded.state) is state_class and reloaded.state.round.team is reloaded.state.team
+
+
+def _mutate(state: MuertosState) -> None:
+    """Change every kind of value a state holds, in place."""
+    state.team.memory += 1
+    state.round.words[0][0] = 7
+    state.round.guesses[0][0] = 3
+    state.round.whites[0] += 1
+    state.round.constraints.append(1)
+    state.round.seat = (state.round.seat + 1) % 4
+    state.history.append({"round": 9})
+    if isinstance(state, CatrinaState):
+        state.used_constraints.append(5)
+        state.end_reason = "bored"
+
+
+@pytest.mark.parametrize(("game_class", "state_class", "options"), GAMES)
+def test_a_clone_is_equal_and_independent(game_class, state_class, options):
+    for steps in (0, 25, 90):
+        game = _played(game_class, 4, 11, steps, **options)
+        before = game.state_dict()
+        twin = game.clone()
+        assert type(twin) is type(game) and twin.state_dict() == before
+        assert type(twin.state) is state_class and twin.state.round.team is twin.state.team
+        _mutate(twin.state)
+        assert game.state_dict() == before
+        # The clone goes on as the original would: same moves, same chance, same positions.
+        again = game.clone()
+        rng = np.random.default_rng(steps)
+        while not game.is_over:
+            action = int(rng.choice(game.legal_actions()))
+            game.step(action)
+            again.step(action)
+            assert again.state_dict() == game.state_dict()
+            assert np.array_equal(again.legal_mask(), game.legal_mask())

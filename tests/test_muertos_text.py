@@ -30,7 +30,7 @@ def play_until(game, stop, *, match_right: bool = False) -> None:
         table = table_of(game)
         if match_right and table["phase"] == Phase.DEDUCE:
             skull = table["numbers"][table["number"]]
-            game.play(f"match {table['number'] + 1} to {game.round.answer(skull) + 1}")
+            game.play(f"match {table['number'] + 1} to {game.state.round.answer(skull) + 1}")
         else:
             game.step(game.legal_actions()[0])
 
@@ -56,7 +56,7 @@ def test_the_yellow_box_choice_names_its_skull() -> None:
     game = LaCatrina(num_players=4, seed=3)
     play_until(game, lambda g: table_of(g)["phase"] == Phase.YELLOW, match_right=True)
     table = table_of(game)
-    report = game.round.skull_reports()[table["pending"][0]]
+    report = game.state.round.skull_reports()[table["pending"][0]]
     hint = decision_hint(game, game.current_player)
     assert hint == (
         f"skull {report['number']} (player_{report['owner']}'s, {report['character']}) checked its yellow box: "

@@ -286,7 +286,7 @@ def test_fiesta_mexicana_says_who_passed_in_words() -> None:
 def test_the_writing_steps_count_teeth_in_words() -> None:
     game = new_game("fiesta_de_los_muertos", 4)
     said = []
-    while game.round.phase == MuertosPhase.WRITE:
+    while game.state.round.phase == MuertosPhase.WRITE:
         said += [line for line in game.render_text().splitlines() if line.startswith("writing step")]
         game.step(game.legal_actions()[0])
     assert said[0] == "writing step 1 of 4: 0 teeth written on each skull"

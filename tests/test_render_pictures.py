@@ -234,7 +234,7 @@ def test_private_lines_show_a_seat_its_own_secrets_only() -> None:
 
     muertos = game_class("fiesta_de_los_muertos")(num_players=4, seed=5)
     table = muertos.state_dict()["state"]["round"]
-    from fiesta_envs.muertos.common import LEXICON
+    from fiesta_envs.muertos.engine import LEXICON
 
     mine = LEXICON.characters[table["characters"][2]].name
     lines = render.private_lines(muertos, 2)

@@ -46,9 +46,9 @@ import numpy as np
 
 from fiesta_envs.core.policy import Policy, VersionedPolicy
 from fiesta_envs.muertos.catrina import SUCCESS_FLOWERS
-from fiesta_envs.muertos.common import LAYOUT, LEXICON
 from fiesta_envs.muertos.components import BLANK, MAX_FLOWERS, STEPS, Phase
 from fiesta_envs.muertos.deduction import deduction_scores as seen_chain_scores
+from fiesta_envs.muertos.engine import LAYOUT, LEXICON
 from fiesta_envs.muertos.memory import seen_words
 from fiesta_envs.muertos.round import Round
 from fiesta_envs.muertos.writing import best_fresh_word, word_values
@@ -122,8 +122,8 @@ class AssociativeTeam(VersionedPolicy):
         super().start_episode(seed)
         self._plans = {}
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Any, player: int) -> int:
-        game_round: Round = game.round
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Any, player: int) -> int:
+        game_round: Round = game.state.round
         phase = game_round.phase
         if phase == Phase.DRAW:
             return self.keep_action(game_round, player)
@@ -166,10 +166,10 @@ class AssociativeTeam(VersionedPolicy):
 
     # ------------------------------------------------------------------ deduction
     def _match(self, game: Any, player: int) -> int:
-        game_round: Round = game.round
+        game_round: Round = game.state.round
         # One plan per round, keyed by what the seat sees (never by which seat owns which number).
         finals = tuple(game_round.words[j][STEPS - 1] for j in game_round.numbers)
-        key = (game.round_index, player, finals, tuple(game_round.table))
+        key = (game.state.round_index, player, finals, tuple(game_round.table))
         plan = self._plans.get(key)
         if plan is None:
             scores = (
@@ -248,7 +248,7 @@ class AssociativeTeam(VersionedPolicy):
         """Version 2: version 1's choice, except that a Memory Bone that saves the round is taken only when the
         round's success is worth the flowers it costs: not when the flowers alone colour the 13th flower (the
         campaign ends with a full hat), nor in the last round when they colour more than saving it would."""
-        game_round = game.round
+        game_round = game.state.round
         choice = cls.yellow_action(game_round)
         if choice == LAYOUT.flower:
             return choice
@@ -256,10 +256,10 @@ class AssociativeTeam(VersionedPolicy):
         pending = len(game_round.pending)
         bones = next(k for k in range(1, pending + 1) if cls.limbos_needed(game_round, team.memory + k) is not None)
         flowers_only = min(MAX_FLOWERS, team.flowers + pending)
-        saved = min(MAX_FLOWERS, team.flowers + pending - bones + SUCCESS_FLOWERS[game.round_index])
+        saved = min(MAX_FLOWERS, team.flowers + pending - bones + SUCCESS_FLOWERS[game.state.round_index])
         if flowers_only == MAX_FLOWERS > saved:
             return LAYOUT.flower
-        if game.round_index == game.max_rounds - 1 and flowers_only > saved:
+        if game.state.round_index == game.max_rounds - 1 and flowers_only > saved:
             return LAYOUT.flower
         return LAYOUT.memory
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from fiesta_envs.muertos.common import LEXICON
 from fiesta_envs.muertos.components import BLANK, NOT_WRITTEN, STEPS
+from fiesta_envs.muertos.engine import LEXICON
 from fiesta_envs.muertos.memory import seen_chains
 from fiesta_envs.muertos.round import Round
 

@@ -11,8 +11,8 @@ from typing import Any
 
 from fiesta_envs.core.options import Option
 from fiesta_envs.muertos.bands import result_band
-from fiesta_envs.muertos.common import CORTEGE, DOUBLE_CHALLENGE, DRAW_CHOICE, MuertosGame
 from fiesta_envs.muertos.constraints import draw_constraints
+from fiesta_envs.muertos.engine import CORTEGE, DOUBLE_CHALLENGE, DRAW_CHOICE, MuertosGame
 
 
 class FiestaDeLosMuertos(MuertosGame):
@@ -31,17 +31,18 @@ class FiestaDeLosMuertos(MuertosGame):
         return [int(c) for c in draw_constraints(count, self.rng)] if count else []
 
     def _round_finished(self) -> None:
-        self.history.append(self._round_record())
-        self.over = True
+        self.state.history.append(self._round_record())
+        self.state.over = True
 
     def team_value(self) -> float:
         """Skulls appeased so far (final once the round is over)."""
-        return float(self.round.appeased_count())
+        return float(self.state.round.appeased_count())
 
     def team_reward(self) -> float:
         return self.team_value() / self.rules.skulls
 
     def final_info(self) -> dict[str, Any]:
+        state = self.state
         appeased = int(self.team_value())
         band, text = result_band(appeased, self.rules.skulls)
         return {
@@ -49,8 +50,8 @@ class FiestaDeLosMuertos(MuertosGame):
             "skulls": self.rules.skulls,
             "result_band": band,
             "result_text": text,
-            "memory_bones": self.team.memory,
+            "memory_bones": state.team.memory,
             "flowers": 0,
-            "constraints": list(self.round.constraints),
-            "skull_reports": self.round.skull_reports(),
+            "constraints": list(state.round.constraints),
+            "skull_reports": state.round.skull_reports(),
         }

@@ -38,6 +38,7 @@ from fiesta_envs.muertos.constraints import CONSTRAINTS
 from fiesta_envs.muertos.identity import IdentityCodes
 from fiesta_envs.muertos.lexicon import THEMES, Lexicon
 from fiesta_envs.muertos.round import Round
+from fiesta_envs.muertos.state import MuertosState
 
 PLAYER_COUNTS = (4, 5, 6, 7, 8)
 HANDS = 2
@@ -49,12 +50,14 @@ REVEAL_WIDTH = TABLE_SIZE + 7
 
 
 class MuertosPosition(Protocol):
-    """What the observer reads of a game (``MuertosGame``): the round in play and the campaign around it."""
+    """What the observer reads of a game (``MuertosGame``): its state (the round in play and the campaign around
+    it) and the most Memory Bones the team can hold."""
 
-    round: Round
-    round_index: int
-    memory_cap: int
-    over: bool
+    @property
+    def state(self) -> MuertosState[Round]: ...
+
+    @property
+    def memory_cap(self) -> int: ...
 
 
 class MuertosObserver(Observer[MuertosPosition]):
@@ -109,14 +112,15 @@ class MuertosObserver(Observer[MuertosPosition]):
 
     # ------------------------------------------------------------------ the reference
     def encode(self, game: MuertosPosition, seat: int, out: np.ndarray) -> None:
-        state = game.round
+        position = game.state
+        state = position.round
         rules = state.rules
         at = self.at
-        phase = Phase.DONE if game.over else state.phase
+        phase = Phase.DONE if position.over else state.phase
 
         out[at.players + PLAYER_COUNTS.index(rules.num_players)] = 1.0
         out[at.phase + phase] = 1.0
-        out[at.round + game.round_index] = 1.0
+        out[at.round + position.round_index] = 1.0
         for card in state.constraints:
             out[at.constraints + card] = 1.0
         for theme in state.themes:

@@ -45,8 +45,8 @@ from fiesta_envs.muertos.state import RoundRules, RoundState, Team
 
 
 class Round(RoundState):
-    """The state of one round (a ``RoundState``) and the rules that move it. Build it with ``Round.deal`` or
-    ``Round.read``."""
+    """The state of one round (a ``RoundState``) and the rules that move it. Build it with ``Round.undealt`` (then
+    ``deal``) or ``Round.from_saved``."""
 
     def __init__(
         self, *, rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team, state: RoundState
@@ -58,51 +58,51 @@ class Round(RoundState):
         self.team = team
         self.rebuild()
 
+    def copy_for(self, team: Team) -> Round:
+        """An independent copy of the round playing for ``team`` (the rules, lexicon and layout are shared)."""
+        return Round(rules=self.rules, lexicon=self.lexicon, layout=self.layout, team=team, state=self.copied())
+
     def rebuild(self) -> None:
-        """Forget every value derived from the position (after a deal, a load or a draw): the one place."""
-        self._table: list[int] | None = None
+        """Forget every value derived from the position (after a deal, a load, a copy or a draw): the one place.
+        The caches are not part of the state: ``to_json_safe`` writes the ``RoundState`` fields only."""
+        self._table_cache: list[int] | None = None
         self._allowed_cache: dict[int, np.ndarray] = {}
 
     # ------------------------------------------------------------------ setting up
     @classmethod
-    def deal(
-        cls,
-        *,
-        rules: RoundRules,
-        lexicon: Lexicon,
-        layout: ActionLayout,
-        team: Team,
-        rng: np.random.Generator,
-        constraints: list[int],
-        decider: int,
-    ) -> Round:
-        """A new round: all its chance (themes, deck, table order, number cards) drawn from ``rng``."""
-        fresh = cls(rules=rules, lexicon=lexicon, layout=layout, team=team, state=RoundState.before_the_deal(rules))
-        fresh.constraints = list(constraints)
-        fresh.decider = decider
+    def undealt(cls, *, rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team) -> Round:
+        """A round before the deal (``deal`` draws it): nothing drawn, written or guessed yet."""
+        return cls(rules=rules, lexicon=lexicon, layout=layout, team=team, state=RoundState.before_the_deal(rules))
+
+    def deal(self, rng: np.random.Generator, constraints: list[int], decider: int) -> None:
+        """Deal this round (made by ``undealt``): all its chance (themes, deck, table order, number cards) drawn
+        from ``rng``."""
+        rules = self.rules
+        self.constraints = list(constraints)
+        self.decider = decider
         if rules.cortege:
-            fresh.themes = sorted(int(t) for t in rng.choice(len(THEMES), size=2, replace=False))
-        pool = _deck_pool(lexicon, tuple(fresh.themes))
+            self.themes = sorted(int(t) for t in rng.choice(len(THEMES), size=2, replace=False))
+        pool = _deck_pool(self.lexicon, tuple(self.themes))
         per_seat = 2 if rules.draw_choice else rules.hands
         dealt = rules.num_players * per_seat
         extras = TABLE_SIZE - rules.skulls
         if len(pool) < dealt + extras:
             raise RuntimeError(
-                f"the lexicon has {len(pool)} characters for themes {fresh.theme_names()}; "
+                f"the lexicon has {len(pool)} characters for themes {self.theme_names()}; "
                 f"a round needs {dealt + extras}"
             )
         # The whole pool is shuffled (that fixes the random stream); only the top cards are used.
         top = rng.permutation(len(pool))[: dealt + extras].tolist()
-        deck = top if not fresh.themes else [pool[i] for i in top]  # without themes the pool is 0, 1, 2...
+        deck = top if not self.themes else [pool[i] for i in top]  # without themes the pool is 0, 1, 2...
         if rules.draw_choice:
-            fresh.offers = [deck[2 * p : 2 * p + 2] for p in range(rules.num_players)]
+            self.offers = [deck[2 * p : 2 * p + 2] for p in range(rules.num_players)]
         else:
-            fresh.characters = deck[: rules.skulls]
-        fresh.extras = deck[dealt : dealt + extras]
-        fresh.table_order = rng.permutation(TABLE_SIZE).tolist()
-        fresh.numbers = rng.permutation(rules.skulls).tolist()
-        fresh.phase = Phase.DRAW if rules.draw_choice else Phase.WRITE
-        return fresh
+            self.characters = deck[: rules.skulls]
+        self.extras = deck[dealt : dealt + extras]
+        self.table_order = rng.permutation(TABLE_SIZE).tolist()
+        self.numbers = rng.permutation(rules.skulls).tolist()
+        self.phase = Phase.DRAW if rules.draw_choice else Phase.WRITE
+        self.rebuild()
 
     def deck_pool(self) -> list[int]:
         """The characters this round's deck is made of (two themes only under ``cortege``)."""
@@ -122,10 +122,10 @@ class Round(RoundState):
     @property
     def table(self) -> list[int]:
         """The 8 characters face up in the deduction, by slot (fixed at the deal, shown later)."""
-        if self._table is None:
+        if self._table_cache is None:
             pool = self.characters + self.extras
-            self._table = [pool[i] for i in self.table_order]
-        return self._table
+            self._table_cache = [pool[i] for i in self.table_order]
+        return self._table_cache
 
     def answer(self, skull: int) -> int:
         """The table slot of a skull's character."""
@@ -490,14 +490,17 @@ class Round(RoundState):
 
     # ------------------------------------------------------------------ state dicts
     @classmethod
-    def read(cls, read: FieldReader, *, rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team) -> Round:
+    def from_saved(
+        cls, read: FieldReader, *, rules: RoundRules, lexicon: Lexicon, layout: ActionLayout, team: Team
+    ) -> Round:
         """The round saved in a state dict's ``round`` part (``RoundState.read`` checks every field)."""
         state = RoundState.read(read, rules, len(lexicon.characters), len(lexicon.words))
         return cls(rules=rules, lexicon=lexicon, layout=layout, team=team, state=state)
 
 
-#: ``Round.apply``'s handler of each action kind.
-_HANDLERS: dict[Kind, Callable[[Round, int], None]] = {
+#: ``Round.apply``'s handler of each action kind (keyed by ``Kind``, looked up by the plain ints of
+#: ``ActionLayout.kind``: an ``IntEnum`` member and its int are the same key).
+_HANDLERS: dict[int, Callable[[Round, int], None]] = {
     Kind.KEEP: Round._keep,
     Kind.WRITE: Round._write,
     Kind.BLANK: Round._write,  # the tooth written is the action's ``first``: BLANK

@@ -67,16 +67,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from fiesta_envs.core.game import Game
 from fiesta_envs.core.shortlist import NO_CANDIDATE, Candidates, Shortlist
 from fiesta_envs.muertos.baselines import WORD_MEANINGS, AssociativeTeam, best_matching, shared_with_prompt
-from fiesta_envs.muertos.common import LAYOUT, LEXICON
 from fiesta_envs.muertos.components import MAX_FLOWERS, STEPS, TABLE_SIZE, Phase
 from fiesta_envs.muertos.deduction import deduction_scores as seen_chain_scores
+from fiesta_envs.muertos.engine import LAYOUT, LEXICON, MuertosGame
 from fiesta_envs.muertos.memory import seen_words
 from fiesta_envs.muertos.writing import fresh_best_words, word_values
 
 if TYPE_CHECKING:
-    from fiesta_envs.muertos.common import MuertosGame
     from fiesta_envs.muertos.round import Round
 
 CHOICES = 10
@@ -111,10 +111,12 @@ class MuertosShortlist(Shortlist):
         self.features = FEATURES + (EXTRA_NUMBERS if version >= 2 else 0)
         self.size = CONTEXT_SIZE + CHOICES * self.features
 
-    def build(self, game: MuertosGame, player: int) -> Candidates:
+    def build(self, game: Game, player: int) -> Candidates:
+        if not isinstance(game, MuertosGame):
+            raise TypeError(f"{self.name} is for Fiesta de los Muertos and La Catrina, not {game.name}")
         if game.is_over or player != game.current_player:
             raise ValueError(f"the shortlist is for the seat to act ({game.current_player}), not seat {player}")
-        game_round = game.round
+        game_round = game.state.round
         vector = np.zeros(self.size, dtype=np.float32)
         features = vector[CONTEXT_SIZE:].reshape(CHOICES, self.features)
         phase = game_round.phase
@@ -150,12 +152,12 @@ SHORTLISTS = {1: SHORTLIST, 2: SHORTLIST_V2}
 
 # ---------------------------------------------------------------------------------- context
 def _context(game: MuertosGame, out: np.ndarray, present: int) -> None:
-    game_round = game.round
+    game_round = game.state.round
     phase = game_round.phase
     out[int(phase)] = 1.0
     out[6 + game.num_players - 4] = 1.0
     out[11] = float(game.catrina)
-    out[12 + min(game.round_index, 3)] = 1.0
+    out[12 + min(game.state.round_index, 3)] = 1.0
     if phase == Phase.WRITE:
         out[16 + game_round.step] = 1.0
         kind, ident = game_round.prompt()
@@ -283,7 +285,7 @@ def _keep_candidates(game_round: Round, player: int, features: np.ndarray) -> li
 
 
 def _yellow_candidates(game: MuertosGame, features: np.ndarray, version: int) -> list[int]:
-    game_round = game.round
+    game_round = game.state.round
     chosen = AssociativeTeam.yellow_action(game_round) if version == 1 else AssociativeTeam.yellow_action_v2(game)
     actions = [chosen, LAYOUT.memory if chosen == LAYOUT.flower else LAYOUT.flower]
     team = game_round.team
@@ -294,7 +296,7 @@ def _yellow_candidates(game: MuertosGame, features: np.ndarray, version: int) ->
     features[:2, _NUMBERS + 1] = float(later)
     if version >= 2:
         features[:2, _NUMBERS + 6] = float(team.flowers + len(game_round.pending) >= MAX_FLOWERS)
-        features[:2, _NUMBERS + 7] = float(game.round_index == game.max_rounds - 1)
+        features[:2, _NUMBERS + 7] = float(game.state.round_index == game.max_rounds - 1)
     return actions
 
 

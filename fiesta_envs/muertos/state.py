@@ -8,16 +8,18 @@ expected, for instance ``fiesta_de_los_muertos: state field 'round.words[1][2]':
 - ``Team``: what the team owns across rounds (bones and flowers);
 - ``RoundState``: one round, everything drawn for it and everything written and guessed in it (the
   ``Round`` of ``round.py`` *is* a ``RoundState`` with the rules that move it);
-- ``MuertosState``: the whole game (``CatrinaState`` adds the campaign's two fields).
+- ``MuertosState``: the whole game (``CatrinaState`` adds the campaign's two fields). An engine's ``state``
+  is one of these, its ``round`` a ``Round`` (``MuertosState[Round]``).
 
 Values derived from a position (the table in slot order, the legal-mask tables) are not saved: ``Round``
-rebuilds them in one place (``Round.rebuild``) after a deal or a load.
+rebuilds them in one place (``Round.rebuild``) after a deal, a load or a copy.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from fiesta_envs.core.fields import FieldReader
 from fiesta_envs.muertos.components import NOT_WRITTEN, REWARDS, STEPS, TABLE_SIZE, Phase
@@ -61,6 +63,9 @@ class Team:
     @classmethod
     def read(cls, read: FieldReader) -> Team:
         return cls(memory=read.int("memory", 0), limbo=read.int("limbo", 0), flowers=read.int("flowers", 0))
+
+    def copied(self) -> Team:
+        return Team(memory=self.memory, limbo=self.limbo, flowers=self.flowers)
 
 
 @dataclass(eq=False)
@@ -117,6 +122,32 @@ class RoundState:
             number=0,
         )
 
+    def copied(self) -> RoundState:
+        """The same position with every list copied: changing either leaves the other as it was."""
+        return RoundState(
+            constraints=list(self.constraints),
+            decider=self.decider,
+            themes=list(self.themes),
+            offers=[list(offer) for offer in self.offers],
+            characters=list(self.characters),
+            extras=list(self.extras),
+            table_order=list(self.table_order),
+            numbers=list(self.numbers),
+            words=[list(teeth) for teeth in self.words],
+            guesses=[list(seats) for seats in self.guesses],
+            whites=list(self.whites),
+            yellow=list(self.yellow),
+            bones=list(self.bones),
+            limbo=list(self.limbo),
+            rewards=list(self.rewards),
+            pending=list(self.pending),
+            phase=self.phase,
+            seat=self.seat,
+            step=self.step,
+            hand=self.hand,
+            number=self.number,
+        )
+
     @classmethod
     def read(cls, read: FieldReader, rules: RoundRules, num_characters: int, num_words: int) -> RoundState:
         """A round from its state dict part, every field checked, then the rules that tie fields together."""
@@ -166,21 +197,57 @@ class RoundState:
         return state
 
 
+#: The type of a game state's round: a ``RoundState``, or in an engine a ``Round`` (the state with its rules).
+RoundT = TypeVar("RoundT", bound=RoundState)
+
+
 @dataclass
-class MuertosState:
+class MuertosState(Generic[RoundT]):
     """A whole game of Fiesta de los Muertos (the ``state`` part of ``Game.state_dict()``)."""
 
     lexicon_version: int
     round_index: int  # the campaign round in play, 0-based (always 0 in the base game)
     over: bool
-    team: Team
+    team: Team  # (the round in play changes this same ``Team``)
     history: list[dict[str, Any]]  # one record per round played (``MuertosGame._round_record``)
-    round: RoundState
+    round: RoundT
+
+    def with_round(self, team: Team, game_round: RoundT) -> MuertosState[RoundT]:
+        """A copy playing ``game_round`` for ``team`` (both already copied), the rest copied here."""
+        return MuertosState(
+            lexicon_version=self.lexicon_version,
+            round_index=self.round_index,
+            over=self.over,
+            team=team,
+            history=copy.deepcopy(self.history),
+            round=game_round,
+        )
 
 
 @dataclass
-class CatrinaState(MuertosState):
+class CatrinaState(MuertosState[RoundT]):
     """A La Catrina campaign: the base game's fields and the campaign's own."""
 
     used_constraints: list[int]  # every constraint card drawn in the campaign (never drawn again)
     end_reason: str  # why the campaign ended ("" while it goes on)
+
+    @classmethod
+    def extending(
+        cls, base: MuertosState[RoundT], used_constraints: list[int], end_reason: str
+    ) -> CatrinaState[RoundT]:
+        """The base game's fields of ``base`` (shared, not copied) and the campaign's."""
+        return cls(
+            lexicon_version=base.lexicon_version,
+            round_index=base.round_index,
+            over=base.over,
+            team=base.team,
+            history=base.history,
+            round=base.round,
+            used_constraints=used_constraints,
+            end_reason=end_reason,
+        )
+
+    def with_round(self, team: Team, game_round: RoundT) -> CatrinaState[RoundT]:
+        return CatrinaState.extending(
+            super().with_round(team, game_round), list(self.used_constraints), self.end_reason
+        )

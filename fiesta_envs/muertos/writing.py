@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fiesta_envs.muertos.common import LEXICON
+from fiesta_envs.muertos.engine import LEXICON
 
 #: What each other meaning of a word costs, in shared tags.
 PRECISION_WEIGHT = 0.3

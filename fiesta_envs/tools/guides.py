@@ -145,7 +145,7 @@ def _muertos_hint(game: Any, seat: int) -> str | None:
     table = game.state_dict()["state"]["round"]
     if table["phase"] != Phase.YELLOW or not table["pending"]:
         return None
-    report = game.round.skull_reports()[table["pending"][0]]
+    report = game.state.round.skull_reports()[table["pending"][0]]
     return (
         f"skull {report['number']} (player_{report['owner']}'s, {report['character']}) checked its yellow box: "
         "take a flower for La Catrina's hat ('flower') or a Memory Bone ('memory')"

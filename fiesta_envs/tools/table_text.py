@@ -161,11 +161,11 @@ def _muertos(game: Any, seat: int) -> TableText:
     from fiesta_envs.render import seen_by
 
     lines = _without_head(seen_by(game, seat).render_text(), (f"{game.name}, ", "phase "))
-    team = game.team
-    where = [f"round {game.round_index + 1} of {game.max_rounds}", f"Memory Bones {team.memory}"]
+    team = game.state.team
+    where = [f"round {game.state.round_index + 1} of {game.max_rounds}", f"Memory Bones {team.memory}"]
     if game.catrina:
         where += [f"Limbo Bones {team.limbo}", f"flowers {team.flowers} of 13"]
-    phase = game.round.phase.name.lower()
+    phase = game.state.round.phase.name.lower()
     status = _status(where, game, seat, phase)
     if not game.is_over and phase in ("yellow", "spend") and game.current_player == seat:
         status += " You decide for the team this round."

@@ -2,13 +2,15 @@
 
 ``MuertosGame`` drives ``Round`` objects (``round.py``) through the ``Game`` contract: the
 flat action space (``actions.py``), the observation (``observation.py``), a cached legal
-mask, state dicts and text rendering. A subclass says how many rounds there are, which
-constraints each round gets, what ends the game and what the team's score is.
+mask, state dicts and text rendering. Its position is ``game.state``, a ``MuertosState``
+(``state.py``) whose ``round`` is the ``Round`` in play. A subclass says how many rounds there
+are, which constraints each round gets, what ends the game and what the team's score is.
 """
 
 from __future__ import annotations
 
 import abc
+import copy
 import functools
 import math
 from collections.abc import Mapping
@@ -20,6 +22,7 @@ from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.fields import FieldReader, to_json_safe
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import Option
+from fiesta_envs.core.rng import generator_from_state, generator_state
 from fiesta_envs.muertos.actions import ActionLayout
 from fiesta_envs.muertos.components import LIMBO_BONES, MEMORY_BONES, Phase
 from fiesta_envs.muertos.constraints import check_first_words
@@ -59,6 +62,9 @@ class MuertosGame(Game):
     #: the base game, which has no flowers).
     stop_flowers: ClassVar[float] = math.inf
 
+    #: The position: the team, the campaign so far and the round in play.
+    state: MuertosState[Round]
+
     def __init__(self, num_players: int | None = None, seed: int | None = None, **options: Any) -> None:
         super().__init__(num_players, seed, **options)
 
@@ -92,10 +98,8 @@ class MuertosGame(Game):
     def observation_size(self) -> int:
         return OBSERVER.size
 
-    @property
-    def observer(self) -> MuertosObserver:
-        """Writes what a seat knows (``observation.py``); shared by every game, it keeps nothing between calls."""
-        return OBSERVER
+    #: Writes what a seat knows (``observation.py``); shared by every game, it keeps nothing between calls.
+    observer = OBSERVER
 
     @functools.cached_property
     def memory_cap(self) -> int:
@@ -111,55 +115,64 @@ class MuertosGame(Game):
     def _round_finished(self) -> None:
         """The round in play is over: score it, then end the game or deal the next round."""
 
+    def _campaign_state(self, base: MuertosState[Round]) -> MuertosState[Round]:
+        """The state of a new game, made of the base game's ``base`` (La Catrina adds its fields)."""
+        return base
+
     def _new_game(self) -> None:
         limbo = LIMBO_BONES[self.num_players] if self.catrina else 0
-        self.team = Team(memory=MEMORY_BONES[self.num_players], limbo=limbo)
-        self.round_index = 0
-        self.over = False
-        self.history: list[dict[str, Any]] = []
-        self._deal_round()
+        team = Team(memory=MEMORY_BONES[self.num_players], limbo=limbo)
+        first = Round.undealt(rules=self.rules, lexicon=LEXICON, layout=LAYOUT, team=team)
+        self.state = self._campaign_state(
+            MuertosState(lexicon_version=LEXICON_VERSION, round_index=0, over=False, team=team, history=[], round=first)
+        )
+        self._deal()
 
     def _deal_round(self) -> None:
-        decider = self.round_index % self.num_players
-        self.round = Round.deal(
-            rules=self.rules,
-            lexicon=LEXICON,
-            layout=LAYOUT,
-            team=self.team,
-            rng=self.rng,
-            constraints=self._round_constraints(),
-            decider=decider,
-        )
+        """The next round of the campaign (``round_index`` already moved on)."""
+        state = self.state
+        state.round = Round.undealt(rules=self.rules, lexicon=LEXICON, layout=LAYOUT, team=state.team)
+        self._deal()
+
+    def _deal(self) -> None:
+        """Deal the state's undealt round: its constraints first, then its cards (in that order from ``self.rng``)."""
+        constraints = self._round_constraints()
+        state = self.state
+        state.round.deal(self.rng, constraints, decider=state.round_index % self.num_players)
 
     @property
     def current_player(self) -> int:
-        return -1 if self.over else self.round.current_player
+        state = self.state
+        return -1 if state.over else state.round.current_player
 
     @property
     def is_over(self) -> bool:
-        return self.over
+        return self.state.over
 
     def _compute_mask(self) -> np.ndarray:
-        if self.over:
+        state = self.state
+        if state.over:
             return np.zeros(LAYOUT.size, dtype=np.int8)
-        return self.round.legal_mask()
+        return state.round.legal_mask()
 
     def _apply(self, action: int) -> None:
-        game = self.round
-        game.apply(action)
-        if game.phase == Phase.DONE or self.team.flowers >= self.stop_flowers:
+        state = self.state
+        game_round = state.round
+        game_round.apply(action)
+        if game_round.phase == Phase.DONE or state.team.flowers >= self.stop_flowers:
             self._round_finished()
 
     def explain_illegal(self, action: int) -> str:
-        if self.over:
+        if self.state.over:
             return "the game is over"
-        return self.round.explain_illegal(action)
+        return self.state.round.explain_illegal(action)
 
     def _round_record(self) -> dict[str, Any]:
         """A summary of the round just played, for ``history`` and ``final_info``."""
-        game = self.round
+        state = self.state
+        game = state.round
         return {
-            "round": self.round_index + 1,
+            "round": state.round_index + 1,
             "constraints": list(game.constraints),
             "appeased": game.appeased_count(),
             "skulls": self.rules.skulls,
@@ -174,18 +187,19 @@ class MuertosGame(Game):
         return LAYOUT.names()
 
     def render_text(self) -> str:
-        team = self.team
+        state = self.state
+        team = state.team
         head = (
-            f"{self.name}, {self.num_players} players, round {self.round_index + 1}/{self.max_rounds}: "
+            f"{self.name}, {self.num_players} players, round {state.round_index + 1}/{self.max_rounds}: "
             f"Memory Bones {team.memory}"
         )
         if self.catrina:
             head += f", Limbo Bones {team.limbo}, flowers {team.flowers}/13"
-        status = "game over" if self.over else f"seat {self.current_player} to act"
-        text = f"{head}; {status}\n{self.round.render_text()}"
-        if self.over:  # every chain is revealed at the end
+        status = "game over" if state.over else f"seat {self.current_player} to act"
+        text = f"{head}; {status}\n{state.round.render_text()}"
+        if state.over:  # every chain is revealed at the end
             text += "\nthe chains of words (skull by number card: whose, its character, the words as written):\n"
-            text += "\n".join(self.round.chain_lines())
+            text += "\n".join(state.round.chain_lines())
         return text
 
     # ------------------------------------------------------------------ rewards
@@ -201,24 +215,13 @@ class MuertosGame(Game):
         return np.full(self.num_players, float(self.team_value()))
 
     def returns(self) -> np.ndarray:
-        if not self.over:
+        if not self.state.over:
             return np.zeros(self.num_players)
         return np.full(self.num_players, float(self.team_reward()))
 
-    # ------------------------------------------------------------------ state dicts
-    def saved_state(self) -> MuertosState:
-        """The position as the dataclass ``state_dict`` writes (La Catrina's adds its own fields)."""
-        return MuertosState(
-            lexicon_version=LEXICON_VERSION,
-            round_index=self.round_index,
-            over=self.over,
-            team=self.team,
-            history=self.history,
-            round=self.round,
-        )
-
+    # ------------------------------------------------------------------ state dicts and copies
     def _state_to_dict(self) -> dict[str, Any]:
-        return to_json_safe(self.saved_state())
+        return to_json_safe(self.state)
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> None:
         read = FieldReader(data, self.name)
@@ -228,13 +231,25 @@ class MuertosGame(Game):
         over = read.bool("over")
         history = [dict(record.data) for record in read.parts("history")]
         team = Team.read(read.part("team"))
-        game = Round.read(read.part("round"), rules=self.rules, lexicon=LEXICON, layout=LAYOUT, team=team)
-        campaign = self._read_campaign(read)
+        game = Round.from_saved(read.part("round"), rules=self.rules, lexicon=LEXICON, layout=LAYOUT, team=team)
+        base = MuertosState(
+            lexicon_version=version, round_index=round_index, over=over, team=team, history=history, round=game
+        )
+        state = self._read_campaign(read, base)
         # Every field is read and checked: only now does the game change.
-        self.team, self.round, self.round_index, self.over, self.history = team, game, round_index, over, history
-        for name, value in campaign.items():
-            setattr(self, name, value)
+        self.state = state
 
-    def _read_campaign(self, read: FieldReader) -> dict[str, Any]:
-        """La Catrina's own fields, by attribute name (none in the base game)."""
-        return {}
+    def _read_campaign(self, read: FieldReader, base: MuertosState[Round]) -> MuertosState[Round]:
+        """The loaded state: ``base`` and the campaign's own fields read from ``read`` (none in the base game)."""
+        return base
+
+    def clone(self) -> MuertosGame:
+        """An independent copy: the state (every list copied) and the generator; the options and the shared
+        tables (lexicon, layout, rules) are the same objects."""
+        twin = copy.copy(self)
+        state = self.state
+        team = state.team.copied()
+        twin.state = state.with_round(team, state.round.copy_for(team))
+        twin.rng = generator_from_state(generator_state(self.rng))
+        twin._mask_cache = None
+        return twin
