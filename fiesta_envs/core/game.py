@@ -96,7 +96,7 @@ class Game(abc.ABC):
         self.check_options()
         self.rng: np.random.Generator = np.random.default_rng(seed)
         self._mask_cache: np.ndarray | None = None
-        #: Actions applied to this engine object since it was made, reset or loaded: a position's identity for
+        #: Actions applied to this engine object since it was made, cloned, reset or loaded: a position's identity for
         #: caches of agents that decide and then describe the same decision (not part of the state).
         self.actions_applied = 0
         self._action_names: list[str] | None = None

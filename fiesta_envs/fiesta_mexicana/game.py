@@ -578,6 +578,7 @@ class FiestaMexicana(Game):
         other._load(self.state.copy())  # new lists, derived tables and observer
         other.rng = copy.deepcopy(self.rng)
         other._mask_cache = None
+        other.actions_applied = 0
         return other
 
     def determinize(self, seat: int, rng: np.random.Generator) -> FiestaMexicana:

@@ -252,4 +252,5 @@ class MuertosGame(Game):
         twin.state = state.with_round(team, state.round.copy_for(team))
         twin.rng = generator_from_state(generator_state(self.rng))
         twin._mask_cache = None
+        twin.actions_applied = 0
         return twin
