@@ -219,8 +219,9 @@ def search_page(search: Mapping[str, Any], baselines: Mapping[str, Any]) -> str:
     return page(
         "search.json and results/baselines.json",
         "Search and baselines",
-        "## The search agent\n\n`search` against the heuristic it rolls out with (and the shipped `ppo` against "
-        "`search`), seats rotated; CPU time per game counts both seats in one process.\n\n"
+        "## The search agent\n\n`search` against the heuristic it rolls out with, the shipped `ppo` against "
+        "`search`, and a search that starts from the shipped network's choice (`search:proposer=ppo`) against the "
+        "plain one; seats rotated; CPU time per game counts both seats in one process.\n\n"
         + measured_on(search["rows"]) + "\n\n"
         + table(["game", "agent", "opponent", "games", "W / D / L", "win rate [95% CI]", "mean margin",
                  "CPU per game", "command", "commit"], search_rows),
