@@ -12,6 +12,7 @@ from fiesta_envs.core.policy import Policy, RandomPolicy
 from fiesta_envs.registry import make_policy
 from fiesta_envs.tortilla.baselines import BASELINES, CarefulChef
 from fiesta_envs.tortilla.game import TortillaDePatatas
+from fiesta_envs.tortilla.state import Phase
 
 M_PERFECT = ["potato", "potato", "potato", "egg", "egg", "onion"]
 XL_PERFECT = ["potato"] * 6 + ["egg"] * 3 + ["onion"] * 2
@@ -165,7 +166,7 @@ def test_steals_where_it_hurts_the_other_team_most() -> None:
         pans=[[["onion"], [], []], [perfect_m_egg_on_top, [], ["egg"] * 4]],
     )
     game.play("play egg on 1")
-    assert game.phase == "steal"
+    assert game.state.phase == Phase.STEAL
     # taking the egg spoils their perfect M; their pan 2 has too many eggs and one fewer would help them
     assert choose(game) == "steal from theirs 0"
 
@@ -203,10 +204,10 @@ def test_careful_is_deterministic_and_serves_badly_made_pans_only_to_win() -> No
         a = play_match([CarefulChef(), CarefulChef()], 2, menu, seed=5)
         b = play_match([CarefulChef(), CarefulChef()], 2, menu, seed=5)
         assert a.state_dict() == b.state_dict()
-        assert a.served
+        assert a.state.served
         assert_bad_serves_only_win(a)
         first = play_match([CarefulChef(version=1), CarefulChef(version=1)], 2, menu, seed=5)
-        assert first.served and all(dish["perfect"] for dish in first.final_info()["omelettes"])
+        assert first.state.served and all(dish["perfect"] for dish in first.final_info()["omelettes"])
 
 
 def test_careful_chefs_finish_four_player_games() -> None:

@@ -111,6 +111,26 @@ class TortillaState:
     events: list[TableEvent]  # since the oldest last decision of a seat
     events_seen_from: list[int]  # per seat, where its events start in ``events``
 
+    def copy(self) -> TortillaState:
+        """An independent copy: every list copied (served omelettes and events are immutable tuples)."""
+        return TortillaState(
+            phase=self.phase,
+            current=self.current,
+            turn=self.turn,
+            starts_placed=self.starts_placed,
+            served_this_turn=self.served_this_turn,
+            played_pan=self.played_pan,
+            hands=[hand[:] for hand in self.hands],
+            known=[known[:] for known in self.known],
+            pans=[pile[:] for pile in self.pans],
+            deck=self.deck[:],
+            door=self.door,
+            diners_left=self.diners_left[:],
+            served=self.served[:],
+            events=self.events[:],
+            events_seen_from=self.events_seen_from[:],
+        )
+
     # ------------------------------------------------------------------ to a state dict
     def to_dict(self) -> dict[str, Any]:
         return {
