@@ -115,7 +115,7 @@ def missing_cards(counts: tuple[int, ...], size: int) -> int:
 def _counts_value(counts: tuple[int, ...], plays_left: int, dead_pan: float, xl_decay: float = PROGRESS_DECAY) -> float:
     if not any(counts):
         return 0.0
-    best = None
+    best: float | None = None
     past_m = missing_cards(counts, 0) < 0  # only an XL is left: ``xl_decay`` applies
     for size, recipe in enumerate(RECIPES):
         missing = missing_cards(counts, size)
@@ -478,7 +478,7 @@ def action_features(game: TortillaDePatatas, player: int) -> np.ndarray:
     hand = state.hands[player]
     phase = state.phase
     acting = state.current == player and phase != Phase.OVER
-    unseen = unseen_pool(game, player, memory) if stealing or (acting and phase == Phase.AFTER) else None
+    unseen = unseen_pool(game, player, memory) if stealing or (acting and phase == Phase.AFTER) else []
     chances = _opponent_chances(game, player, unseen, memory) if stealing else _NO_CHANCES
     for slot in range(NUM_PANS):
         pan = order[slot]

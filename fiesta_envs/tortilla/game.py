@@ -430,7 +430,8 @@ class TortillaDePatatas(Game):
         elif action == DRAW_DOOR:
             self._draw(from_door=True)
         elif action < START_BASE:
-            self._steal_from(self._absolute_pan(*args, self.state.current))
+            theirs, pan = args
+            self._steal_from(self._absolute_pan(theirs, pan, self.state.current))
         else:
             self._start(*args)
 
