@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import pytest
 from test_tortilla_engine import careful_game, hide_differently
 from tortilla_positions import position
 
 from fiesta_envs.core.errors import InvalidOptionError
+from fiesta_envs.core.game import Game
 from fiesta_envs.core.policy import Policy, RandomPolicy
 from fiesta_envs.registry import make_policy
 from fiesta_envs.tortilla.baselines import BASELINES, CarefulChef
@@ -234,9 +237,10 @@ def test_careful_beats_random_seat_balanced(num_players: int, menu: str) -> None
 class ServesOnlyPerfectPans(CarefulChef):
     """A weaker player for comparison: serves like the careful chef, otherwise plays at random."""
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game, player: int) -> int:  # type: ignore[no-untyped-def]
-        self._prepare(game, player)
-        serve = self._best_serve(game, action_mask)
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int) -> int:
+        tortilla = cast(TortillaDePatatas, game)
+        self._prepare(tortilla, player)
+        serve = self._best_serve(tortilla, action_mask)
         if serve is not None:
             return serve
         legal = [a for a in np.flatnonzero(action_mask) if not game.action_to_string(int(a)).startswith("serve")]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -160,7 +162,7 @@ def test_same_seed_same_actions_same_game() -> None:
         (lambda s: s.update(turn="3"), "'turn': expected an int, got '3'"),
     ],
 )
-def test_malformed_state_dicts_are_refused(edit, message: str) -> None:  # type: ignore[no-untyped-def]
+def test_malformed_state_dicts_are_refused(edit: Callable[[dict[str, Any]], object], message: str) -> None:
     game = position(hands=[["egg"] * 3, ["potato"] * 3], known=[[], []])
     data = game.state_dict()
     edit(data["state"])
