@@ -194,7 +194,8 @@ def legal_mask_from_rules(game: TortillaDePatatas) -> np.ndarray:
 
 
 class TortillaDePatatas(Game):
-    """Tortilla de Patatas. Pans are indexed globally as ``team * 3 + pan`` inside the engine."""
+    """Tortilla de Patatas. The position is ``state`` (a ``TortillaState``: ``game.state.pans``,
+    ``game.state.phase``...); pans are indexed globally as ``team * 3 + pan`` inside the engine."""
 
     name = "tortilla_de_patatas"
     player_counts = (2, 4)
@@ -212,7 +213,7 @@ class TortillaDePatatas(Game):
     score_scale = 10.0
     version = 1
 
-    #: The position: everything a state dict holds but the random generator.
+    #: The position: what the state dict's ``state`` entry holds.
     state: TortillaState
     menu: Menu
     observer: TortillaObserver

@@ -1,5 +1,5 @@
-"""The saved position of a game of Tortilla de Patatas (``TortillaState``) and the records in it: served
-omelettes and the table events each seat saw since its last decision.
+"""The position of a game of Tortilla de Patatas (``TortillaState``, the engine's ``state``) and the records in
+it: served omelettes and the table events each seat saw since its last decision.
 
 Pans are numbered globally here, ``team * 3 + pan``. Nothing here is rule code but the checks a loaded
 position must pass (``TortillaState.check``).
@@ -87,7 +87,7 @@ PHASE_NAMES: tuple[str, ...] = tuple(phase.label for phase in Phase)
 
 @dataclass
 class TortillaState:
-    """The saved position of a game: exactly what its state dict holds.
+    """The position of a game (the engine's ``state``): exactly what its state dict holds.
 
     Cards are card type ids (``components.CARD_TYPES``); pans are numbered ``team * 3 + pan``, piles
     bottom card first. The state dict names cards, lists the pans per team and the fridge top first:
