@@ -55,7 +55,7 @@ from fiesta_envs.tortilla.state import Phase
 from fiesta_envs.tortilla.steals import steal_sources
 
 if TYPE_CHECKING:
-    from fiesta_envs.tortilla.game import TortillaDePatatas
+    from fiesta_envs.tortilla.engine_view import EngineView
 
 # ---------------------------------------------------------------- the evaluation (shared with careful)
 EXPECTED_DINERS = 2.0  # what a finished pan is worth per recipe multiplier, on average
@@ -82,7 +82,7 @@ class Outlook(NamedTuple):
     xl_decay: float = PROGRESS_DECAY  # the decay per missing card of a pan past an M (only an XL left)
 
 
-def outlook(game: TortillaDePatatas, player: int) -> Outlook:
+def outlook(game: EngineView, player: int) -> Outlook:
     fridge = game.deck_size + (1 if game.state.door >= 0 else 0)
     penalty = game.menu.unserved_penalty
     return Outlook(player % NUM_TEAMS, fridge // 2, game.menu.stealing, float(penalty) if penalty else DEAD_PAN_KIDS)
@@ -390,7 +390,7 @@ def _holds_chance(unseen: int, of_type: int, cards: int) -> float:
     return 1.0 - none
 
 
-def unseen_pool(game: TortillaDePatatas, player: int, memory: bool) -> list[int]:
+def unseen_pool(game: EngineView, player: int, memory: bool) -> list[int]:
     """Cards per type ``player`` has not seen (memory: the same as ``observation.unseen_counts``),
     or, from the table only, cannot see now (not in its hand, not a top card, not the door)."""
     state = game.state
@@ -411,7 +411,7 @@ def unseen_pool(game: TortillaDePatatas, player: int, memory: bool) -> list[int]
     return unseen
 
 
-def _opponent_chances(game: TortillaDePatatas, player: int, unseen: list[int], memory: bool) -> list[float]:
+def _opponent_chances(game: EngineView, player: int, unseen: list[int], memory: bool) -> list[float]:
     """Per plain type, the chance the next opponent to act holds one when it plays (3 cards):
     certain for a card seen taken from the door (memory), else drawn from ``unseen``."""
     known = game.state.known[(player + 1) % game.num_players] if memory else _NO_CARDS
@@ -442,7 +442,7 @@ def _ranks(out: array, values: dict[int, float]) -> None:
         out[at + 1] = 1.0 if value >= tie else (value - low) / spread
 
 
-def action_features(game: TortillaDePatatas, player: int) -> np.ndarray:
+def action_features(game: EngineView, player: int) -> np.ndarray:
     """The action-aligned features of ``player`` now (``ACTION_FEATURES_SIZE`` float32 in [0, 1]).
 
     The pan and serve blocks are always filled in; the blocks of a decision (play, steal, start,
@@ -567,7 +567,7 @@ def _play_block(game, out, *, facts, tops, order, hand, chances, stealing) -> No
     _ranks(out, values)
 
 
-def _gourmet_raise(game: TortillaDePatatas, facts: list[_PanFacts], own: Sequence[int]):
+def _gourmet_raise(game: EngineView, facts: list[_PanFacts], own: Sequence[int]):
     """Gourmet: (the pans of the best known-perfect serves open now, whether filling an empty pan
     first would allow a bigger diner card for it); None when there is no such serve."""
     mask = game.legal_mask()

@@ -32,10 +32,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
+from fiesta_envs.core.determinization import rebuilt
 from fiesta_envs.core.game import ACTION_FEATURES_OPTION, REWARD_OPTION, Game
 from fiesta_envs.core.options import Option
 from fiesta_envs.tortilla import determinization, features
@@ -305,8 +306,8 @@ class TortillaDePatatas(Game):
         return self.state.copy()
 
     def clone(self) -> TortillaDePatatas:
-        """An independent copy: the position and the random generator copied, a fresh observer, the caches
-        rebuilt (the configuration, the menu and the action names never change: they are shared)."""
+        """An independent copy: the position, the options and the random generator copied, a fresh observer,
+        the caches rebuilt (the menu and the action names never change: they are shared)."""
         twin = copy.copy(self)
         twin.config = dict(self.config)
         twin.rng = copy.deepcopy(self.rng)
@@ -730,8 +731,10 @@ class TortillaDePatatas(Game):
     # ------------------------------------------------------------------ text
     def determinize(self, seat: int, rng: np.random.Generator) -> TortillaDePatatas:
         """A copy for search: the fridge order and the others' unknown hand cards dealt afresh from ``rng``,
-        chance seeded from it (``tortilla.determinization``)."""
-        return determinization.determinize(self, seat, rng)
+        chance seeded from it (``tortilla.determinization``). The copy is loaded as a state dict is, so a
+        resampled position that breaks a rule is refused (``InvalidStateError``) instead of being searched."""
+        believed = determinization.believed_state(self, seat, rng)
+        return cast(TortillaDePatatas, rebuilt(self, believed.to_dict(), rng))  # ``rebuilt`` makes a ``type(self)``
 
     def render_text(self) -> str:
         state = self.state

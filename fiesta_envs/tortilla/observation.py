@@ -81,7 +81,7 @@ from fiesta_envs.tortilla.features import action_features
 from fiesta_envs.tortilla.state import EVENT_KINDS, NO_PAN, NO_SEAT, Phase, ServedOmelette, TableEvent
 
 if TYPE_CHECKING:
-    from fiesta_envs.tortilla.game import TortillaDePatatas
+    from fiesta_envs.tortilla.engine_view import EngineView
 
 MENU_ORDER = tuple(MENUS)
 MAX_SEATS = 4
@@ -169,7 +169,7 @@ def observation_layout(mode: str, num_players: int, action_features_size: int = 
 
 
 # The encoders fill one plain list (item writes are cheap) and convert it to float32 once.
-def _header(game: TortillaDePatatas, player: int, size: int) -> list[float]:
+def _header(game: EngineView, player: int, size: int) -> list[float]:
     """A zeroed list of ``size`` entries with the header filled in."""
     obs = [0.0] * size
     state = game.state
@@ -231,7 +231,7 @@ def dish_entries(dish: ServedOmelette, team: int, memory: bool) -> list[float]:
     return entries
 
 
-def _pans(game: TortillaDePatatas, player: int, obs: list[float], memory: bool) -> int:
+def _pans(game: EngineView, player: int, obs: list[float], memory: bool) -> int:
     """Per pan in the observer's order (see ``pile_entries``)."""
     i = HEADER_SIZE
     size = MEMORY_PAN_SIZE if memory else TABLE_PAN_SIZE
@@ -242,7 +242,7 @@ def _pans(game: TortillaDePatatas, player: int, obs: list[float], memory: bool) 
     return i
 
 
-def _served(game: TortillaDePatatas, player: int, obs: list[float], i: int, memory: bool) -> int:
+def _served(game: EngineView, player: int, obs: list[float], i: int, memory: bool) -> int:
     """Per diner card, in serving order (see ``dish_entries``)."""
     slot = MEMORY_DISH_SIZE if memory else TABLE_DISH_SIZE
     for k, dish in enumerate(game.state.served):
@@ -266,7 +266,7 @@ def event_entries(event: TableEvent, player: int, num_players: int) -> list[floa
     return entries
 
 
-def encode_observation(game: TortillaDePatatas, player: int) -> np.ndarray:
+def encode_observation(game: EngineView, player: int) -> np.ndarray:
     """What is on the table now, the observer's own hand, and what it saw happen since its last decision."""
     n = game.num_players
     obs = _header(game, player, observation_size("observation", n))
@@ -278,7 +278,7 @@ def encode_observation(game: TortillaDePatatas, player: int) -> np.ndarray:
     return np.array(obs, dtype=np.float32)
 
 
-def unseen_counts(game: TortillaDePatatas, player: int) -> list[int]:
+def unseen_counts(game: EngineView, player: int) -> list[int]:
     """Cards per type that ``player`` has not seen: the deck plus others' unknown hand cards."""
     state = game.state
     seen = [state.hands[player], *game.pan_counts, *(dish.counts for dish in state.served)]
@@ -289,7 +289,7 @@ def unseen_counts(game: TortillaDePatatas, player: int) -> list[int]:
     return unseen
 
 
-def encode_information_state(game: TortillaDePatatas, player: int) -> np.ndarray:
+def encode_information_state(game: EngineView, player: int) -> np.ndarray:
     """Everything ``player`` knows with perfect memory of the public events and its own hand."""
     obs = _header(game, player, INFORMATION_STATE_SIZE)
     i = _pans(game, player, obs, memory=True)
@@ -365,7 +365,7 @@ class TortillaObserver(Observer):
         self._seats: list[_SeatMemory | None] = [None] * self.num_players
 
     # ------------------------------------------------------------------ the reference
-    def encode(self, game: TortillaDePatatas, seat: int, out: np.ndarray) -> None:
+    def encode(self, game: EngineView, seat: int, out: np.ndarray) -> None:
         plain = encode_information_state(game, seat) if self.memory else encode_observation(game, seat)
         out[: len(plain)] = plain
         if self.with_action_features:
@@ -378,7 +378,7 @@ class TortillaObserver(Observer):
         memory = self._seats[seat] = _SeatMemory(values, self.layout.views(values))
         return memory
 
-    def observe(self, game: TortillaDePatatas, seat: int) -> np.ndarray:
+    def observe(self, game: EngineView, seat: int) -> np.ndarray:
         memory = self._seats[seat] or self._memory(seat)
         block = memory.blocks
         state = game.state
@@ -427,7 +427,7 @@ class TortillaObserver(Observer):
             block["action_features"][:] = action_features(game, seat)
         return memory.values.copy()
 
-    def _pans(self, game: TortillaDePatatas, seat: int, memory: _SeatMemory) -> None:
+    def _pans(self, game: EngineView, seat: int, memory: _SeatMemory) -> None:
         size = MEMORY_PAN_SIZE if self.memory else TABLE_PAN_SIZE
         pans = memory.blocks["pans"]
         piles = game.state.pans
@@ -437,7 +437,7 @@ class TortillaObserver(Observer):
                 pans[position * size : (position + 1) * size] = _pile_block(pile, self.memory)
                 memory.piles[position] = pile
 
-    def _knowledge(self, game: TortillaDePatatas, seat: int, memory: _SeatMemory) -> None:
+    def _knowledge(self, game: EngineView, seat: int, memory: _SeatMemory) -> None:
         """Cards known in the others' hands, and the cards the seat has not seen (memory mode).
 
         Both change only when a card is put on the table (``table_counts``), a hand or the door changes
@@ -460,7 +460,7 @@ class TortillaObserver(Observer):
         ]
         memory.unseen = key
 
-    def _events(self, game: TortillaDePatatas, seat: int, memory: _SeatMemory) -> None:
+    def _events(self, game: EngineView, seat: int, memory: _SeatMemory) -> None:
         """What the seat saw happen since its last decision (observation mode)."""
         key = game.events_key(seat)
         if memory.events != key:
