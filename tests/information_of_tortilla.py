@@ -21,6 +21,7 @@ from information_support import NOT_SHOWN, InformationCase, changed, labelled, p
 from fiesta_envs.core.configurations import configurations
 from fiesta_envs.tortilla.components import CARD_TYPES
 from fiesta_envs.tortilla.game import TortillaDePatatas
+from fiesta_envs.tortilla.state import Phase
 
 GAME = "tortilla_de_patatas"
 
@@ -38,11 +39,11 @@ def _playing(game: TortillaDePatatas) -> bool:
     seat = game.current_player
     others = [other for other in range(game.num_players) if other != seat]
     return (
-        game.phase == "play"
-        and game.turn >= 4
-        and any(map(len, game.pans))
+        game.state.phase == Phase.PLAY
+        and game.state.turn >= 4
+        and any(map(len, game.state.pans))
         and all(
-            any(held > known for held, known in zip(game.hand(other), game.known_in_hand(other), strict=True))
+            any(held > known for held, known in zip(game.state.hands[other], game.state.known[other], strict=True))
             for other in others
         )
     )
@@ -70,7 +71,9 @@ def _deep_pile(state: dict[str, Any]) -> list[str]:
 
 def _seen_a_play_by_another_seat(game: TortillaDePatatas) -> bool:
     seat = game.current_player
-    return game.phase == "play" and any(e.kind == 0 and e.seat not in (seat, -1) for e in game.events_seen(seat))
+    return game.state.phase == Phase.PLAY and any(
+        e.kind == 0 and e.seat not in (seat, -1) for e in game.events_seen(seat)
+    )
 
 
 def _swap_unknown_hand_card(state: dict[str, Any], other: int) -> None:
@@ -110,7 +113,8 @@ def hidden_cases() -> list[InformationCase]:
     # a covered card not seen since the last decision: the bottom of a pile of 4 or more (2 players: at most
     # 2 cards go onto a pan between two decisions of a seat, with a steal)
     covered = _play_until(
-        lambda g: g.phase == "play" and max(map(len, g.pans)) >= 4 and g.menu.name == "day", observation="observation"
+        lambda g: g.state.phase == Phase.PLAY and max(map(len, g.state.pans)) >= 4 and g.menu.name == "day",
+        observation="observation",
     )
     cases.append(
         InformationCase(
@@ -159,7 +163,7 @@ def known_cases() -> list[InformationCase]:
             )
         )
     door = _play_until(
-        lambda g: g.phase == "play" and any(e.kind == 3 for e in g.events_seen(g.current_player)),
+        lambda g: g.state.phase == Phase.PLAY and any(e.kind == 3 for e in g.events_seen(g.current_player)),
         observation="observation",
     )
     seat = door["state"]["current"]
@@ -173,7 +177,9 @@ def known_cases() -> list[InformationCase]:
             "observation: a card taken from the fridge door", GAME, seat, door, changed(door, take_another_door_card)
         )
     )
-    memory = _play_until(lambda g: g.phase == "play" and max(map(len, g.pans)) >= 4 and g.menu.name == "day")
+    memory = _play_until(
+        lambda g: g.state.phase == Phase.PLAY and max(map(len, g.state.pans)) >= 4 and g.menu.name == "day"
+    )
     cases.append(
         InformationCase(
             "information_state: a covered card",

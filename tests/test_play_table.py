@@ -183,7 +183,7 @@ def test_the_engine_status_lines_are_not_shown() -> None:
 @pytest.mark.parametrize("menu", ["day", "kids"])
 def test_the_tortilla_turn_counter_starts_at_1(menu: str) -> None:
     game = new_game("tortilla_de_patatas", 2, seed=1, menu=menu)
-    while game.phase == "setup":
+    while game.state.phase == TortillaPhase.SETUP:
         assert "setting up the pans" in table_text(game, game.current_player).status
         assert game.render_text().splitlines()[0].endswith(", setup")
         game.step(game.legal_actions()[0])

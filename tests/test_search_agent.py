@@ -14,6 +14,7 @@ from fiesta_envs.core.policy import parse_agent_spec
 from fiesta_envs.evaluation.agents import agent_names, resolve_agent
 from fiesta_envs.registry import GAMES, game_spec, make_policy
 from fiesta_envs.tortilla.game import TortillaDePatatas
+from fiesta_envs.tortilla.state import Phase as TortillaPhase
 
 SEARCHING = ["fiesta_mexicana", "tortilla_de_patatas", "tequila"]
 
@@ -77,9 +78,11 @@ def _careful_declines_to_end_a_won_game() -> TortillaDePatatas:
     it; version 2 closes out such games itself)."""
     game = TortillaDePatatas(2, seed=1)
     careful = make_policy("tortilla_de_patatas", "careful:version=1", seed=1)
-    while not (sum(game.diners_left) == 1 and game.phase == "play" and game.current_player == 0):
+    while not (
+        sum(game.state.diners_left) == 1 and game.state.phase == TortillaPhase.PLAY and game.current_player == 0
+    ):
         game.step(careful.act(None, game.legal_mask(), game, game.current_player))
-    assert (game.turn, game.team_scores()) == (42, [7, 5])
+    assert (game.state.turn, game.team_scores()) == (42, [7, 5])
     return TortillaDePatatas.from_state_dict(game.state_dict())
 
 
@@ -98,7 +101,7 @@ def test_tortilla_search_takes_the_last_diner_card_to_win_where_careful_plays_on
 
 def test_tortilla_search_compares_the_plays_careful_values_most():
     game = TortillaDePatatas(2, seed=3)
-    while game.phase != "play":
+    while game.state.phase != TortillaPhase.PLAY:
         game.step(make_policy("tortilla_de_patatas", "careful", seed=0).act(None, game.legal_mask(), game, 0))
     search = make_policy("tortilla_de_patatas", "search", seed=0)
     player = game.current_player

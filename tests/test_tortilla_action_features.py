@@ -21,6 +21,7 @@ from fiesta_envs.tortilla.baselines import CarefulChef
 from fiesta_envs.tortilla.components import CARD_TYPE_INDEX
 from fiesta_envs.tortilla.game import TortillaDePatatas
 from fiesta_envs.tortilla.observation import INFORMATION_STATE_SIZE, observation_size
+from fiesta_envs.tortilla.state import Phase
 
 MODES = ("information_state", "observation")
 CONFIGS = [(n, menu) for n in (2, 4) for menu in ("kids", "day", "gourmet")]
@@ -208,7 +209,7 @@ def test_the_steal_choice_and_the_start_are_ranked() -> None:
     their = ["potato", "potato", "potato", "egg", "onion", "egg"]
     game = position(hands=[["egg"] * 3, ["potato"] * 3], pans=[[["onion"], [], []], [their, [], ["egg"] * 4]])
     game.play("play egg on 1")
-    assert game.phase == "steal"
+    assert game.state.phase == Phase.STEAL
     features = game.action_features(0)
     ranks = {game.action_to_string(a): features[F.STEALS_AT + (a - STEAL_BASE) * 2 + 1] for a in game.legal_actions()}
     assert ranks == {"steal from theirs 0": 1.0, "steal from theirs 2": 0.0}  # hurt the perfect M

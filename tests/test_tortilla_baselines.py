@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import pytest
 from test_tortilla_engine import careful_game, hide_differently
 from tortilla_positions import position
 
 from fiesta_envs.core.errors import InvalidOptionError
+from fiesta_envs.core.game import Game
 from fiesta_envs.core.policy import Policy, RandomPolicy
 from fiesta_envs.registry import make_policy
 from fiesta_envs.tortilla.baselines import BASELINES, CarefulChef
 from fiesta_envs.tortilla.game import TortillaDePatatas
+from fiesta_envs.tortilla.state import Phase
 
 M_PERFECT = ["potato", "potato", "potato", "egg", "egg", "onion"]
 XL_PERFECT = ["potato"] * 6 + ["egg"] * 3 + ["onion"] * 2
@@ -165,7 +169,7 @@ def test_steals_where_it_hurts_the_other_team_most() -> None:
         pans=[[["onion"], [], []], [perfect_m_egg_on_top, [], ["egg"] * 4]],
     )
     game.play("play egg on 1")
-    assert game.phase == "steal"
+    assert game.state.phase == Phase.STEAL
     # taking the egg spoils their perfect M; their pan 2 has too many eggs and one fewer would help them
     assert choose(game) == "steal from theirs 0"
 
@@ -203,10 +207,10 @@ def test_careful_is_deterministic_and_serves_badly_made_pans_only_to_win() -> No
         a = play_match([CarefulChef(), CarefulChef()], 2, menu, seed=5)
         b = play_match([CarefulChef(), CarefulChef()], 2, menu, seed=5)
         assert a.state_dict() == b.state_dict()
-        assert a.served
+        assert a.state.served
         assert_bad_serves_only_win(a)
         first = play_match([CarefulChef(version=1), CarefulChef(version=1)], 2, menu, seed=5)
-        assert first.served and all(dish["perfect"] for dish in first.final_info()["omelettes"])
+        assert first.state.served and all(dish["perfect"] for dish in first.final_info()["omelettes"])
 
 
 def test_careful_chefs_finish_four_player_games() -> None:
@@ -233,9 +237,10 @@ def test_careful_beats_random_seat_balanced(num_players: int, menu: str) -> None
 class ServesOnlyPerfectPans(CarefulChef):
     """A weaker player for comparison: serves like the careful chef, otherwise plays at random."""
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game, player: int) -> int:  # type: ignore[no-untyped-def]
-        self._prepare(game, player)
-        serve = self._best_serve(game, action_mask)
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int) -> int:
+        tortilla = cast(TortillaDePatatas, game)
+        self._prepare(tortilla, player)
+        serve = self._best_serve(tortilla, action_mask)
         if serve is not None:
             return serve
         legal = [a for a in np.flatnonzero(action_mask) if not game.action_to_string(int(a)).startswith("serve")]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,6 +14,7 @@ from fiesta_envs.core.errors import IllegalActionError, InvalidStateError
 from fiesta_envs.tortilla.components import CARD_TYPES
 from fiesta_envs.tortilla.game import TortillaDePatatas
 from fiesta_envs.tortilla.observation import INFORMATION_STATE_SIZE, observation_size, unseen_counts
+from fiesta_envs.tortilla.state import Phase
 
 CONFIGS = [(n, menu) for n in (2, 4) for menu in ("kids", "day", "gourmet")]
 
@@ -49,16 +52,16 @@ def check_invariants(game: TortillaDePatatas) -> None:
         obs = game.observe(seat)
         assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
         assert obs.min() >= 0.0 and obs.max() <= 1.0
-    held = sum(sum(game.hand(s)) for s in range(num_players))
-    on_table = sum(len(p) for p in game.pans) + sum(sum(d.counts) for d in game.served)
-    assert held + on_table + game.deck_size + (game.door >= 0) == 62
-    assert [list(c) for c in game.pan_counts] == [[p.count(t) for t in range(7)] for p in game.pans]
-    in_hand = [sum(game.hand(s)) for s in range(num_players)]
-    if game.phase == "play":
+    held = sum(sum(game.state.hands[s]) for s in range(num_players))
+    on_table = sum(len(p) for p in game.state.pans) + sum(sum(d.counts) for d in game.state.served)
+    assert held + on_table + game.deck_size + (game.state.door >= 0) == 62
+    assert [list(c) for c in game.pan_counts] == [[p.count(t) for t in range(7)] for p in game.state.pans]
+    in_hand = [sum(game.state.hands[s]) for s in range(num_players)]
+    if game.state.phase == Phase.PLAY:
         assert in_hand[game.current_player] == 3 and not game.steal_options
-    if game.phase in ("after", "steal"):
+    if game.state.phase in (Phase.AFTER, Phase.STEAL):
         assert in_hand[game.current_player] == 2
-    if game.phase == "steal":
+    if game.state.phase == Phase.STEAL:
         assert len(game.steal_options) >= 2
 
 
@@ -91,7 +94,7 @@ def test_random_games_keep_every_invariant(num_players: int, menu: str) -> None:
                 random_moves(game, 1, seed)
             assert game.current_player == -1 and not game.legal_mask().any()
             assert game.returns().sum() == pytest.approx(0.0)
-            assert (game.deck_size == 0 and game.door == -1) or not any(game.diners_left)
+            assert (game.deck_size == 0 and game.state.door == -1) or not any(game.state.diners_left)
 
 
 def test_observation_sizes() -> None:
@@ -159,7 +162,7 @@ def test_same_seed_same_actions_same_game() -> None:
         (lambda s: s.update(turn="3"), "'turn': expected an int, got '3'"),
     ],
 )
-def test_malformed_state_dicts_are_refused(edit, message: str) -> None:  # type: ignore[no-untyped-def]
+def test_malformed_state_dicts_are_refused(edit: Callable[[dict[str, Any]], object], message: str) -> None:
     game = position(hands=[["egg"] * 3, ["potato"] * 3], known=[[], []])
     data = game.state_dict()
     edit(data["state"])
@@ -212,7 +215,7 @@ def test_hidden_cards_do_not_change_what_a_player_sees(observation: str, num_pla
             assert other.state_dict()["state"]["deck"] != data["state"]["deck"]
             assert np.array_equal(game.observe(viewer), other.observe(viewer))
             for seat in range(num_players):
-                if other.hand(seat) != game.hand(seat):
+                if other.state.hands[seat] != game.state.hands[seat]:
                     changed_someone = True
                     # the seat whose hand changed does see it: the test can fail
                     assert not np.array_equal(game.observe(seat), other.observe(seat))
@@ -231,7 +234,7 @@ def test_hidden_cards_stay_hidden_during_setup_and_the_first_turns(
         for viewer in range(num_players):
             other = hide_differently(game, viewer, seed=moves + viewer)
             assert np.array_equal(game.observe(viewer), other.observe(viewer))
-            changed = [s for s in range(num_players) if other.hand(s) != game.hand(s)]
+            changed = [s for s in range(num_players) if other.state.hands[s] != game.state.hands[s]]
             assert changed  # the test can fail: those seats do see their new hands
             assert all(not np.array_equal(game.observe(s), other.observe(s)) for s in changed)
 

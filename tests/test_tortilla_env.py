@@ -39,13 +39,14 @@ def test_a_full_game_through_the_aec_env_gives_team_rewards() -> None:
 def test_single_seat_gymnasium_env_with_careful_opponents() -> None:
     from gymnasium.utils.env_checker import check_env
 
-    from fiesta_envs.core.policy import RandomPolicy
+    from fiesta_envs.core.policy import Policy, RandomPolicy
     from fiesta_envs.core.single_seat import SingleSeatEnv
     from fiesta_envs.tortilla.baselines import BASELINES
     from fiesta_envs.tortilla.game import TortillaDePatatas
 
-    def factory(spec: str, seed: int | None):  # type: ignore[no-untyped-def]
-        return {"random": RandomPolicy, **BASELINES}[spec](seed=seed)
+    def factory(spec: str, seed: int | None) -> Policy:
+        policies: dict[str, type[Policy]] = {"random": RandomPolicy, **BASELINES}
+        return policies[spec](seed=seed)
 
     env = SingleSeatEnv(TortillaDePatatas, factory, num_players=4, opponents="careful", menu="gourmet")
     check_env(env, skip_render_check=True)

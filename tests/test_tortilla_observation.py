@@ -172,7 +172,7 @@ def test_a_card_played_and_served_between_two_decisions_is_seen():
     game = position("day", 2, hands=hands, pans=[[[], [], []], [["potato"], [], []]], observation="observation")
     game.play("play onion on 1", "draw deck")  # seat 0's turn
     game.play("play egg on 0", "serve 0 M with 1", "draw deck")  # seat 1 plays an egg and serves it at once
-    assert not any(game.pans[3])  # the egg is gone from the table: only the events show it
+    assert not any(game.state.pans[3])  # the egg is gone from the table: only the events show it
     seen = events_seen(game, 0)
     assert seen == [  # since its last decision, the draw (a draw from the fridge shows nothing)
         {"kind": "play", "seat": 1, "pan": 3, "card": CARD_TYPE_INDEX["egg"], "from": None},  # their pan 0
@@ -190,7 +190,7 @@ def test_a_card_covered_before_the_next_decision_is_seen_with_four_players():
     game.play("draw deck", "play potato on 1", "draw deck", "play onion on 0")  # seat 3 covers it
     cards = [(event["seat"], event["card"]) for event in events_seen(game, 0) if event["kind"] == "play"]
     assert (1, CARD_TYPE_INDEX["egg"]) in cards and (3, CARD_TYPE_INDEX["onion"]) in cards
-    assert game.pans[3][-1] == CARD_TYPE_INDEX["onion"]
+    assert game.state.pans[3][-1] == CARD_TYPE_INDEX["onion"]
 
 
 def test_a_door_card_taken_and_a_steal_are_events():

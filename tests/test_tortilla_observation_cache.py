@@ -27,7 +27,7 @@ def _assert_every_seat_matches(game: TortillaDePatatas, mode: str) -> None:
     for seat in range(game.num_players):
         observed = game.observe(seat)
         assert observed.dtype == np.float32
-        assert observed.tobytes() == encode(game, seat).tobytes(), f"seat {seat}, phase {game.phase}"
+        assert observed.tobytes() == encode(game, seat).tobytes(), f"seat {seat}, phase {game.state.phase.label}"
 
 
 @pytest.mark.parametrize("mode", sorted(REFERENCE))

@@ -11,6 +11,7 @@ from tortilla_positions import hand, legal, pan, position
 
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.tortilla.game import TortillaDePatatas
+from fiesta_envs.tortilla.state import Phase
 
 M_PERFECT = ["potato", "potato", "potato", "egg", "egg", "onion"]
 XL_PERFECT = ["potato"] * 6 + ["egg"] * 3 + ["onion"] * 2
@@ -34,19 +35,19 @@ def test_unknown_menu_is_refused_with_the_allowed_values() -> None:
 @pytest.mark.parametrize(("num_players", "fridge"), [(2, 62 - 6 - 4), (4, 62 - 12 - 4)])
 def test_kids_setup_deals_three_and_starts_two_pans_per_chef_from_the_fridge(num_players: int, fridge: int) -> None:
     game = TortillaDePatatas(num_players=num_players, seed=3, menu="kids")
-    assert [sum(game.hand(seat)) for seat in range(num_players)] == [3] * num_players
+    assert [sum(game.state.hands[seat]) for seat in range(num_players)] == [3] * num_players
     for team in (0, 1):
         assert [len(pan(game, team, p)) for p in range(3)] == [1, 1, 0]
-    assert game.deck_size == fridge and game.door == -1
-    assert game.phase == "play" and game.current_player == 0
+    assert game.deck_size == fridge and game.state.door == -1
+    assert game.state.phase == Phase.PLAY and game.current_player == 0
 
 
 @pytest.mark.parametrize(("num_players", "fridge"), [(2, 62 - 10 - 1), (4, 62 - 16 - 1)])
 def test_day_setup_deals_five_to_chefs_three_to_assistants_and_opens_the_door(num_players: int, fridge: int) -> None:
     game = TortillaDePatatas(num_players=num_players, seed=3, menu="day")
-    assert [sum(game.hand(seat)) for seat in range(num_players)] == [5, 5, 3, 3][:num_players]
-    assert game.deck_size == fridge and game.door >= 0
-    assert game.phase == "setup" and game.current_player == 0
+    assert [sum(game.state.hands[seat]) for seat in range(num_players)] == [5, 5, 3, 3][:num_players]
+    assert game.deck_size == fridge and game.state.door >= 0
+    assert game.state.phase == Phase.SETUP and game.current_player == 0
     assert all(name.startswith("start ") for name in game.legal_action_names())
 
 
@@ -60,7 +61,7 @@ def test_day_setup_each_chef_starts_pans_0_and_1_from_hand_then_player_0_plays()
     assert game.current_player == 1 and hand(game, 0) == ["potato"] * 3
     game.play("start potato", "start egg")
     assert pan(game, 1, 0) == ["potato"] and pan(game, 1, 1) == ["egg"] and pan(game, 0, 0) == ["potato"]
-    assert game.phase == "play" and game.current_player == 0
+    assert game.state.phase == Phase.PLAY and game.current_player == 0
     with pytest.raises(IllegalActionError, match="setup is over"):
         game.play("start potato")
 
@@ -75,7 +76,7 @@ def test_four_player_setup_only_the_chefs_start_pans_then_player_0_plays() -> No
     game.play("start potato", "start potato")
     assert game.current_player == 1
     game.play("start egg", "start egg")
-    assert game.phase == "play" and game.current_player == 0
+    assert game.state.phase == Phase.PLAY and game.current_player == 0
     assert [pan(game, team, p) for team in (0, 1) for p in range(3)] == [
         ["potato"],
         ["potato"],
@@ -115,12 +116,12 @@ def test_play_covers_a_pan_or_starts_an_empty_one_then_draw_refills_and_passes()
     )
     game.play("play egg on 0")
     assert pan(game, 0, 0) == ["potato", "egg"]
-    assert game.phase == "after"
+    assert game.state.phase == Phase.AFTER
     game.play("draw deck")
     assert hand(game, 0) == ["potato", "onion", "onion"] and game.current_player == 1
     game.play("play potato on 2", "draw deck")
     assert pan(game, 1, 2) == ["potato"]
-    assert game.current_player == 0 and game.turn == 2
+    assert game.current_player == 0 and game.state.turn == 2
 
 
 def test_one_card_per_turn_and_no_draw_before_playing() -> None:
@@ -152,7 +153,7 @@ def test_kids_menu_asks_when_a_serve_is_still_possible() -> None:
     with pytest.raises(IllegalActionError, match="no fridge door"):
         game.play("draw door")
     game.play("play egg on 1")
-    assert game.current_player == 0 and game.phase == "after"
+    assert game.current_player == 0 and game.state.phase == Phase.AFTER
     assert "draw deck" in legal(game) and "serve 0 M with 3" in legal(game)
     assert "draw door" not in legal(game)
     with pytest.raises(IllegalActionError, match="no fridge door"):
@@ -164,7 +165,7 @@ def test_kids_menu_draws_automatically_after_serving_once_the_card_is_played() -
         "kids", hands=[["egg"] * 3, ["potato"] * 3], pans=[[M_PERFECT, [], []], [[], [], []]], deck_top=["onion"]
     )
     game.play("play egg on 1", "serve 0 M with 3")
-    assert game.current_player == 1 and game.phase == "play" and hand(game, 0) == ["egg", "egg", "onion"]
+    assert game.current_player == 1 and game.state.phase == Phase.PLAY and hand(game, 0) == ["egg", "egg", "onion"]
 
 
 def test_kids_menu_has_no_stealing() -> None:
@@ -177,7 +178,7 @@ def test_kids_menu_has_no_stealing() -> None:
 def test_serve_before_or_after_playing_but_only_once_per_turn() -> None:
     game = position(hands=[["egg"] * 3, ["potato"] * 3], pans=[[M_PERFECT, ["potato"], []], [[], [], ["onion"]]])
     game.play("serve 0 M with 2")
-    assert pan(game, 0, 0) == [] and game.phase == "play" and game.diners_left == [2, 1, 2]
+    assert pan(game, 0, 0) == [] and game.state.phase == Phase.PLAY and game.state.diners_left == [2, 1, 2]
     assert not legal(game, "serve")
     game.play("play egg on 2")
     with pytest.raises(IllegalActionError, match="already served this turn"):
@@ -186,16 +187,16 @@ def test_serve_before_or_after_playing_but_only_once_per_turn() -> None:
     assert game.current_player == 1 and legal(game, "serve")  # a new turn, a new serve
     game = position(hands=[["egg"] * 3, ["potato"] * 3], pans=[[M_PERFECT, [], []], [[], [], []]])
     game.play("play egg on 1", "serve 0 M with 3")
-    assert game.phase == "after" and legal(game) == ["draw deck", "draw door"]
+    assert game.state.phase == Phase.AFTER and legal(game) == ["draw deck", "draw door"]
 
 
 def test_serving_moves_the_pan_to_a_face_down_pile_under_the_diner_card() -> None:
     game = position(hands=[["egg"] * 3, ["potato"] * 3], pans=[[M_PERFECT, [], []], [[], [], []]])
     game.play("serve 0 XL with 3")
-    dish = game.served[0]
+    dish = game.state.served[0]
     assert (dish.seat, dish.size, dish.diners) == (0, 1, 3)
     assert dish.counts == (3, 2, 1, 0, 0, 0, 0)
-    assert game.diners_left == [2, 2, 1]
+    assert game.state.diners_left == [2, 2, 1]
 
 
 def test_an_empty_pan_cannot_be_served() -> None:
@@ -226,7 +227,7 @@ def test_a_diner_card_can_only_be_taken_once() -> None:
 def test_team_mates_serve_the_chefs_pans_and_share_the_score() -> None:
     game = position(num_players=4, hands=[["egg"] * 3] * 4, pans=[[M_PERFECT, [], []], [[], [], []]], current=2)
     game.play("serve 0 M with 2")
-    assert game.served[0].seat == 2
+    assert game.state.served[0].seat == 2
     assert game.team_scores()[0] == 2
     assert game.scores().tolist() == [2, 0, 2, 0]
 
@@ -269,7 +270,7 @@ def test_gourmet_an_assistant_is_limited_by_its_chefs_pans() -> None:
     )
     assert legal(game, "serve 0 M") == ["serve 0 M with 1", "serve 0 M with 2"]
     game.play("serve 0 M with 2")
-    assert game.served[-1].seat == 2 and game.team_scores() == [2, 0]
+    assert game.state.served[-1].seat == 2 and game.team_scores() == [2, 0]
 
 
 def test_gourmet_counts_only_the_own_teams_pans() -> None:
@@ -302,7 +303,7 @@ def test_steal_from_the_opponent_puts_their_top_card_on_mine() -> None:
     game.play("play egg on 0")
     assert pan(game, 0, 0) == ["potato", "egg", "egg"]
     assert pan(game, 1, 0) == ["onion"]  # the card below becomes the new top
-    assert game.phase == "after"
+    assert game.state.phase == Phase.AFTER
 
 
 def test_opponents_pan_comes_before_my_own() -> None:
@@ -328,7 +329,7 @@ def test_choice_among_opponent_pans_of_equal_priority() -> None:
         hands=[["egg"] * 3, ["potato"] * 3], pans=[[[], ["egg"], []], [["egg"], ["potato"], ["onion", "egg"]]]
     )
     game.play("play egg on 0")
-    assert game.phase == "steal" and game.current_player == 0
+    assert game.state.phase == Phase.STEAL and game.current_player == 0
     assert legal(game) == ["steal from theirs 0", "steal from theirs 2"]
     with pytest.raises(IllegalActionError, match="opponent's pan .* must be stolen from first"):
         game.play("steal from mine 1")
@@ -338,7 +339,7 @@ def test_choice_among_opponent_pans_of_equal_priority() -> None:
         game.play("steal from theirs 1")
     game.play("steal from theirs 2")
     assert pan(game, 0, 0) == ["egg", "egg"] and pan(game, 1, 2) == ["onion"] and pan(game, 1, 0) == ["egg"]
-    assert game.phase == "after"
+    assert game.state.phase == Phase.AFTER
 
 
 def test_choice_among_my_own_pans() -> None:
@@ -368,7 +369,7 @@ def test_only_one_steal_per_turn() -> None:
     game = position(hands=[["egg"] * 3, ["potato"] * 3], pans=[[[], [], ["egg"]], [["egg"], [], []]])
     game.play("play egg on 0")
     assert pan(game, 0, 0) == ["egg", "egg"] and pan(game, 0, 2) == ["egg"] and pan(game, 1, 0) == []
-    assert game.phase == "after"
+    assert game.state.phase == Phase.AFTER
 
 
 def test_four_players_partner_pans_are_mine_and_the_other_team_is_the_opponent() -> None:
@@ -407,20 +408,20 @@ def test_draw_door_takes_the_face_up_card_and_turns_the_next_one() -> None:
     game = position(hands=[["egg"] * 3, ["potato"] * 3], door="onion", deck_top=["potato+egg", "egg"])
     game.play("play egg on 0", "draw door")
     assert hand(game, 0) == ["egg", "egg", "onion"]
-    assert game.door == 3 and game.deck_size == 62 - 6 - 1 - 1  # hands, old door, new door
-    assert game.known_in_hand(0) == [0, 0, 1, 0, 0, 0, 0]  # everyone saw the onion taken
+    assert game.state.door == 3 and game.deck_size == 62 - 6 - 1 - 1  # hands, old door, new door
+    assert game.state.known[0] == [0, 0, 1, 0, 0, 0, 0]  # everyone saw the onion taken
 
 
 def test_known_cards_are_forgotten_once_played() -> None:
     game = position(hands=[["egg", "egg", "onion"], ["potato"] * 3], known=[["onion"], []], door="egg")
     game.play("play onion on 0")
-    assert game.known_in_hand(0) == [0] * 7
+    assert game.state.known[0] == [0] * 7
 
 
 def test_draw_deck_takes_the_top_card() -> None:
     game = position(hands=[["egg"] * 3, ["potato"] * 3], deck_top=["potato+egg+onion"])
     game.play("play egg on 0", "draw deck")
-    assert hand(game, 0) == ["egg", "egg", "potato+egg+onion"] and game.known_in_hand(0) == [0] * 7
+    assert hand(game, 0) == ["egg", "egg", "potato+egg+onion"] and game.state.known[0] == [0] * 7
 
 
 # ---------------------------------------------------------------- end of the game
@@ -446,7 +447,7 @@ def test_day_game_goes_on_while_the_door_holds_a_card() -> None:
 def test_day_game_ends_when_the_last_deck_card_is_drawn_and_the_door_is_taken() -> None:
     game = position(hands=[["egg"] * 3, ["potato"] * 3], deck=["egg"], door="onion")
     game.play("play egg on 0", "draw door")  # the door is refilled with the last deck card
-    assert not game.is_over and game.door == 1 and game.deck_size == 0
+    assert not game.is_over and game.state.door == 1 and game.deck_size == 0
     game.play("play potato on 0", "draw door")
     assert game.is_over
 
@@ -598,6 +599,6 @@ def test_four_players_alternate_between_the_teams() -> None:
         seats.append(game.current_player)
         card = next(name for name in legal(game, "play"))
         game.play(card)
-        if game.phase == "after":
+        if game.state.phase == Phase.AFTER:
             game.play("draw deck")
     assert seats == [0, 1, 2, 3, 0, 1]

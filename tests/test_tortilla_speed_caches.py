@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from fiesta_envs.tortilla.game import TortillaDePatatas, legal_mask_from_rules
+from fiesta_envs.tortilla.state import Phase
 
 CONFIGURATIONS = [(menu, n) for menu in ("kids", "day", "gourmet") for n in (2, 4)]
 
@@ -73,9 +74,9 @@ def test_table_masks_equal_the_masks_worked_out_from_the_rules(menu: str, num_pl
         rng = np.random.default_rng(seed)
         while True:
             mask = game.legal_mask()
-            phases.add(game.phase)
+            phases.add(game.state.phase.label)
             assert mask.dtype == np.int8
-            assert np.array_equal(mask, legal_mask_from_rules(game)), f"seed {seed}, {game.phase}"
+            assert np.array_equal(mask, legal_mask_from_rules(game)), f"seed {seed}, {game.state.phase.label}"
             if game.is_over:
                 break
             game.step(int(rng.choice(np.flatnonzero(mask))))
@@ -88,7 +89,7 @@ def test_shared_masks_are_read_only() -> None:
     rng = np.random.default_rng(0)
     while not game.is_over:
         mask = game.legal_mask()
-        if game.phase != "steal":  # a steal choice's mask is built fresh
+        if game.state.phase != Phase.STEAL:  # a steal choice's mask is built fresh
             assert not mask.flags.writeable
             with pytest.raises(ValueError):
                 mask[0] = 1

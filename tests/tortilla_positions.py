@@ -79,11 +79,11 @@ def position(
 
 def pan(game: TortillaDePatatas, team: int, index: int) -> list[str]:
     """The cards of a pan by name, bottom first."""
-    return [CARD_TYPES[card] for card in game.pans[team * 3 + index]]
+    return [CARD_TYPES[card] for card in game.state.pans[team * 3 + index]]
 
 
 def hand(game: TortillaDePatatas, seat: int) -> list[str]:
-    return [CARD_TYPES[card] for card, count in enumerate(game.hand(seat)) for _ in range(count)]
+    return [CARD_TYPES[card] for card, count in enumerate(game.state.hands[seat]) for _ in range(count)]
 
 
 def legal(game: TortillaDePatatas, prefix: str = "") -> list[str]:

@@ -145,14 +145,15 @@ def _tortilla(game: Any, seat: int) -> TableText:
     from fiesta_envs.tortilla.game import MENU_TITLES, TEAM_NAMES
 
     lines = _without_head(seen_by(game, seat).render_text(), ("Tortilla de Patatas, ", "player_", "game over"))
-    if game.phase == "setup":
+    phase = game.state.phase.label
+    if phase == "setup":
         where = [MENU_TITLES[game.menu.name], "setting up the pans"]
     else:
-        where = [MENU_TITLES[game.menu.name], f"turn {game.turn + 1}"]
+        where = [MENU_TITLES[game.menu.name], f"turn {game.state.turn + 1}"]
     if not game.is_over:
         role = "chef" if game.is_chef(seat) else "kitchen assistant"
         where.append(f"you are the {role} of team {TEAM_NAMES[game.team_of(seat)]}")
-    status = _status(where, game, seat, game.phase)
+    status = _status(where, game, seat, phase)
     return TableText(status, (Part("the table", None, tuple(lines)),))
 
 

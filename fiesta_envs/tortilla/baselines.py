@@ -34,7 +34,7 @@ values pans the same in every menu.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -70,6 +70,7 @@ from fiesta_envs.tortilla.features import (
 )
 from fiesta_envs.tortilla.observation import unseen_counts
 from fiesta_envs.tortilla.omelettes import is_perfect, omelette_points
+from fiesta_envs.tortilla.state import Phase
 from fiesta_envs.tortilla.steals import steal_sources
 
 if TYPE_CHECKING:
@@ -99,23 +100,23 @@ class CarefulChef(VersionedPolicy):
     needs_observation = False  # reads the engine; environments skip encoding an observation for it
     versions = (1, 2)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int) -> int:
         legal = np.flatnonzero(action_mask)
         if len(legal) == 1:
             return int(legal[0])
-        tortilla: TortillaDePatatas = game  # type: ignore[assignment]
+        tortilla = cast("TortillaDePatatas", game)  # the policy plays Tortilla de Patatas only
         self._prepare(tortilla, player)
-        phase = tortilla.phase
-        if phase == "setup":
+        phase = tortilla.state.phase
+        if phase == Phase.SETUP:
             return self._choose_start(tortilla, action_mask)
-        if phase == "steal":
+        if phase == Phase.STEAL:
             return self._choose_steal(tortilla, action_mask)
-        if self.version >= 2 and sum(tortilla.diners_left) == 1:
+        if self.version >= 2 and sum(tortilla.state.diners_left) == 1:
             closing = self._close_out(tortilla, action_mask)
             if closing is not None:
                 return closing
             action_mask = self._without_losing_serves(tortilla, action_mask)
-        if phase == "play":
+        if phase == Phase.PLAY:
             return self._choose_serve_or_play(tortilla, action_mask)
         serve = self._best_serve(tortilla, action_mask)
         if serve is not None:
@@ -146,7 +147,7 @@ class CarefulChef(VersionedPolicy):
 
     def _after_play(self, game: TortillaDePatatas, card: int, target: int, stealing: bool) -> float:
         """Value of the position after playing ``card`` on global pan ``target`` (best steal)."""
-        return after_play(game.pans, card, target, view=self.view, stealing=stealing)
+        return after_play(game.state.pans, card, target, view=self.view, stealing=stealing)
 
     # ------------------------------------------------------------------ decisions
     def _argmax(self, values: dict[int, float]) -> int:
@@ -155,7 +156,7 @@ class CarefulChef(VersionedPolicy):
         return int(best[self.rng.integers(len(best))]) if len(best) > 1 else best[0]
 
     def _choose_start(self, game: TortillaDePatatas, mask: np.ndarray) -> int:
-        target = self.team * PANS_PER_TEAM + sum(1 for p in range(PANS_PER_TEAM) if game.pans[self.team * 3 + p])
+        target = self.team * PANS_PER_TEAM + sum(1 for p in range(PANS_PER_TEAM) if game.state.pans[self.team * 3 + p])
         values = {
             start_action(card): self._after_play(game, card, target, stealing=False)
             for card in range(NUM_CARD_TYPES)
@@ -168,8 +169,8 @@ class CarefulChef(VersionedPolicy):
         for action in np.flatnonzero(mask):
             theirs, pan = decode_steal(int(action))
             source = (1 - self.team if theirs else self.team) * PANS_PER_TEAM + pan
-            piles = [list(pile) for pile in game.pans]
-            piles[game.played_pan].append(piles[source].pop())
+            piles = [list(pile) for pile in game.state.pans]
+            piles[game.state.played_pan].append(piles[source].pop())
             values[int(action)] = self._position_value(piles)
         return self._argmax(values)
 
@@ -199,7 +200,7 @@ class CarefulChef(VersionedPolicy):
         scores = list(game.team_scores())  # the game is not over: no unserved pans counted yet
         scores[self.team] += omelette_points(game.pan_counts[source], size, diners)
         for team in range(len(scores)):
-            left = sum(1 for p in range(PANS_PER_TEAM) if game.pans[team * PANS_PER_TEAM + p])
+            left = sum(1 for p in range(PANS_PER_TEAM) if game.state.pans[team * PANS_PER_TEAM + p])
             scores[team] += game.menu.unserved_penalty * (left - (team == self.team))
         return scores[self.team] - scores[1 - self.team]
 
@@ -256,18 +257,18 @@ class CarefulChef(VersionedPolicy):
         """Gourmet: a play into an empty pan that keeps the perfect pan intact and allows a bigger card."""
         pan, _, diners = decode_serve(serve)
         raised = game.diner_limit(self.team) + 1
-        if not any(d > diners and d <= raised and game.diners_left[d - 1] for d in DINER_VALUES):
+        if not any(d > diners and d <= raised and game.state.diners_left[d - 1] for d in DINER_VALUES):
             return None
         served = self.team * PANS_PER_TEAM + pan
         values = {}
         for empty in range(PANS_PER_TEAM):
             target = self.team * PANS_PER_TEAM + empty
-            if game.pans[target]:
+            if game.state.pans[target]:
                 continue
             for card in range(NUM_CARD_TYPES):
                 if not mask[play_action(card, empty)]:
                     continue
-                piles = [list(pile) for pile in game.pans]
+                piles = [list(pile) for pile in game.state.pans]
                 piles[target].append(card)
                 sources = steal_sources(piles, target) if self.stealing else []
                 if served not in sources:
@@ -283,11 +284,11 @@ class CarefulChef(VersionedPolicy):
         total = sum(unseen)
         gains = [self._card_gain(game, card) for card in range(NUM_CARD_TYPES)]
         expected = sum(g * n for g, n in zip(gains, unseen, strict=True)) / total if total else 0.0
-        return DRAW_DOOR if gains[game.door] > expected else DRAW_DECK
+        return DRAW_DOOR if gains[game.state.door] > expected else DRAW_DECK
 
     def _card_gain(self, game: TortillaDePatatas, card: int) -> float:
         """How much the best pan of the team gains from one more ``card``."""
-        return card_gain(game.pans, card, self.view)
+        return card_gain(game.state.pans, card, self.view)
 
 
 BASELINES: dict[str, type[Policy]] = {"careful": CarefulChef}

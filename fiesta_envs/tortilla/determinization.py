@@ -9,21 +9,21 @@ those numbers: the other hands get their known door cards plus unseen cards, the
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fiesta_envs.core.determinization import cards_of_counts, rebuilt, shuffled
+from fiesta_envs.core.determinization import cards_of_counts, shuffled
 from fiesta_envs.tortilla.observation import unseen_counts
+from fiesta_envs.tortilla.state import TortillaState
 
 if TYPE_CHECKING:
-    from fiesta_envs.core.game import Game as TortillaDePatatas  # typed by the contract: no import circle
+    from fiesta_envs.tortilla.engine_view import EngineView
 
 
-def determinize(game: TortillaDePatatas, seat: int, rng: np.random.Generator) -> TortillaDePatatas:
-    """A copy with the fridge and the other hands' unknown cards dealt afresh from ``rng``."""
-    state = copy.deepcopy(game.saved_state())
+def believed_state(game: EngineView, seat: int, rng: np.random.Generator) -> TortillaState:
+    """The position with the fridge and the other hands' unknown cards dealt afresh from ``rng``."""
+    state = game.saved_state()
     unseen = shuffled(cards_of_counts(unseen_counts(game, seat)), rng)
     for other in range(game.num_players):
         if other == seat:
@@ -36,4 +36,4 @@ def determinize(game: TortillaDePatatas, seat: int, rng: np.random.Generator) ->
     if len(unseen) != len(state.deck):
         raise AssertionError(f"{len(unseen)} unseen cards left for a fridge of {len(state.deck)}")
     state.deck = unseen
-    return rebuilt(game, state.to_dict(), rng)
+    return state

@@ -55,7 +55,7 @@ from fiesta_envs.tortilla.state import Phase
 from fiesta_envs.tortilla.steals import steal_sources
 
 if TYPE_CHECKING:
-    from fiesta_envs.core.game import Game as TortillaDePatatas  # typed by the contract: no import circle
+    from fiesta_envs.tortilla.engine_view import EngineView
 
 # ---------------------------------------------------------------- the evaluation (shared with careful)
 EXPECTED_DINERS = 2.0  # what a finished pan is worth per recipe multiplier, on average
@@ -82,8 +82,8 @@ class Outlook(NamedTuple):
     xl_decay: float = PROGRESS_DECAY  # the decay per missing card of a pan past an M (only an XL left)
 
 
-def outlook(game: TortillaDePatatas, player: int) -> Outlook:
-    fridge = game.deck_size + (1 if game.door >= 0 else 0)
+def outlook(game: EngineView, player: int) -> Outlook:
+    fridge = game.deck_size + (1 if game.state.door >= 0 else 0)
     penalty = game.menu.unserved_penalty
     return Outlook(player % NUM_TEAMS, fridge // 2, game.menu.stealing, float(penalty) if penalty else DEAD_PAN_KIDS)
 
@@ -115,7 +115,7 @@ def missing_cards(counts: tuple[int, ...], size: int) -> int:
 def _counts_value(counts: tuple[int, ...], plays_left: int, dead_pan: float, xl_decay: float = PROGRESS_DECAY) -> float:
     if not any(counts):
         return 0.0
-    best = None
+    best: float | None = None
     past_m = missing_cards(counts, 0) < 0  # only an XL is left: ``xl_decay`` applies
     for size, recipe in enumerate(RECIPES):
         missing = missing_cards(counts, size)
@@ -261,11 +261,14 @@ def _signed_worth(value: float) -> float:
 
 def _missing_entries(counts: tuple[int, ...]) -> tuple[float, float, float, float]:
     """M possible, M missing, XL possible, XL missing (missing / 11; 1 when impossible)."""
-    out = []
-    for size in range(_NUM_SIZES):
-        missing = missing_cards(counts, size)
-        out += [1.0, missing / MAX_MISSING] if missing >= 0 else [0.0, 1.0]
-    return tuple(out)  # type: ignore[return-value]
+    m_possible, m_missing = _missing_pair(missing_cards(counts, 0))
+    xl_possible, xl_missing = _missing_pair(missing_cards(counts, 1))
+    return m_possible, m_missing, xl_possible, xl_missing
+
+
+def _missing_pair(missing: int) -> tuple[float, float]:
+    """Possible, missing / 11 for one size (``missing`` -1: impossible)."""
+    return (1.0, missing / MAX_MISSING) if missing >= 0 else (0.0, 1.0)
 
 
 def _add(counts: tuple[int, ...], card: int, times: int = 1) -> tuple[int, ...]:
@@ -387,30 +390,31 @@ def _holds_chance(unseen: int, of_type: int, cards: int) -> float:
     return 1.0 - none
 
 
-def unseen_pool(game: TortillaDePatatas, player: int, memory: bool) -> list[int]:
+def unseen_pool(game: EngineView, player: int, memory: bool) -> list[int]:
     """Cards per type ``player`` has not seen (memory: the same as ``observation.unseen_counts``),
     or, from the table only, cannot see now (not in its hand, not a top card, not the door)."""
-    hand = game._hands[player]
+    state = game.state
+    hand = state.hands[player]
     if memory:
-        table = game._table_counts
+        table = game.table_counts
         unseen = [CARD_COUNTS[t] - table[t] - hand[t] for t in range(NUM_CARD_TYPES)]
-        for seat, known in enumerate(game._known):
+        for seat, known in enumerate(state.known):
             if seat != player and any(known):
                 unseen = [u - k for u, k in zip(unseen, known, strict=True)]
     else:
         unseen = [CARD_COUNTS[t] - hand[t] for t in range(NUM_CARD_TYPES)]
-        for pile in game._pans:
+        for pile in state.pans:
             if pile:
                 unseen[pile[-1]] -= 1
-    if game._door >= 0:
-        unseen[game._door] -= 1
+    if state.door >= 0:
+        unseen[state.door] -= 1
     return unseen
 
 
-def _opponent_chances(game: TortillaDePatatas, player: int, unseen: list[int], memory: bool) -> list[float]:
+def _opponent_chances(game: EngineView, player: int, unseen: list[int], memory: bool) -> list[float]:
     """Per plain type, the chance the next opponent to act holds one when it plays (3 cards):
     certain for a card seen taken from the door (memory), else drawn from ``unseen``."""
-    known = game._known[(player + 1) % game.num_players] if memory else _NO_CARDS
+    known = game.state.known[(player + 1) % game.num_players] if memory else _NO_CARDS
     free = HAND_SIZE - sum(known)
     total = sum(unseen)
     return [1.0 if known[t] else _holds_chance(total, unseen[t], free) for t in _PLAIN]
@@ -438,7 +442,7 @@ def _ranks(out: array, values: dict[int, float]) -> None:
         out[at + 1] = 1.0 if value >= tie else (value - low) / spread
 
 
-def action_features(game: TortillaDePatatas, player: int) -> np.ndarray:
+def action_features(game: EngineView, player: int) -> np.ndarray:
     """The action-aligned features of ``player`` now (``ACTION_FEATURES_SIZE`` float32 in [0, 1]).
 
     The pan and serve blocks are always filled in; the blocks of a decision (play, steal, start,
@@ -449,10 +453,11 @@ def action_features(game: TortillaDePatatas, player: int) -> np.ndarray:
     menu = game.menu
     stealing = menu.stealing
     dead_pan = float(menu.unserved_penalty) if menu.unserved_penalty else DEAD_PAN_KIDS
-    plays_left = min((len(game._deck) + (game._door >= 0)) // 2, MAX_MISSING)  # more changes nothing
+    state = game.state
+    plays_left = min((len(state.deck) + (state.door >= 0)) // 2, MAX_MISSING)  # more changes nothing
     team = player % NUM_TEAMS
     order = _ORDER[team]
-    pans, pan_counts = game._pans, game._pan_counts
+    pans, pan_counts = state.pans, game.pan_counts
     facts: list[_PanFacts] = []
     tops: list[int] = []
     get = _FACTS.get
@@ -470,9 +475,10 @@ def action_features(game: TortillaDePatatas, player: int) -> np.ndarray:
                 key = (len(pile), top, plays_left, stealing, dead_pan)
         block = get(key)
         facts.append(block if block is not None else _new_facts(key))
-    hand = game._hands[player]
-    acting = game._current == player and game._phase != Phase.OVER
-    unseen = unseen_pool(game, player, memory) if stealing or (acting and game._phase == Phase.AFTER) else None
+    hand = state.hands[player]
+    phase = state.phase
+    acting = state.current == player and phase != Phase.OVER
+    unseen = unseen_pool(game, player, memory) if stealing or (acting and phase == Phase.AFTER) else []
     chances = _opponent_chances(game, player, unseen, memory) if stealing else _NO_CHANCES
     for slot in range(NUM_PANS):
         pan = order[slot]
@@ -487,16 +493,15 @@ def action_features(game: TortillaDePatatas, player: int) -> np.ndarray:
         out[SERVES_AT + slot * width : SERVES_AT + (slot + 1) * width] = facts[order[slot]].serves
     if not acting:
         return np.frombuffer(out, _FLOAT32)
-    phase = game._phase
     if phase == Phase.PLAY:
         _play_block(game, out, facts=facts, tops=tops, order=order, hand=hand, chances=chances, stealing=stealing)
     elif phase == Phase.STEAL:
-        target = game._played_pan
+        target = state.played_pan
         card = tops[target]
         base = facts[target].own_worth
         after = _own_worth(_add(facts[target].counts, card), card, plays_left, stealing, dead_pan) - base
         values = {}
-        for source in game._steal_options:
+        for source in game.steal_options:
             robbed = facts[source]
             slot = order.index(source)
             values[STEALS_AT + slot * STEAL_FEATURES] = after + (
@@ -504,17 +509,17 @@ def action_features(game: TortillaDePatatas, player: int) -> np.ndarray:
             )
         _ranks(out, values)
     elif phase == Phase.SETUP:
-        block = facts[team * PANS_PER_TEAM + game._starts_placed % STARTING_PANS]
+        block = facts[team * PANS_PER_TEAM + state.starts_placed % STARTING_PANS]
         values = {
             STARTS_AT + card * START_FEATURES: block.plays[card][0] for card in range(NUM_CARD_TYPES) if hand[card]
         }
         _ranks(out, values)
-    elif phase == Phase.AFTER and game._door >= 0:
+    elif phase == Phase.AFTER and state.door >= 0:
         own = [facts[pan].gains for pan in order[:PANS_PER_TEAM]]
         gains = [max(0.0, own[0][card], own[1][card], own[2][card]) for card in range(NUM_CARD_TYPES)]
         total = sum(unseen)
         expected = sum(g * n for g, n in zip(gains, unseen, strict=True)) / total if total else 0.0
-        door_gain = gains[game._door]
+        door_gain = gains[state.door]
         out[DRAWS_AT] = _clip(door_gain / GAIN_SCALE)
         out[DRAWS_AT + 1] = _clip(expected / GAIN_SCALE)
         out[DRAWS_AT + 2] = _clip(0.5 + (door_gain - expected) / 2.0)
@@ -562,7 +567,7 @@ def _play_block(game, out, *, facts, tops, order, hand, chances, stealing) -> No
     _ranks(out, values)
 
 
-def _gourmet_raise(game: TortillaDePatatas, facts: list[_PanFacts], own: Sequence[int]):
+def _gourmet_raise(game: EngineView, facts: list[_PanFacts], own: Sequence[int]):
     """Gourmet: (the pans of the best known-perfect serves open now, whether filling an empty pan
     first would allow a bigger diner card for it); None when there is no such serve."""
     mask = game.legal_mask()
@@ -583,7 +588,7 @@ def _gourmet_raise(game: TortillaDePatatas, facts: list[_PanFacts], own: Sequenc
     if not best_pans:
         return None
     raised = game.diner_limit(game.current_player % NUM_TEAMS) + 1
-    bigger = any(best_diners < d <= raised and game.diners_left[d - 1] for d in DINER_VALUES)
+    bigger = any(best_diners < d <= raised and game.state.diners_left[d - 1] for d in DINER_VALUES)
     return best_pans, bigger
 
 

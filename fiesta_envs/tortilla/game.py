@@ -30,12 +30,13 @@ documentation page, ``fiesta_envs.tortilla_de_patatas_v1``.
 
 from __future__ import annotations
 
-import dataclasses
+import copy
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
+from fiesta_envs.core.determinization import rebuilt
 from fiesta_envs.core.game import ACTION_FEATURES_OPTION, REWARD_OPTION, Game
 from fiesta_envs.core.options import Option
 from fiesta_envs.tortilla import determinization, features
@@ -166,34 +167,36 @@ def legal_mask_from_rules(game: TortillaDePatatas) -> np.ndarray:
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     if game.is_over:
         return mask
-    seat = game.current_player
-    hand, team = game.hand(seat), game.team_of(seat)
-    if game.phase == "setup":  # a chef places a card from hand into the next starting pan
+    state = game.state
+    seat = state.current
+    hand, team = state.hands[seat], game.team_of(seat)
+    if state.phase == Phase.SETUP:  # a chef places a card from hand into the next starting pan
         for card in range(NUM_CARD_TYPES):
             mask[start_action(card)] = hand[card] > 0
         return mask
-    if game.phase == "steal":  # the player chooses among the pans the steal rule allows
+    if state.phase == Phase.STEAL:  # the player chooses among the pans the steal rule allows
         for pan in game.steal_options:
             mask[STEAL_BASE + game._relative_pan(pan, seat)] = 1
         return mask
-    if not game.served_this_turn:  # serve any team pan holding cards, either size, an allowed diner card
+    if not state.served_this_turn:  # serve any team pan holding cards, either size, an allowed diner card
         for pan in range(PANS_PER_TEAM):
             for diners in DINER_VALUES:
-                if game.pans[team * PANS_PER_TEAM + pan] and game.diners_left[diners - 1]:
+                if state.pans[team * PANS_PER_TEAM + pan] and state.diners_left[diners - 1]:
                     for size in range(len(SIZE_NAMES)):
                         mask[serve_action(pan, size, diners)] = diners <= game.diner_limit(team)
-    if game.phase == "play":  # a card from hand onto any team pan
+    if state.phase == Phase.PLAY:  # a card from hand onto any team pan
         for card in range(NUM_CARD_TYPES):
             for pan in range(PANS_PER_TEAM):
                 mask[play_action(card, pan)] = hand[card] > 0
     else:  # after playing: refill from the fridge or its door
-        mask[DRAW_DECK] = game.deck_size > 0
-        mask[DRAW_DOOR] = game.door >= 0
+        mask[DRAW_DECK] = len(state.deck) > 0
+        mask[DRAW_DOOR] = state.door >= 0
     return mask
 
 
 class TortillaDePatatas(Game):
-    """Tortilla de Patatas. Pans are indexed globally as ``team * 3 + pan`` inside the engine."""
+    """Tortilla de Patatas. The position is ``state`` (a ``TortillaState``: ``game.state.pans``,
+    ``game.state.phase``...); pans are indexed globally as ``team * 3 + pan`` inside the engine."""
 
     name = "tortilla_de_patatas"
     player_counts = (2, 4)
@@ -210,6 +213,16 @@ class TortillaDePatatas(Game):
     }
     score_scale = 10.0
     version = 1
+
+    #: The position: what the state dict's ``state`` entry holds.
+    state: TortillaState
+    menu: Menu
+    observer: TortillaObserver
+    # Caches derived from ``state``: the rule handlers keep them up to date, ``_load`` rebuilds them.
+    _pan_counts: list[list[int]]  # cards per type in each pan
+    _table_counts: list[int]  # cards per type ever put on the table (in the pans or served)
+    _steal_options: list[int]  # the pans a steal may take from, while one is chosen
+    _events_dropped: int  # events dropped from the front of ``state.events`` since the load (``events_key``)
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -238,7 +251,7 @@ class TortillaDePatatas(Game):
 
     # ------------------------------------------------------------------ setup
     def _new_game(self) -> None:
-        self.menu: Menu = MENUS[self.config["menu"]]
+        self.menu = MENUS[self.config["menu"]]
         self._new_observer()
         deck: list[int] = self.rng.permutation(_ALL_CARDS_ARRAY).tolist()  # shuffled; top = last
         hands = [[0] * NUM_CARD_TYPES for _ in range(self.num_players)]
@@ -271,37 +284,47 @@ class TortillaDePatatas(Game):
         if self.menu.starts_from_deck:  # Kids': the starting pans are filled from the fridge
             for team in range(NUM_TEAMS):
                 for pan in range(STARTING_PANS):
-                    self._put(team * PANS_PER_TEAM + pan, self._deck.pop(), NO_SEAT)
-            self._starts_placed = NUM_CHEFS * STARTING_PANS
-            self._phase = Phase.PLAY
+                    self._put(team * PANS_PER_TEAM + pan, self.state.deck.pop(), NO_SEAT)
+            self.state.starts_placed = NUM_CHEFS * STARTING_PANS
+            self.state.phase = Phase.PLAY
 
     def _load(self, state: TortillaState) -> None:
-        """Make ``state`` the position (each field is the engine's attribute ``_<field>``), then rebuild
-        what follows from it: the cards per pan and on the table, the steal choices open, the observer."""
-        for field in dataclasses.fields(TortillaState):
-            setattr(self, f"_{field.name}", getattr(state, field.name))
-        self._pan_counts = [[pile.count(card) for card in range(NUM_CARD_TYPES)] for pile in self._pans]
+        """Make ``state`` the position, then rebuild the caches that follow from it (the cards per pan
+        and on the table, the steal choices open) and forget what the observer wrote."""
+        self.state = state
+        self._pan_counts = [[pile.count(card) for card in range(NUM_CARD_TYPES)] for pile in state.pans]
         self._table_counts = [
-            sum(counts[card] for counts in [*self._pan_counts, *(dish.counts for dish in self._served)])
+            sum(counts[card] for counts in [*self._pan_counts, *(dish.counts for dish in state.served)])
             for card in range(NUM_CARD_TYPES)
         ]
-        self._steal_options = steal_sources(self._pans, self._played_pan) if self._phase == Phase.STEAL else []
-        self._events_dropped = 0  # events dropped from the front of ``_events`` (see ``events_key``)
+        self._steal_options = steal_sources(state.pans, state.played_pan) if state.phase == Phase.STEAL else []
+        self._events_dropped = 0
         self.observer.reset()
 
     def saved_state(self) -> TortillaState:
-        """The position as a ``TortillaState`` (shares the engine's lists: read, do not change)."""
-        return TortillaState(
-            **{field.name: getattr(self, f"_{field.name}") for field in dataclasses.fields(TortillaState)}
-        )
+        """A copy of the position (``state``), to change or keep."""
+        return self.state.copy()
+
+    def clone(self) -> TortillaDePatatas:
+        """An independent copy: the position, the options and the random generator copied, a fresh observer,
+        the caches rebuilt (the menu and the action names never change: they are shared)."""
+        twin = copy.copy(self)
+        twin.config = dict(self.config)
+        twin.rng = copy.deepcopy(self.rng)
+        twin.observer = self._make_observer()
+        twin._mask_cache = None
+        twin._load(self.state.copy())
+        return twin
 
     def _new_observer(self) -> None:
         """The observer of this game's mode (kept across games: ``reset`` forgets what it wrote)."""
         if getattr(self, "observer", None) is None:
-            features_size = features.ACTION_FEATURES_SIZE if self.config["action_features"] else 0
-            mode, menu = self.config["observation"], self.config["menu"]
-            self.observer = TortillaObserver(mode, self.num_players, menu, features_size)
+            self.observer = self._make_observer()
         self.observer.reset()
+
+    def _make_observer(self) -> TortillaObserver:
+        features_size = features.ACTION_FEATURES_SIZE if self.config["action_features"] else 0
+        return TortillaObserver(self.config["observation"], self.num_players, self.config["menu"], features_size)
 
     # ------------------------------------------------------------------ public read-only views
     @staticmethod
@@ -313,25 +336,16 @@ class TortillaDePatatas(Game):
         return seat < NUM_CHEFS
 
     @property
-    def phase(self) -> str:
-        return PHASE_NAMES[self._phase]
-
-    @property
     def current_player(self) -> int:
-        return -1 if self._phase == Phase.OVER else self._current
+        return -1 if self.state.phase == Phase.OVER else self.state.current
 
     @property
     def is_over(self) -> bool:
-        return self._phase == Phase.OVER
-
-    @property
-    def pans(self) -> Sequence[Sequence[int]]:
-        """All six piles (bottom card first), ``team * 3 + pan``: public with perfect memory."""
-        return self._pans
+        return self.state.phase == Phase.OVER
 
     @property
     def pan_counts(self) -> Sequence[Sequence[int]]:
-        """Counts per card type of each of the six piles (same indices as ``pans``)."""
+        """Counts per card type of each of the six piles (same indices as ``state.pans``)."""
         return self._pan_counts
 
     @property
@@ -339,49 +353,14 @@ class TortillaDePatatas(Game):
         """Cards per type ever put on the table (in the pans or served): public with perfect memory."""
         return self._table_counts
 
-    def hand(self, seat: int) -> Sequence[int]:
-        """Counts per card type in ``seat``'s hand (private to that seat)."""
-        return self._hands[seat]
-
-    def known_in_hand(self, seat: int) -> Sequence[int]:
-        """Counts per type of the cards everyone knows ``seat`` holds (taken from the fridge door)."""
-        return self._known[seat]
-
     @property
     def deck_size(self) -> int:
-        return len(self._deck)
-
-    @property
-    def door(self) -> int:
-        """The fridge door card type, or -1 when there is none."""
-        return self._door
-
-    @property
-    def diners_left(self) -> Sequence[int]:
-        """Diner cards left, by value 1, 2, 3."""
-        return self._diners_left
-
-    @property
-    def served(self) -> Sequence[ServedOmelette]:
-        return self._served
-
-    @property
-    def served_this_turn(self) -> bool:
-        return self._served_this_turn
+        return len(self.state.deck)
 
     @property
     def steal_options(self) -> Sequence[int]:
-        """Global pan indices the current player may steal from (Phase.STEAL phase only)."""
+        """Global pan indices the current player may steal from (``Phase.STEAL`` only)."""
         return self._steal_options
-
-    @property
-    def played_pan(self) -> int:
-        """Global index of the pan just played on while a steal is chosen, else -1."""
-        return self._played_pan
-
-    @property
-    def turn(self) -> int:
-        return self._turn
 
     def diner_limit(self, team: int) -> int:
         """The largest diner card ``team`` may take when serving now (Gourmet restriction).
@@ -391,24 +370,24 @@ class TortillaDePatatas(Game):
         """
         if not self.menu.gourmet_diners:
             return DINER_VALUES[-1]
-        return sum(1 for pan in self._team_pans(team) if self._pans[pan])
+        return sum(1 for pan in self._team_pans(team) if self.state.pans[pan])
 
     # ------------------------------------------------------------------ legal actions
     def _compute_mask(self) -> np.ndarray:
         """The legal mask: a read-only row of the tables above (a steal choice: a new array)."""
-        phase = self._phase
+        state = self.state
+        phase, seat = state.phase, state.current
         if phase == Phase.PLAY:  # a card from hand onto any team pan (covering it or starting it), or serve
-            seat = self._current
-            return _PLAY_MASKS[_card_bits(self._hands[seat]), self._serve_key(seat % NUM_TEAMS)]
+            return _PLAY_MASKS[_card_bits(state.hands[seat]), self._serve_key(seat % NUM_TEAMS)]
         if phase == Phase.AFTER:  # serve, or refill from the fridge or (Day's/Gourmet) its door
-            draws = (1 if self._deck else 0) | (2 if self._door >= 0 else 0)
-            return _AFTER_MASKS[self._serve_key(self._current % NUM_TEAMS), draws]
+            draws = (1 if state.deck else 0) | (2 if state.door >= 0 else 0)
+            return _AFTER_MASKS[self._serve_key(seat % NUM_TEAMS), draws]
         if phase == Phase.SETUP:
-            return _START_MASKS[_card_bits(self._hands[self._current])]
+            return _START_MASKS[_card_bits(state.hands[seat])]
         if phase == Phase.STEAL:
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
             for pan in self._steal_options:
-                mask[STEAL_BASE + self._relative_pan(pan, self._current)] = 1
+                mask[STEAL_BASE + self._relative_pan(pan, seat)] = 1
             return mask
         return _NO_ACTIONS
 
@@ -419,12 +398,13 @@ class TortillaDePatatas(Game):
         One serve per turn, before the play or before the draw: any non-empty team pan, declared
         M or XL, with a diner card still available (Gourmet: within the team's limit).
         """
-        if self._served_this_turn:
+        state = self.state
+        if state.served_this_turn:
             return 0
         first = team * PANS_PER_TEAM
-        pans = self._pans
+        pans = state.pans
         pan_bits = (1 if pans[first] else 0) | (2 if pans[first + 1] else 0) | (4 if pans[first + 2] else 0)
-        left = self._diners_left  # diner cards left of value 1, 2, 3
+        left = state.diners_left  # diner cards left of value 1, 2, 3
         if self.menu.gourmet_diners:  # up to as many diners as pans holding cards
             limit = (pan_bits & 1) + (pan_bits >> 1 & 1) + (pan_bits >> 2)
             return (
@@ -436,12 +416,12 @@ class TortillaDePatatas(Game):
         return pan_bits << 3 | (1 if left[0] else 0) | (2 if left[1] else 0) | (4 if left[2] else 0)
 
     def _any_serve_legal(self) -> bool:
-        key = self._serve_key(self._current % NUM_TEAMS)
+        key = self._serve_key(self.state.current % NUM_TEAMS)
         return key >> 3 != 0 and key & 7 != 0  # a pan to serve and a diner card to take
 
     # ------------------------------------------------------------------ applying actions
     def _apply(self, action: int) -> None:
-        self._forget_events_seen_by(self._current)
+        self._forget_events_seen_by(self.state.current)
         args = DECODED[action]
         if action < SERVE_BASE:
             self._play(*args)
@@ -452,63 +432,68 @@ class TortillaDePatatas(Game):
         elif action == DRAW_DOOR:
             self._draw(from_door=True)
         elif action < START_BASE:
-            self._steal_from(self._absolute_pan(*args, self._current))
+            theirs, pan = args
+            self._steal_from(self._absolute_pan(theirs, pan, self.state.current))
         else:
             self._start(*args)
 
     def _start(self, card: int) -> None:
-        chef = self._current
-        self._hands[chef][card] -= 1
-        self._put(chef * PANS_PER_TEAM + self._starts_placed % STARTING_PANS, card, chef)
-        self._starts_placed += 1
-        if self._starts_placed == NUM_CHEFS * STARTING_PANS:
-            self._phase, self._current = Phase.PLAY, 0
+        state = self.state
+        chef = state.current
+        state.hands[chef][card] -= 1
+        self._put(chef * PANS_PER_TEAM + state.starts_placed % STARTING_PANS, card, chef)
+        state.starts_placed += 1
+        if state.starts_placed == NUM_CHEFS * STARTING_PANS:
+            state.phase, state.current = Phase.PLAY, 0
         else:
-            self._current = self._starts_placed // STARTING_PANS
+            state.current = state.starts_placed // STARTING_PANS
 
     def _play(self, card: int, pan: int) -> None:
-        seat = self._current
-        self._hands[seat][card] -= 1
+        state = self.state
+        seat = state.current
+        state.hands[seat][card] -= 1
         # A card everyone saw taken from the fridge door is known until a card of its type is played.
-        if self._known[seat][card]:
-            self._known[seat][card] -= 1
+        if state.known[seat][card]:
+            state.known[seat][card] -= 1
         target = (seat % NUM_TEAMS) * PANS_PER_TEAM + pan
         self._put(target, card, seat)
         if self.menu.stealing:  # Day's and Gourmet menus; ``steal_sources`` holds the whole rule
-            options = steal_sources(self._pans, target)
+            options = steal_sources(state.pans, target)
             if len(options) == 1:
                 self._move_top(options[0], target)
             elif options:
-                self._phase, self._played_pan, self._steal_options = Phase.STEAL, target, options
+                state.phase, state.played_pan, self._steal_options = Phase.STEAL, target, options
                 return
         self._enter_after()
 
     def steal_candidates(self, target: int) -> list[int]:
         """Pans whose top card the card just placed on ``target`` must steal (highest priority only)."""
-        return steal_sources(self._pans, target)
+        return steal_sources(self.state.pans, target)
 
     def _steal_from(self, source: int) -> None:
-        self._move_top(source, self._played_pan)
-        self._played_pan, self._steal_options = -1, []
+        self._move_top(source, self.state.played_pan)
+        self.state.played_pan, self._steal_options = -1, []
         self._enter_after()
 
     def _move_top(self, source: int, target: int) -> None:
         """A steal: the top card of ``source`` onto ``target`` (the cards on the table stay the same)."""
-        card = self._pans[source].pop()
-        self._pan_counts[source][card] -= 1
-        self._pans[target].append(card)
-        self._pan_counts[target][card] += 1
-        self._events.append(TableEvent(EventKind.STEAL, self._current, target, card, source=source))
+        state, pan_counts = self.state, self._pan_counts
+        card = state.pans[source].pop()
+        pan_counts[source][card] -= 1
+        state.pans[target].append(card)
+        pan_counts[target][card] += 1
+        state.events.append(TableEvent(EventKind.STEAL, state.current, target, card, source=source))
 
     def _put(self, pan: int, card: int, seat: int) -> None:
         """``seat``'s card (-1: the fridge's, Kids' setup) onto the table, in ``pan``."""
-        self._pans[pan].append(card)
+        state = self.state
+        state.pans[pan].append(card)
         self._pan_counts[pan][card] += 1
         self._table_counts[card] += 1
-        self._events.append(TableEvent(EventKind.PLAY, seat, pan, card))
+        state.events.append(TableEvent(EventKind.PLAY, seat, pan, card))
 
     def _enter_after(self) -> None:
-        self._phase = Phase.AFTER
+        self.state.phase = Phase.AFTER
         self._draw_if_forced()
 
     def _draw_if_forced(self) -> None:
@@ -520,41 +505,43 @@ class TortillaDePatatas(Game):
             self._draw(from_door=False)
 
     def _serve(self, pan: int, size: int, diners: int) -> None:
-        seat = self._current
+        state = self.state
+        seat = state.current
         source = (seat % NUM_TEAMS) * PANS_PER_TEAM + pan
         counts = tuple(self._pan_counts[source])
-        self._pans[source] = []
+        state.pans[source] = []
         self._pan_counts[source] = [0] * NUM_CARD_TYPES
-        self._served.append(ServedOmelette(seat, size, diners, counts))
-        self._diners_left[diners - 1] -= 1
-        self._events.append(TableEvent(EventKind.SERVE, seat, source, -1))
-        self._served_this_turn = True
-        if not any(self._diners_left):
+        state.served.append(ServedOmelette(seat, size, diners, counts))
+        state.diners_left[diners - 1] -= 1
+        state.events.append(TableEvent(EventKind.SERVE, seat, source, -1))
+        state.served_this_turn = True
+        if not any(state.diners_left):
             self._end()
-        elif self._phase == Phase.AFTER:
+        elif state.phase == Phase.AFTER:
             self._draw_if_forced()
 
     def _draw(self, from_door: bool) -> None:
         """Refill the hand to 3 (it holds 2 after the card played: one card) and end the turn."""
-        seat = self._current
+        state = self.state
+        seat = state.current
         if from_door:
-            card = self._door
-            self._door = self._deck.pop() if self._deck else -1
-            self._known[seat][card] += 1
-            self._events.append(TableEvent(EventKind.DOOR, seat, NO_PAN, card))
+            card = state.door
+            state.door = state.deck.pop() if state.deck else -1
+            state.known[seat][card] += 1
+            state.events.append(TableEvent(EventKind.DOOR, seat, NO_PAN, card))
         else:
-            card = self._deck.pop()
-        self._hands[seat][card] += 1
-        if not self._deck and self._door < 0:  # the fridge is empty: the game ends at once
+            card = state.deck.pop()
+        state.hands[seat][card] += 1
+        if not state.deck and state.door < 0:  # the fridge is empty: the game ends at once
             self._end()
             return
-        self._current = (seat + 1) % self.num_players
-        self._phase = Phase.PLAY
-        self._served_this_turn = False
-        self._turn += 1
+        state.current = (seat + 1) % self.num_players
+        state.phase = Phase.PLAY
+        state.served_this_turn = False
+        state.turn += 1
 
     def _end(self) -> None:
-        self._phase = Phase.OVER
+        self.state.phase = Phase.OVER
 
     # ------------------------------------------------------------------ pans seen from a seat
     @staticmethod
@@ -581,15 +568,15 @@ class TortillaDePatatas(Game):
     def team_scores(self) -> list[int]:
         """Points per team: served omelettes, and once the game is over -1 per unserved pan (Day's/Gourmet)."""
         totals = [0] * NUM_TEAMS
-        for omelette in self._served:
+        for omelette in self.state.served:
             totals[omelette.seat % NUM_TEAMS] += omelette_points(omelette.counts, omelette.size, omelette.diners)
-        if self._phase == Phase.OVER:
+        if self.state.phase == Phase.OVER:
             for team in range(NUM_TEAMS):
                 totals[team] += self.menu.unserved_penalty * self.unserved_pans(team)
         return totals
 
     def unserved_pans(self, team: int) -> int:
-        return sum(1 for pan in self._team_pans(team) if self._pans[pan])
+        return sum(1 for pan in self._team_pans(team) if self.state.pans[pan])
 
     def scores(self) -> np.ndarray:
         """Each player's team score (so team-mates share it)."""
@@ -614,7 +601,7 @@ class TortillaDePatatas(Game):
                     "perfect": is_perfect(omelette.counts, omelette.size),
                     "points": omelette_points(omelette.counts, omelette.size, omelette.diners),
                 }
-                for omelette in self._served
+                for omelette in self.state.served
             ],
         }
 
@@ -625,19 +612,22 @@ class TortillaDePatatas(Game):
     # ------------------------------------------------------------------ what each seat saw happen
     def events_seen(self, seat: int) -> Sequence[TableEvent]:
         """What happened on the table since ``seat``'s last decision (that decision included), oldest first."""
-        return self._events[self._events_seen_from[seat] :]
+        state = self.state
+        return state.events[state.events_seen_from[seat] :]
 
     def events_key(self, seat: int) -> tuple[int, int]:
         """Changes whenever ``events_seen(seat)`` does (for observers that pull what changed)."""
-        return self._events_dropped + self._events_seen_from[seat], self._events_dropped + len(self._events)
+        state, dropped = self.state, self._events_dropped
+        return dropped + state.events_seen_from[seat], dropped + len(state.events)
 
     def _forget_events_seen_by(self, seat: int) -> None:
         """``seat`` decides now: its events start afresh; drop those every seat has decided after."""
-        self._events_seen_from[seat] = len(self._events)
-        oldest = min(self._events_seen_from)
+        state = self.state
+        state.events_seen_from[seat] = len(state.events)
+        oldest = min(state.events_seen_from)
         if oldest:
-            del self._events[:oldest]
-            self._events_seen_from = [start - oldest for start in self._events_seen_from]
+            del state.events[:oldest]
+            state.events_seen_from = [start - oldest for start in state.events_seen_from]
             self._events_dropped += oldest
 
     def action_features(self, player: int) -> np.ndarray:
@@ -653,7 +643,7 @@ class TortillaDePatatas(Game):
         return list(ACTION_NAMES)
 
     def explain_illegal(self, action: int) -> str:
-        phase, seat = self._phase, self._current
+        phase, seat = self.state.phase, self.state.current
         if phase == Phase.OVER:
             return "the game is over"
         if action >= START_BASE:
@@ -661,7 +651,7 @@ class TortillaDePatatas(Game):
                 return "setup is over: 'start' only places a chef's starting cards"
             return f"you hold no {CARD_TYPES[action - START_BASE]}"
         if phase == Phase.SETUP:
-            pan = self._starts_placed % STARTING_PANS
+            pan = self.state.starts_placed % STARTING_PANS
             return f"setup first: place a starting card into pan {pan} with 'start TYPE'"
         if STEAL_BASE <= action < START_BASE:
             return self._explain_steal(action)
@@ -686,12 +676,13 @@ class TortillaDePatatas(Game):
         return "the fridge draw pile is empty; take the fridge door card"
 
     def _explain_serve(self, pan: int, size: int, diners: int) -> str:
-        if self._served_this_turn:
+        state = self.state
+        if state.served_this_turn:
             return "you already served this turn (never more than one omelette per turn)"
-        team = self._current % NUM_TEAMS
-        if not self._pans[team * PANS_PER_TEAM + pan]:
+        team = state.current % NUM_TEAMS
+        if not state.pans[team * PANS_PER_TEAM + pan]:
             return f"pan {pan} is empty"
-        if not self._diners_left[diners - 1]:
+        if not state.diners_left[diners - 1]:
             return f"no {diners}-diner card is left"
         limit = self.diner_limit(team)
         allowed = {1: "only a 1-diner card", 2: "only a 1- or 2-diner card"}.get(limit, "any diner card")
@@ -699,15 +690,16 @@ class TortillaDePatatas(Game):
         return f"Gourmet: with {limit} {plural} {allowed} may be taken"
 
     def _explain_steal(self, action: int) -> str:
-        if self._phase != Phase.STEAL:
+        state = self.state
+        if state.phase != Phase.STEAL:
             return "there is no steal to resolve now"
-        seat = self._current
+        seat = state.current
         theirs, pan = decode_steal(action)
         source = self._absolute_pan(theirs, pan, seat)
-        card = CARD_TYPES[self._pans[self._played_pan][-1]]
-        if source == self._played_pan:
+        card = CARD_TYPES[state.pans[state.played_pan][-1]]
+        if source == state.played_pan:
             return "you cannot steal from the pan you just played on"
-        pile = self._pans[source]
+        pile = state.pans[source]
         if not pile or pile[-1] != CARD_TYPE_INDEX[card]:
             article = "an" if card[0] in "aeiou" else "a"
             owner = "the other team's" if theirs else "your team's"
@@ -731,7 +723,7 @@ class TortillaDePatatas(Game):
         super().load_state_dict(data, check_keys=check_keys)
 
     def _state_to_dict(self) -> dict[str, Any]:
-        return self.saved_state().to_dict()
+        return self.state.to_dict()
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> None:
         self._load(TortillaState.from_dict(data, num_players=self.num_players, menu=self.menu, game=self.name))
@@ -739,24 +731,27 @@ class TortillaDePatatas(Game):
     # ------------------------------------------------------------------ text
     def determinize(self, seat: int, rng: np.random.Generator) -> TortillaDePatatas:
         """A copy for search: the fridge order and the others' unknown hand cards dealt afresh from ``rng``,
-        chance seeded from it (``tortilla.determinization``)."""
-        return determinization.determinize(self, seat, rng)  # type: ignore[return-value]
+        chance seeded from it (``tortilla.determinization``). The copy is loaded as a state dict is, so a
+        resampled position that breaks a rule is refused (``InvalidStateError``) instead of being searched."""
+        believed = determinization.believed_state(self, seat, rng)
+        return cast(TortillaDePatatas, rebuilt(self, believed.to_dict(), rng))  # ``rebuilt`` makes a ``type(self)``
 
     def render_text(self) -> str:
-        when = "setup" if self._phase == Phase.SETUP else f"turn {self._turn + 1}"  # ``turn`` counts those done
+        state = self.state
+        when = "setup" if state.phase == Phase.SETUP else f"turn {state.turn + 1}"  # ``turn``: the turns done
         lines = [f"Tortilla de Patatas, {MENU_TITLES[self.menu.name]}, {self.num_players} players, {when}"]
-        if self._phase == Phase.OVER:
+        if state.phase == Phase.OVER:
             lines.append(f"game over: team scores A {self.team_scores()[0]}, B {self.team_scores()[1]}")
         else:
-            seat = self._current
+            seat = state.current
             role = "chef" if self.is_chef(seat) else "kitchen assistant"
             lines.append(
-                f"player_{seat} ({role}, team {TEAM_NAMES[seat % NUM_TEAMS]}) to act: {PHASE_NAMES[self._phase]}"
-                + (" (has served this turn)" if self._served_this_turn else "")
+                f"player_{seat} ({role}, team {TEAM_NAMES[seat % NUM_TEAMS]}) to act: {PHASE_NAMES[state.phase]}"
+                + (" (has served this turn)" if state.served_this_turn else "")
             )
-        door = CARD_TYPES[self._door] if self._door >= 0 else "-"
-        left = " ".join(str(v) for v in DINER_VALUES for _ in range(self._diners_left[v - 1])) or "none"
-        fridge = f"fridge: {len(self._deck)} cards"
+        door = CARD_TYPES[state.door] if state.door >= 0 else "-"
+        left = " ".join(str(v) for v in DINER_VALUES for _ in range(state.diners_left[v - 1])) or "none"
+        fridge = f"fridge: {len(state.deck)} cards"
         lines.append(
             f"{fridge}, door: {door} | diner cards left: {left}"
             if self.menu.fridge_door
@@ -766,15 +761,15 @@ class TortillaDePatatas(Game):
             members = ", ".join(f"player_{s}" for s in range(self.num_players) if s % NUM_TEAMS == team)
             lines.append(f"team {TEAM_NAMES[team]} ({members}):")
             for pan in range(PANS_PER_TEAM):
-                pile = self._pans[team * PANS_PER_TEAM + pan]
+                pile = state.pans[team * PANS_PER_TEAM + pan]
                 shown = f"{CARD_TYPES[pile[-1]]} on top, {len(pile)} card(s)" if pile else "empty"
                 lines.append(f"  pan {pan}: {shown}")
-            dishes = [f"{SIZE_NAMES[o.size]} for {o.diners}" for o in self._served if o.seat % NUM_TEAMS == team]
+            dishes = [f"{SIZE_NAMES[o.size]} for {o.diners}" for o in state.served if o.seat % NUM_TEAMS == team]
             lines.append(f"  served: {', '.join(dishes) or 'nothing yet'}")
         for seat in range(self.num_players):
-            known = card_names(self._known[seat])
+            known = card_names(state.known[seat])
             seen = f" (known from the door: {', '.join(known)})" if known else ""
-            lines.append(f"player_{seat} holds {sum(self._hands[seat])} cards{seen}")
+            lines.append(f"player_{seat} holds {sum(state.hands[seat])} cards{seen}")
         return "\n".join(lines)
 
 

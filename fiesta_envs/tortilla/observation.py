@@ -78,10 +78,10 @@ from fiesta_envs.tortilla.components import (
     PANS_PER_TEAM,
 )
 from fiesta_envs.tortilla.features import action_features
-from fiesta_envs.tortilla.state import EVENT_KINDS, NO_PAN, NO_SEAT, ServedOmelette, TableEvent
+from fiesta_envs.tortilla.state import EVENT_KINDS, NO_PAN, NO_SEAT, Phase, ServedOmelette, TableEvent
 
 if TYPE_CHECKING:
-    from fiesta_envs.core.game import Game as TortillaDePatatas  # typed by the contract: no import circle
+    from fiesta_envs.tortilla.engine_view import EngineView
 
 MENU_ORDER = tuple(MENUS)
 MAX_SEATS = 4
@@ -104,7 +104,7 @@ INFORMATION_STATE_SIZE = (
     + NUM_CARD_TYPES
 )
 _INVERSE_TOTALS: tuple[float, ...] = tuple(1.0 / count for count in CARD_COUNTS)
-_PHASE_SLOT = {"setup": 0, "play": 1, "steal": 2, "after": 3}
+_PHASE_SLOT = {Phase.SETUP: 0, Phase.PLAY: 1, Phase.STEAL: 2, Phase.AFTER: 3}
 #: Global pan indices in each team's view: its own pans first.
 _PAN_ORDER: tuple[tuple[int, ...], ...] = tuple(
     tuple(t * PANS_PER_TEAM + p for t in (team, 1 - team) for p in range(PANS_PER_TEAM)) for team in range(NUM_TEAMS)
@@ -169,10 +169,11 @@ def observation_layout(mode: str, num_players: int, action_features_size: int = 
 
 
 # The encoders fill one plain list (item writes are cheap) and convert it to float32 once.
-def _header(game: TortillaDePatatas, player: int, size: int) -> list[float]:
+def _header(game: EngineView, player: int, size: int) -> list[float]:
     """A zeroed list of ``size`` entries with the header filled in."""
     obs = [0.0] * size
-    phase = game.phase
+    state = game.state
+    phase = state.phase
     if phase in _PHASE_SLOT:
         obs[_PHASE_SLOT[phase]] = 1.0
     i = PHASES_SHOWN
@@ -185,17 +186,17 @@ def _header(game: TortillaDePatatas, player: int, size: int) -> list[float]:
     if current >= 0:
         obs[i + (current - player) % game.num_players] = 1.0
     i += MAX_SEATS
-    obs[i] = float(game.served_this_turn)
+    obs[i] = float(state.served_this_turn)
     i += 1
-    for card, count in enumerate(game.hand(player)):
+    for card, count in enumerate(state.hands[player]):
         obs[i + card] = count / MAX_HAND
     i += NUM_CARD_TYPES
-    if game.door >= 0:
-        obs[i + game.door] = 1.0
+    if state.door >= 0:
+        obs[i + state.door] = 1.0
     i += NUM_CARD_TYPES
-    obs[i] = game.deck_size / DECK_SIZE
+    obs[i] = len(state.deck) / DECK_SIZE
     i += 1
-    for k, left in enumerate(game.diners_left):
+    for k, left in enumerate(state.diners_left):
         obs[i + k] = left / DINER_COPIES
     i += len(DINER_VALUES)
     if game.steal_options:
@@ -230,21 +231,21 @@ def dish_entries(dish: ServedOmelette, team: int, memory: bool) -> list[float]:
     return entries
 
 
-def _pans(game: TortillaDePatatas, player: int, obs: list[float], memory: bool) -> int:
+def _pans(game: EngineView, player: int, obs: list[float], memory: bool) -> int:
     """Per pan in the observer's order (see ``pile_entries``)."""
     i = HEADER_SIZE
     size = MEMORY_PAN_SIZE if memory else TABLE_PAN_SIZE
     for pan in _PAN_ORDER[player % NUM_TEAMS]:
-        pile = game.pans[pan]
+        pile = game.state.pans[pan]
         obs[i : i + size] = pile_entries(len(pile), pile, game.pan_counts[pan], memory)
         i += size
     return i
 
 
-def _served(game: TortillaDePatatas, player: int, obs: list[float], i: int, memory: bool) -> int:
+def _served(game: EngineView, player: int, obs: list[float], i: int, memory: bool) -> int:
     """Per diner card, in serving order (see ``dish_entries``)."""
     slot = MEMORY_DISH_SIZE if memory else TABLE_DISH_SIZE
-    for k, dish in enumerate(game.served):
+    for k, dish in enumerate(game.state.served):
         obs[i + k * slot : i + (k + 1) * slot] = dish_entries(dish, player % NUM_TEAMS, memory)
     return i + NUM_DINER_CARDS * slot
 
@@ -265,7 +266,7 @@ def event_entries(event: TableEvent, player: int, num_players: int) -> list[floa
     return entries
 
 
-def encode_observation(game: TortillaDePatatas, player: int) -> np.ndarray:
+def encode_observation(game: EngineView, player: int) -> np.ndarray:
     """What is on the table now, the observer's own hand, and what it saw happen since its last decision."""
     n = game.num_players
     obs = _header(game, player, observation_size("observation", n))
@@ -277,23 +278,24 @@ def encode_observation(game: TortillaDePatatas, player: int) -> np.ndarray:
     return np.array(obs, dtype=np.float32)
 
 
-def unseen_counts(game: TortillaDePatatas, player: int) -> list[int]:
+def unseen_counts(game: EngineView, player: int) -> list[int]:
     """Cards per type that ``player`` has not seen: the deck plus others' unknown hand cards."""
-    seen = [game.hand(player), *game.pan_counts, *(dish.counts for dish in game.served)]
-    seen += [game.known_in_hand(seat) for seat in range(game.num_players) if seat != player]
+    state = game.state
+    seen = [state.hands[player], *game.pan_counts, *(dish.counts for dish in state.served)]
+    seen += [state.known[seat] for seat in range(game.num_players) if seat != player]
     unseen = [total - sum(column) for total, column in zip(CARD_COUNTS, zip(*seen, strict=True), strict=True)]
-    if game.door >= 0:
-        unseen[game.door] -= 1
+    if state.door >= 0:
+        unseen[state.door] -= 1
     return unseen
 
 
-def encode_information_state(game: TortillaDePatatas, player: int) -> np.ndarray:
+def encode_information_state(game: EngineView, player: int) -> np.ndarray:
     """Everything ``player`` knows with perfect memory of the public events and its own hand."""
     obs = _header(game, player, INFORMATION_STATE_SIZE)
     i = _pans(game, player, obs, memory=True)
     i = _served(game, player, obs, i, memory=True)
     for k in range(game.num_players - 1):
-        known = game.known_in_hand((player + 1 + k) % game.num_players)
+        known = game.state.known[(player + 1 + k) % game.num_players]
         for card, count in enumerate(known):
             if count:
                 obs[i + k * NUM_CARD_TYPES + card] = min(count / HAND_SIZE, 1.0)
@@ -321,7 +323,7 @@ def _pile_block(pile: tuple[int, ...], memory: bool) -> np.ndarray:
 
 _ONE_HOT_4 = np.eye(MAX_SEATS + 1, MAX_SEATS, dtype=np.float32)  # row MAX_SEATS: all zero
 _PHASE_ROWS = {phase: np.eye(PHASES_SHOWN, dtype=np.float32)[slot] for phase, slot in _PHASE_SLOT.items()}
-_PHASE_ROWS["over"] = np.zeros(PHASES_SHOWN, dtype=np.float32)
+_PHASE_ROWS[Phase.OVER] = np.zeros(PHASES_SHOWN, dtype=np.float32)
 _DOOR_ROWS = np.eye(NUM_CARD_TYPES + 1, NUM_CARD_TYPES, dtype=np.float32)  # row NUM_CARD_TYPES (door -1): none
 
 
@@ -363,7 +365,7 @@ class TortillaObserver(Observer):
         self._seats: list[_SeatMemory | None] = [None] * self.num_players
 
     # ------------------------------------------------------------------ the reference
-    def encode(self, game: TortillaDePatatas, seat: int, out: np.ndarray) -> None:
+    def encode(self, game: EngineView, seat: int, out: np.ndarray) -> None:
         plain = encode_information_state(game, seat) if self.memory else encode_observation(game, seat)
         out[: len(plain)] = plain
         if self.with_action_features:
@@ -376,28 +378,30 @@ class TortillaObserver(Observer):
         memory = self._seats[seat] = _SeatMemory(values, self.layout.views(values))
         return memory
 
-    def observe(self, game: TortillaDePatatas, seat: int) -> np.ndarray:
+    def observe(self, game: EngineView, seat: int) -> np.ndarray:
         memory = self._seats[seat] or self._memory(seat)
         block = memory.blocks
+        state = game.state
         n = self.num_players
         current = game.current_player
-        turn = (game.phase, current, game.served_this_turn)
+        turn = (state.phase, current, state.served_this_turn)
         if memory.turn != turn:
-            block["phase"][:] = _PHASE_ROWS[game.phase]
+            block["phase"][:] = _PHASE_ROWS[state.phase]
             block["to_act"][:] = _ONE_HOT_4[(current - seat) % n if current >= 0 else MAX_SEATS]
-            block["served_this_turn"][0] = game.served_this_turn
+            block["served_this_turn"][0] = state.served_this_turn
             memory.turn = turn
-        hand = tuple(game.hand(seat))
+        hand = tuple(state.hands[seat])
         if memory.hand != hand:
             block["hand"][:] = [count / MAX_HAND for count in hand]
             memory.hand = hand
-        if memory.door != game.door:
-            block["door"][:] = _DOOR_ROWS[game.door]
-            memory.door = game.door
-        if memory.deck != game.deck_size:
-            block["fridge"][0] = game.deck_size / DECK_SIZE
-            memory.deck = game.deck_size
-        diners = tuple(game.diners_left)
+        if memory.door != state.door:
+            block["door"][:] = _DOOR_ROWS[state.door]
+            memory.door = state.door
+        deck_size = len(state.deck)
+        if memory.deck != deck_size:
+            block["fridge"][0] = deck_size / DECK_SIZE
+            memory.deck = deck_size
+        diners = tuple(state.diners_left)
         if memory.diners != diners:
             block["diners_left"][:] = [left / DINER_COPIES for left in diners]
             memory.diners = diners
@@ -408,12 +412,13 @@ class TortillaObserver(Observer):
                 block["steal_choices"][self._pan_order[seat].index(pan)] = 1.0
             memory.steals = steals
         self._pans(game, seat, memory)
-        if memory.served != len(game.served):
+        served = state.served
+        if memory.served != len(served):
             size = MEMORY_DISH_SIZE if self.memory else TABLE_DISH_SIZE
-            for index in range(memory.served, len(game.served)):
-                entries = dish_entries(game.served[index], seat % NUM_TEAMS, self.memory)
+            for index in range(memory.served, len(served)):
+                entries = dish_entries(served[index], seat % NUM_TEAMS, self.memory)
                 block["served"][index * size : (index + 1) * size] = entries
-            memory.served = len(game.served)
+            memory.served = len(served)
         if self.memory:
             self._knowledge(game, seat, memory)
         else:
@@ -422,30 +427,32 @@ class TortillaObserver(Observer):
             block["action_features"][:] = action_features(game, seat)
         return memory.values.copy()
 
-    def _pans(self, game: TortillaDePatatas, seat: int, memory: _SeatMemory) -> None:
+    def _pans(self, game: EngineView, seat: int, memory: _SeatMemory) -> None:
         size = MEMORY_PAN_SIZE if self.memory else TABLE_PAN_SIZE
         pans = memory.blocks["pans"]
+        piles = game.state.pans
         for position, pan in enumerate(self._pan_order[seat]):
-            pile = tuple(game.pans[pan])
+            pile = tuple(piles[pan])
             if memory.piles[position] != pile:
                 pans[position * size : (position + 1) * size] = _pile_block(pile, self.memory)
                 memory.piles[position] = pile
 
-    def _knowledge(self, game: TortillaDePatatas, seat: int, memory: _SeatMemory) -> None:
+    def _knowledge(self, game: EngineView, seat: int, memory: _SeatMemory) -> None:
         """Cards known in the others' hands, and the cards the seat has not seen (memory mode).
 
         Both change only when a card is put on the table (``table_counts``), a hand or the door changes
         (a door card taken is replaced from the fridge): the fridge size, the door, the cards on the table
         and the seat's hand say whether to look again.
         """
-        key = (game.deck_size, game.door, sum(game.table_counts), memory.hand)
+        state = game.state
+        key = (len(state.deck), state.door, sum(game.table_counts), memory.hand)
         if memory.unseen == key:
             return
         n = self.num_players
         entries = memory.blocks["known_in_hands"]
         entries[:] = 0.0
         for k in range(n - 1):
-            for card, count in enumerate(game.known_in_hand((seat + 1 + k) % n)):
+            for card, count in enumerate(state.known[(seat + 1 + k) % n]):
                 if count:
                     entries[k * NUM_CARD_TYPES + card] = min(count / HAND_SIZE, 1.0)
         memory.blocks["unseen"][:] = [
@@ -453,7 +460,7 @@ class TortillaObserver(Observer):
         ]
         memory.unseen = key
 
-    def _events(self, game: TortillaDePatatas, seat: int, memory: _SeatMemory) -> None:
+    def _events(self, game: EngineView, seat: int, memory: _SeatMemory) -> None:
         """What the seat saw happen since its last decision (observation mode)."""
         key = game.events_key(seat)
         if memory.events != key:

@@ -15,7 +15,7 @@ card, the size it is perfect at) and, when one diner card is left, serving any p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -24,9 +24,11 @@ from fiesta_envs.tortilla.actions import SERVE_BASE, serve_action
 from fiesta_envs.tortilla.baselines import CarefulChef
 from fiesta_envs.tortilla.components import DINER_VALUES, NUM_TEAMS, PANS_PER_TEAM
 from fiesta_envs.tortilla.omelettes import is_perfect
+from fiesta_envs.tortilla.state import Phase
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
+    from fiesta_envs.tortilla.game import TortillaDePatatas
 
 NUM_SERVES = PANS_PER_TEAM * 2 * len(DINER_VALUES)
 #: The plays ``careful`` values most that are compared at every play.
@@ -39,11 +41,12 @@ class TortillaSearch(MonteCarloSearch):
     """Flat Monte-Carlo over determinisations, ``careful`` rollouts; searches the serves (module docstring)."""
 
     rollout_policy = CarefulChef
+    heuristic: CarefulChef
     default_budget = 8
 
     def searched(self, game: Game, player: int, legal: np.ndarray) -> bool:
-        phase = game.phase  # type: ignore[attr-defined]
-        return phase == "play" or (phase == "after" and bool(game.legal_mask()[SERVES].any()))
+        phase = _tortilla(game).state.phase
+        return phase == Phase.PLAY or (phase == Phase.AFTER and bool(game.legal_mask()[SERVES].any()))
 
     def candidates(self, game: Game, player: int, legal: np.ndarray, proposal: int) -> list[int]:
         mask = game.legal_mask()
@@ -54,21 +57,27 @@ class TortillaSearch(MonteCarloSearch):
             if without_serves.any():
                 self.heuristic.rng = self.rng
                 wanted.append(int(self.heuristic.act(None, without_serves, game, player)))
-        if game.phase == "play":  # type: ignore[attr-defined]
-            wanted += self.heuristic.best_plays(game, player, TOP_PLAYS)  # type: ignore[attr-defined]
-        wanted += self._sensible_serves(game, player, mask)
+        tortilla = _tortilla(game)
+        if tortilla.state.phase == Phase.PLAY:
+            wanted += self.heuristic.best_plays(tortilla, player, TOP_PLAYS)
+        wanted += self._sensible_serves(tortilla, player, mask)
         return list(dict.fromkeys(wanted))
 
     @staticmethod
-    def _sensible_serves(game: Game, player: int, mask: np.ndarray) -> list[int]:
+    def _sensible_serves(game: TortillaDePatatas, player: int, mask: np.ndarray) -> list[int]:
         """Serves of perfect pans (the sizes they are perfect at, every diner card allowed) and, with one
         diner card left, the serve of any pan as an M that ends the game."""
         team = player % NUM_TEAMS
-        last_card = sum(game.diners_left) == 1  # type: ignore[attr-defined]
+        last_card = sum(game.state.diners_left) == 1
         serves = []
         for pan in range(PANS_PER_TEAM):
-            counts = game.pan_counts[team * PANS_PER_TEAM + pan]  # type: ignore[attr-defined]
+            counts = game.pan_counts[team * PANS_PER_TEAM + pan]
             for size in (XL, M):
                 if is_perfect(counts, size) or (last_card and size == M):
                     serves += [serve_action(pan, size, d) for d in DINER_VALUES if mask[serve_action(pan, size, d)]]
         return serves
+
+
+def _tortilla(game: Game) -> TortillaDePatatas:
+    """The searched game: this agent plays Tortilla de Patatas only."""
+    return cast("TortillaDePatatas", game)

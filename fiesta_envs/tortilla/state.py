@@ -1,5 +1,5 @@
-"""The saved position of a game of Tortilla de Patatas (``TortillaState``) and the records in it: served
-omelettes and the table events each seat saw since its last decision.
+"""The position of a game of Tortilla de Patatas (``TortillaState``, the engine's ``state``) and the records in
+it: served omelettes and the table events each seat saw since its last decision.
 
 Pans are numbered globally here, ``team * 3 + pan``. Nothing here is rule code but the checks a loaded
 position must pass (``TortillaState.check``).
@@ -87,7 +87,7 @@ PHASE_NAMES: tuple[str, ...] = tuple(phase.label for phase in Phase)
 
 @dataclass
 class TortillaState:
-    """The saved position of a game: exactly what its state dict holds.
+    """The position of a game (the engine's ``state``): exactly what its state dict holds.
 
     Cards are card type ids (``components.CARD_TYPES``); pans are numbered ``team * 3 + pan``, piles
     bottom card first. The state dict names cards, lists the pans per team and the fridge top first:
@@ -110,6 +110,26 @@ class TortillaState:
     served: list[ServedOmelette]
     events: list[TableEvent]  # since the oldest last decision of a seat
     events_seen_from: list[int]  # per seat, where its events start in ``events``
+
+    def copy(self) -> TortillaState:
+        """An independent copy: every list copied (served omelettes and events are immutable tuples)."""
+        return TortillaState(
+            phase=self.phase,
+            current=self.current,
+            turn=self.turn,
+            starts_placed=self.starts_placed,
+            served_this_turn=self.served_this_turn,
+            played_pan=self.played_pan,
+            hands=[hand[:] for hand in self.hands],
+            known=[known[:] for known in self.known],
+            pans=[pile[:] for pile in self.pans],
+            deck=self.deck[:],
+            door=self.door,
+            diners_left=self.diners_left[:],
+            served=self.served[:],
+            events=self.events[:],
+            events_seen_from=self.events_seen_from[:],
+        )
 
     # ------------------------------------------------------------------ to a state dict
     def to_dict(self) -> dict[str, Any]:
