@@ -313,6 +313,7 @@ class TortillaDePatatas(Game):
         twin.rng = copy.deepcopy(self.rng)
         twin.observer = self._make_observer()
         twin._mask_cache = None
+        twin.actions_applied = 0
         twin._load(self.state.copy())
         return twin
 
