@@ -253,6 +253,7 @@ def _build_env(
 
             env = ScoreShaping(env, reward_shaping, gamma)
         return Monitor(env)
+
     def opponent(name: str) -> Any:  # any agent spec (fiesta_envs/agents/registry.py), checked for this game
         return make_policy(game, name, num_players=num_players, options=options)
 
@@ -371,7 +372,9 @@ class Trainer:
             self.league.forget_after(step)
             self._forget_evaluations_after(step)
             self.vec_env = make_vec_env(config, self.league.members(step))
-            self.model = load_model(checkpoint, env=self.vec_env, device=config.device)
+            from fiesta_envs.training.lean_ppo import lean
+
+            self.model = lean(load_model(checkpoint, env=self.vec_env, device=config.device))
             if self.model.num_timesteps != step:
                 raise CheckpointError(
                     f"checkpoint {checkpoint}: its model is at step {self.model.num_timesteps}, its meta says {step}"
@@ -424,11 +427,12 @@ class Trainer:
 
     def _new_model(self, vec_env: Any) -> Any:
         import torch.nn as nn
-        from sb3_contrib import MaskablePPO
+
+        from fiesta_envs.training.lean_ppo import LeanMaskablePPO
 
         config, ppo = self.config, self.config.ppo
         seed_everything(run_seed(config.seed, 0, "model"))
-        return MaskablePPO(
+        return LeanMaskablePPO(
             "MlpPolicy",
             vec_env,
             learning_rate=ppo.learning_rate,
