@@ -7,7 +7,9 @@
 The measurement is ``fiesta bench --train-config``'s (``fiesta_envs.testing.bench.bench_config_training``: the
 config's own training loop without warm start and evaluations, CPU seconds in ``learn``), taken from this
 checkout's ``bench.py`` while the package it measures is whichever ``fiesta_envs`` Python imports: an older
-checkout first on ``PYTHONPATH`` is measured by the same code (the line names the package it imported).
+checkout first on ``PYTHONPATH`` is measured by the same code (the line names the package it imported). The
+training code (``fiesta_envs.training``, installed from the repository's ``training/`` folder) is taken from
+the same checkout as the package, not from wherever the package was installed in editable mode.
 ``scripts/train_speed_ab.py`` runs it for two checkouts in turn.
 """
 
@@ -33,8 +35,30 @@ def bench_module() -> Any:
     return module
 
 
-def measure(config_path: str, steps: int, profile: str | None = None) -> dict[str, Any]:
+def use_checkout_folders() -> None:
+    """Import ``fiesta_envs.training`` (and ``fiesta_envs.configs``) from the checkout of the imported ``fiesta_envs``.
+
+    An editable install maps them to its own repository's ``training/`` and ``configs/`` whatever checkout
+    ``PYTHONPATH`` puts first; measuring an older checkout must run that checkout's training code."""
     import fiesta_envs
+
+    root = Path(fiesta_envs.__file__).resolve().parent.parent
+    for name, folder in (("fiesta_envs.training", "training"), ("fiesta_envs.configs", "configs")):
+        init = root / folder / "__init__.py"
+        if name in sys.modules or not init.is_file():
+            continue
+        spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(init.parent)])
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        setattr(fiesta_envs, name.rsplit(".", 1)[1], module)
+        spec.loader.exec_module(module)
+
+
+def measure(config_path: str, steps: int, profile: str | None = None) -> dict[str, Any]:
+    use_checkout_folders()
+    import fiesta_envs
+    import fiesta_envs.training
 
     bench = bench_module()
     profiler = None
@@ -52,6 +76,7 @@ def measure(config_path: str, steps: int, profile: str | None = None) -> dict[st
     return {
         "config": config_path,
         "package": str(Path(fiesta_envs.__file__).parent),
+        "training": str(Path(fiesta_envs.training.__file__).parent),
         "steps": measured.steps,
         "cpu_seconds": round(measured.seconds, 3),
         "wall_seconds": round(measured.wall_seconds, 3),

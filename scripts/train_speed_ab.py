@@ -6,8 +6,8 @@
 
 Each repeat measures both checkouts, one after the other (which one goes first alternates from repeat to
 repeat), each in a fresh process whose ``PYTHONPATH`` is that checkout (the measurement checks that the package
-it imported comes from there). A busy machine slows both sides of a pair alike, so the ratio of each pair is
-reported along with the median and the spread of the frames per second of each side.
+it imported, and its training code, come from there). A busy machine slows both sides of a pair alike, so the
+ratio of each pair is reported along with the median and the spread of the frames per second of each side.
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ def run_side(checkout: Path, config: Path, steps: int) -> dict[str, Any]:
     result = json.loads(done.stdout.strip().splitlines()[-1])
     if Path(result["package"]).resolve() != (checkout / "fiesta_envs").resolve():
         raise RuntimeError(f"measured {result['package']}, not the checkout {checkout}")
+    if Path(result["training"]).resolve() != (checkout / "training").resolve():
+        raise RuntimeError(f"measured the training code of {result['training']}, not the checkout {checkout}")
     return result
 
 
