@@ -29,17 +29,30 @@ MAKE = functools.partial(
 )
 
 
-def new_model(algorithm: type, env: LeanDummyVecEnv) -> MaskablePPO:
+def new_model(algorithm: type, env: LeanDummyVecEnv, **policy: object) -> MaskablePPO:
     torch.manual_seed(0)
     return algorithm(
-        "MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=2, seed=0, policy_kwargs={"net_arch": [32, 16]}
+        "MlpPolicy",
+        env,
+        n_steps=64,
+        batch_size=64,
+        n_epochs=2,
+        seed=0,
+        policy_kwargs={"net_arch": [32, 16], **policy},
     )
 
 
-def test_policy_step_draws_what_the_policy_forward_draws():
+def test_policies_it_does_not_cover_take_maskable_ppo_own_step():
+    env = LeanDummyVecEnv([MAKE] * 2)
+    assert not covers(new_model(MaskablePPO, env, share_features_extractor=False).policy)
+    assert covers(new_model(MaskablePPO, env, activation_fn=torch.nn.ReLU).policy)
+
+
+@pytest.mark.parametrize("activation", [torch.nn.Tanh, torch.nn.ReLU])
+def test_policy_step_draws_what_the_policy_forward_draws(activation):
     env = LeanDummyVecEnv([MAKE] * 4)
     env.seed(3)
-    model = new_model(MaskablePPO, env)
+    model = new_model(MaskablePPO, env, activation_fn=activation)
     assert covers(model.policy)
     rng = np.random.default_rng(0)
     for _ in range(20):

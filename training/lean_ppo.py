@@ -13,8 +13,10 @@ asking every environment through its wrappers.
 
 Only the rollout changes: the PPO update, saving and loading are ``MaskablePPO``'s, and a checkpoint holds
 nothing of this class (``MaskablePPO.load`` reads it; ``lean(model)`` turns a loaded model into this class).
-Policies this step does not cover (a features extractor per network, observations that are not one flat
-array, actions that are not one ``Discrete``) take ``MaskablePPO``'s own path.
+Policies this step does not cover (a features extractor per network or other than flattening, observations
+that are not one flat array, layers other than ``Linear``, ``Tanh`` and ``ReLU``, actions that are not one
+``Discrete``) take ``MaskablePPO``'s own path. The layers are applied as their modules' ``forward`` does
+(``F.linear``, ``torch.tanh``, ``F.relu``), without the module call around each.
 """
 
 from __future__ import annotations
@@ -23,27 +25,30 @@ from typing import Any
 
 import numpy as np
 import torch as th
+import torch.nn.functional as F
 from gymnasium import spaces
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.buffers import MaskableDictRolloutBuffer, MaskableRolloutBuffer
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 from stable_baselines3.common.buffers import RolloutBuffer
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.torch_layers import FlattenExtractor
 from stable_baselines3.common.utils import obs_as_tensor
 from stable_baselines3.common.vec_env import VecEnv
+from torch import nn
 
 #: the logit ``MaskableCategorical`` gives a masked action (sb3-contrib's ``HUGE_NEG``)
 MASKED_LOGIT = -1e8
 
 
 def masked_policy_step(policy: Any, obs: th.Tensor, action_masks: np.ndarray) -> tuple[th.Tensor, ...]:
-    """``policy(obs, action_masks=action_masks)`` of a ``MaskableActorCriticPolicy`` with a shared features
-    extractor and one ``Discrete`` action: (actions, values, log-probabilities), the same tensors as its
-    ``forward`` (the same operations on the same values, the same draw from torch's random generator)."""
-    features = policy.extract_features(obs)
-    latent_pi, latent_vf = policy.mlp_extractor(features)
-    values = policy.value_net(latent_vf)
-    logits = policy.action_net(latent_pi).view(-1, policy.action_dist.action_dim)
+    """``policy(obs, action_masks=action_masks)`` of a ``MaskableActorCriticPolicy`` that ``covers`` accepts:
+    (actions, values, log-probabilities), the same tensors as its ``forward`` (the same operations on the same
+    values, the same draw from torch's random generator)."""
+    features = obs.float().flatten(1)  # preprocess_obs of a flat Box, then FlattenExtractor
+    latent_pi = _through(policy.mlp_extractor.policy_net, features)
+    values = _through([policy.value_net], _through(policy.mlp_extractor.value_net, features))
+    logits = _through([policy.action_net], latent_pi).view(-1, policy.action_dist.action_dim)
     normalised = logits - logits.logsumexp(dim=-1, keepdim=True)  # Categorical(logits=...)
     masks = th.as_tensor(action_masks, dtype=th.bool, device=logits.device).reshape(normalised.shape)
     masked = th.where(masks, normalised, th.tensor(MASKED_LOGIT, dtype=logits.dtype, device=logits.device))
@@ -54,13 +59,33 @@ def masked_policy_step(policy: Any, obs: th.Tensor, action_masks: np.ndarray) ->
     return actions, values, log_prob
 
 
+def _through(layers: Any, x: th.Tensor) -> th.Tensor:
+    """``x`` through ``layers`` (``Linear``, ``Tanh``, ``ReLU``): each module's own ``forward`` computation."""
+    for layer in layers:
+        if isinstance(layer, nn.Linear):
+            x = F.linear(x, layer.weight, layer.bias)
+        elif isinstance(layer, nn.Tanh):
+            x = th.tanh(x)
+        else:
+            x = F.relu(x, inplace=layer.inplace)
+    return x
+
+
 def covers(policy: Any) -> bool:
-    """Whether ``masked_policy_step`` computes what ``policy.forward`` does for this policy."""
+    """Whether ``masked_policy_step`` computes what ``policy.forward`` does for this policy: one flattening
+    features extractor on a flat ``Box``, MLPs of ``Linear``, ``Tanh`` and ``ReLU`` layers, one ``Discrete``
+    action."""
+    networks = [*policy.mlp_extractor.policy_net, *policy.mlp_extractor.value_net]
     return (
         bool(getattr(policy, "share_features_extractor", False))
-        and isinstance(policy.action_space, spaces.Discrete)
+        and isinstance(policy.features_extractor, FlattenExtractor)
         and isinstance(policy.observation_space, spaces.Box)
+        and len(policy.observation_space.shape) == 1
+        and isinstance(policy.action_space, spaces.Discrete)
         and hasattr(policy.action_dist, "action_dim")
+        and all(type(layer) in (nn.Linear, nn.Tanh, nn.ReLU) for layer in networks)
+        and type(policy.action_net) is nn.Linear
+        and type(policy.value_net) is nn.Linear
     )
 
 

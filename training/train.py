@@ -12,16 +12,19 @@ What a run does, top to bottom (``Trainer.run``):
 2. Build ``n_envs`` single-seat environments with random seats: in ``SubprocVecEnv`` worker
    processes (one torch thread each) when ``n_envs > 1``, or all in this process with
    ``vec_env: dummy`` (faster for cheap games on few cores: one batched forward pass for all
-   environments and no inter-process traffic). Every other seat holds an ``OpponentMix``
+   environments, the frozen opponents of all games answered together, and no inter-process
+   traffic: ``training/lean_vec_env.py``). Every other seat holds an ``OpponentMix``
    (``training/league.py``) that picks, per episode, a scripted baseline or a frozen past
    self according to the config's weights. Cooperative games: every other seat is the
    learner's latest frozen snapshot (``team_play: frozen``), or, with ``team_play: shared``, one
    ``TeamEnv`` per environment in which the learner plays every seat (parameter sharing: every
    decision is a training sample; ``fiesta_envs/core/team_env.py``). ``reward_shaping`` adds
    potential-based shaping by the running score margin (``training/shaping.py``).
-3. Train in chunks that end at the next event; every schedule (``snapshot_every``,
-   ``eval.every``, ``checkpoint_every``, ``total_timesteps``) is rounded up to a multiple of the
-   rollout size ``ppo.n_steps x n_envs``, so events fall between PPO updates. At each event:
+3. Train in chunks that end at the next event (MaskablePPO, its rollouts collected by
+   ``LeanMaskablePPO``: the same computation with less bookkeeping, ``training/lean_ppo.py``);
+   every schedule (``snapshot_every``, ``eval.every``, ``checkpoint_every``,
+   ``total_timesteps``) is rounded up to a multiple of the rollout size ``ppo.n_steps x
+   n_envs``, so events fall between PPO updates. At each event:
    add a snapshot to the league, evaluate against the baselines (TensorBoard ``eval/``), and
    write a checkpoint atomically (``training/checkpoint.py``).
 4. At the end: an evaluation table (win rate with a 95% Wilson interval per baseline).
