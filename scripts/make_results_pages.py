@@ -130,14 +130,30 @@ def learning_page(data: Mapping[str, Any]) -> str:
     columns = ["game", "opponent", "seed", "games", "W / D / L", "win rate [95% CI]", "mean score", "margin", "command"]
 
     def cells(r: Row) -> list[str]:
-        return [game_title(r), code(r["opponent"]), str(r["seed"]), number(r["games"]), wdl(r), rate(r), score(r),
-                signed(r.get("mean_margin")), code(r["command"])]
+        return [
+            game_title(r),
+            code(r["opponent"]),
+            str(r["seed"]),
+            number(r["games"]),
+            wdl(r),
+            rate(r),
+            score(r),
+            signed(r.get("mean_margin")),
+            code(r["command"]),
+        ]
 
     training = data["training"]
     train_rows = [
-        [game_title(t), code(t["command"]), code(t["teacher"]), number(t["cloned_games"]),
-         "—" if t["clone_accuracy"] is None else f"{t['clone_accuracy']:.1%}", number(t["ppo_steps"]),
-         f"{t['wall_minutes']} min", number(t["cpu_seconds"])]
+        [
+            game_title(t),
+            code(t["command"]),
+            code(t["teacher"]),
+            number(t["cloned_games"]),
+            "—" if t["clone_accuracy"] is None else f"{t['clone_accuracy']:.1%}",
+            number(t["ppo_steps"]),
+            f"{t['wall_minutes']} min",
+            number(t["cpu_seconds"]),
+        ]
         for t in training
     ]
     main = data["main_job"]
@@ -160,15 +176,20 @@ def learning_page(data: Mapping[str, Any]) -> str:
         "JSON lists under `also_plays`.\n\n" + table(columns, (cells(r) for r in elsewhere)),
         "## How they were trained\n\nEach agent is one run of its config: behaviour cloning of the teacher's "
         "games, then MaskablePPO; times were measured on a 2-core machine shared with other runs.\n\n"
-        + measured_on(training) + "\n\n"
-        + table(["agent", "command", "teacher", "games cloned", "clone accuracy", "PPO steps", "wall time",
-                 "CPU-seconds"], train_rows),
+        + measured_on(training)
+        + "\n\n"
+        + table(
+            ["agent", "command", "teacher", "games cloned", "clone accuracy", "PPO steps", "wall time", "CPU-seconds"],
+            train_rows,
+        ),
         f"## The main job\n\n`{main['command']}` runs `{main['config']}` (seed {main['seed']}): cloning "
         f"{main['cloned_games']:,} `{main['teacher']}` games ({main['clone_accuracy']:.1%} accuracy), then "
         f"{main['ppo_steps']:,} PPO steps, then this evaluation table (the same table, digit for digit, in fresh "
         f"clones of {' and '.join(main['commits'])}; {' and '.join(str(w) for w in main['wall_minutes'])} minutes "
         "of wall time on 2 cores, set-up included). Across machines torch's CPU kernels may round differently "
-        "and PPO amplifies that: expect the same numbers within their intervals.\n\n" + measured_on([main]) + "\n\n"
+        "and PPO amplifies that: expect the same numbers within their intervals.\n\n"
+        + measured_on([main])
+        + "\n\n"
         + table(["opponent", "games", "W / D / L", "win rate [95% CI]", "mean score", "margin"], main_rows),
     )
 
@@ -176,10 +197,16 @@ def learning_page(data: Mapping[str, Any]) -> str:
 def ladder_page(data: Mapping[str, Any]) -> str:
     rows = data["rows"]
     ratings = [
-        [game_title(r), r["games_label"],
-         " · ".join(f"`{a['agent']}` {a['rating']:+d} [{a['ci'][0]:+d}, {a['ci'][1]:+d}]".replace("+0 [+0, +0]", "0")
-                    for a in r["ratings"]),
-         code(r["command"]), r.get("commit") or "—"]
+        [
+            game_title(r),
+            r["games_label"],
+            " · ".join(
+                f"`{a['agent']}` {a['rating']:+d} [{a['ci'][0]:+d}, {a['ci'][1]:+d}]".replace("+0 [+0, +0]", "0")
+                for a in r["ratings"]
+            ),
+            code(r["command"]),
+            r.get("commit") or "—",
+        ]
         for r in rows
     ]
     duels = [
@@ -205,15 +232,32 @@ def ladder_page(data: Mapping[str, Any]) -> str:
 
 def search_page(search: Mapping[str, Any], baselines: Mapping[str, Any]) -> str:
     search_rows = [
-        [game_title(r), code(r["agent"]), code(r["opponent"]), number(r["games"]), wdl(r), rate(r),
-         signed(r.get("mean_margin")),
-         "—" if r.get("cpu_seconds_per_game") is None else f"{r['cpu_seconds_per_game']:g} s",
-         code(r["command"]), r.get("commit") or "—"]
+        [
+            game_title(r),
+            code(r["agent"]),
+            code(r["opponent"]),
+            number(r["games"]),
+            wdl(r),
+            rate(r),
+            signed(r.get("mean_margin")),
+            "—" if r.get("cpu_seconds_per_game") is None else f"{r['cpu_seconds_per_game']:g} s",
+            code(r["command"]),
+            r.get("commit") or "—",
+        ]
         for r in search["rows"]
     ]
     baseline_rows = [
-        [game_title(r), code(r["agent"]), code(r["opponent"]), number(r["games"]), wdl(r), rate(r), score(r),
-         r.get("note") or "", code(r["command"])]
+        [
+            game_title(r),
+            code(r["agent"]),
+            code(r["opponent"]),
+            number(r["games"]),
+            wdl(r),
+            rate(r),
+            score(r),
+            r.get("note") or "",
+            code(r["command"]),
+        ]
         for r in baselines["rows"]
     ]
     return page(
@@ -222,24 +266,48 @@ def search_page(search: Mapping[str, Any], baselines: Mapping[str, Any]) -> str:
         "## The search agent\n\n`search` against the heuristic it rolls out with, the shipped `ppo` against "
         "`search`, and a search that starts from the shipped network's choice (`search:proposer=ppo`) against the "
         "plain one; seats rotated; CPU time per game counts both seats in one process.\n\n"
-        + measured_on(search["rows"]) + "\n\n"
-        + table(["game", "agent", "opponent", "games", "W / D / L", "win rate [95% CI]", "mean margin",
-                 "CPU per game", "command", "commit"], search_rows),
+        + measured_on(search["rows"])
+        + "\n\n"
+        + table(
+            [
+                "game",
+                "agent",
+                "opponent",
+                "games",
+                "W / D / L",
+                "win rate [95% CI]",
+                "mean margin",
+                "CPU per game",
+                "command",
+                "commit",
+            ],
+            search_rows,
+        ),
         "## The baselines' versions\n\nVersion 2 of each scripted baseline against its version 1, seats rotated "
         "(the cooperative games and solo Tequila: team against team on the same deals).\n\n"
-        + measured_on(baselines["rows"]) + "\n\n"
-        + table(["game", "agent", "opponent", "games", "W / D / L", "win rate [95% CI]", "mean score", "note",
-                 "command"], baseline_rows),
+        + measured_on(baselines["rows"])
+        + "\n\n"
+        + table(
+            ["game", "agent", "opponent", "games", "W / D / L", "win rate [95% CI]", "mean score", "note", "command"],
+            baseline_rows,
+        ),
     )
 
 
 def fuzz_page(data: Mapping[str, Any]) -> str:
     rows = data["rows"]
     cells = [
-        [game_title(r) + ("" if r.get("players") is None else f", {r['players']} player{'s' * (r['players'] > 1)}"),
-         f"{r['configurations_run']} of {r['configurations_total']}: {r['configurations']}", number(r["games_each"]),
-         number(r["steps"]), number(r["checks"]), number(r["failures"]), number(r["cpu_seconds"]), code(r["command"]),
-         r["commit"]]
+        [
+            game_title(r) + ("" if r.get("players") is None else f", {r['players']} player{'s' * (r['players'] > 1)}"),
+            f"{r['configurations_run']} of {r['configurations_total']}: {r['configurations']}",
+            number(r["games_each"]),
+            number(r["steps"]),
+            number(r["checks"]),
+            number(r["failures"]),
+            number(r["cpu_seconds"]),
+            code(r["command"]),
+            r["commit"],
+        ]
         for r in rows
     ]
     games = sum(r["games_each"] * r["configurations_run"] for r in rows)
@@ -252,67 +320,77 @@ def fuzz_page(data: Mapping[str, Any]) -> str:
         "the seed, rewards at the end only, and each game's invariants. `--sample-rate 0.02` puts the expensive "
         "checks on 2% of steps instead of 10%. The default test run fuzzes a few hundred games per game; these "
         f"are the long runs: {games:,} games in all, {failures} failures.\n\n" + measured_on(rows),
-        table(["game", "configurations", "games each", "steps", "checks", "failures", "CPU-seconds", "command",
-               "engine commit"], cells),
+        table(
+            [
+                "game",
+                "configurations",
+                "games each",
+                "steps",
+                "checks",
+                "failures",
+                "CPU-seconds",
+                "command",
+                "engine commit",
+            ],
+            cells,
+        ),
     )
 
 
+#: the parts of a training step's CPU time in ``results/perf_training.json``, and their column titles
+TRAINING_PARTS = (
+    ("environment", "environment"),
+    ("opponents", "opponents"),
+    ("rollout_inference", "rollout inference"),
+    ("update", "PPO update"),
+)
+
+
 def performance_page(data: Mapping[str, Any]) -> str:
-    share, loops, fps = data["env_share"], data["loops"], data["training_fps"]
-    share_rows = [
-        [GAME_TITLES[r["game"]], f"{decimal(r['share_1_env'])}%", f"{decimal(r['share_2_envs'])}%",
-         number(r["fps_1_env"]), number(r["fps_2_envs"])]
-        for r in share["rows"]
-    ]
-    reference = next(r for r in loops["rows"] if r["game"] == "connect_four_v3")
-
-    def loop(r: Row, key: str, against: str) -> str:
-        cell = r[key]
-        if cell is None:
-            return "—"
-        text = f"{cell['median']:,} ({cell['min']:,}–{cell['max']:,})"
-        if r is reference:
-            return text
-        return f"{text} ({cell['median'] / reference[against]['median']:.2f}×)"
-
-    loop_rows = [
-        [GAME_TITLES[r["game"]], str(r["players"]), loop(r, "aec", "aec"), loop(r, "engine", "engine"),
-         loop(r, "gymnasium", "aec"), number(r["steps_per_game"])]
-        for r in loops["rows"]
-    ]
-    fps_rows = [
-        [code(r["config"]) + (f" ({r['about']})" if r["about"] else ""),
-         ", ".join(number(v) for v in r["frames_per_second"])]
-        for r in fps["rows"]
+    """The performance page: every shipped config's training speed and where its time goes."""
+    machine = data["machine"]
+    load = machine.get("load_average")
+    on = f"{machine['cpus']} CPU cores"
+    if load:
+        on += (
+            f" (load average {load[0]:.1f} while measuring: other programs ran, so the shares say more than the rates)"
+        )
+    rows = [
+        [code(r["config"]), number(round(r["frames_per_second"]))]
+        + [f"{r['share'][key]:.0%}" for key, _ in TRAINING_PARTS]
+        for r in data["rows"]
     ]
     return page(
-        "performance.json",
+        "perf_training.json",
         "Performance",
-        "The target is the environment's share of training time: under 20% of MaskablePPO's (`fiesta bench "
-        "--train`: a `DummyVecEnv` of single-seat environments with random opponents, one torch thread; the CPU "
-        "time inside `reset`, `step` and `action_masks` over the whole run's). Below that a faster environment "
-        "would barely speed up learning; `pytest -m slow tests/test_bench.py` asserts it for every game. Speeds "
-        "move between runs and machines; the ratios to PettingZoo's `connect_four_v3` are for comparison.",
-        f"## Share of training time\n\n`{share['command']}` on {data['machine']}.\n\n" + measured_on([share]) + "\n\n"
-        + table(["environment", "env share, 1 env", "env share, 2 envs", "frames/s, 1 env", "frames/s, 2 envs"],
-                share_rows),
-        "## Steps per second of random legal games\n\nThe same run; each cell the median of five repeats (min–max). "
-        "The AEC and Gymnasium loops are compared with the wrapped `connect_four_v3` `env()`, the engine with its "
-        "raw env. The Gymnasium loop counts the learner's steps only, so games with more players do more work "
-        "per step.\n\n" + measured_on([loops]) + "\n\n"
-        + table(["environment", "players", "AEC steps/s", "engine steps/s", "Gymnasium steps/s", "steps per game"],
-                loop_rows),
-        f"## Training frames per second of the shipped configs\n\nOn {fps['machine']}; two runs each:\n\n"
-        f"```bash\n{fps['rows'][0]['command']}\n```\n\n(with each config; frames/s in `logs/*.csv`, `time/fps`).\n\n"
-        + measured_on([fps]) + "\n\n" + table(["config", "frames/s"], fps_rows),
+        "Training speed of every shipped config, and where its time goes: the config's own loop (its opponents, "
+        "league, reward shaping, network and PPO settings) without the warm start and the evaluations, timed in "
+        "CPU seconds of the process inside MaskablePPO's `learn()` (one torch thread, as the configs use).\n\n"
+        "- **environment**: the environments' steps without the opponents' moves (rules, observations, action "
+        "features, masks, wrappers);\n"
+        "- **opponents**: the opponents' moves (scripted players, frozen networks of the league);\n"
+        "- **rollout inference**: the rest of collecting the rollout, mostly the policy's forward passes;\n"
+        "- **PPO update**: the gradient steps.",
+        f"`{data['command']}` on {on}, {number(data['steps'])} steps a config.\n\n"
+        + measured_on([data])
+        + "\n\n"
+        + table(["config", "frames/s", *(title for _, title in TRAINING_PARTS)], rows),
+        "`python scripts/train_speed_ab.py --base <other checkout> --config <config>` compares two checkouts on one "
+        "config, alternating them (`results/perf_fiesta_mexicana_ab.json` is such a comparison). `fiesta bench` "
+        "measures the environments alone: steps per second of random legal games, against PettingZoo's "
+        "`connect_four_v3`.",
     )
 
 
 def rllib_page(data: Mapping[str, Any]) -> str:
     speed, run = data["throughput"], data["shipped_config"]
     speed_rows = [
-        [str(r["num_env_runners"]), number(r["steps_per_second"]), number(r["median_iteration"]),
-         signed(r["mean_return"])]
+        [
+            str(r["num_env_runners"]),
+            number(r["steps_per_second"]),
+            number(r["median_iteration"]),
+            signed(r["mean_return"]),
+        ]
         for r in speed["rows"]
     ]
     run_rows = [
@@ -323,12 +401,17 @@ def rllib_page(data: Mapping[str, Any]) -> str:
         "Ray RLlib backend",
         "Measurements of `fiesta train --backend rllib` ([Scale-out](../scale-out.md)).",
         f"## Throughput\n\n{speed['setting']}; on {speed['machine']}. `{speed['command']}` ({speed['config']}).\n\n"
-        + measured_on([speed]) + "\n\n"
-        + table(["`num_env_runners`", "steps/s (whole run)", "median iteration",
-                 "learner's mean return, last iteration"], speed_rows),
+        + measured_on([speed])
+        + "\n\n"
+        + table(
+            ["`num_env_runners`", "steps/s (whole run)", "median iteration", "learner's mean return, last iteration"],
+            speed_rows,
+        ),
         f"## The shipped config to its end\n\n`{run['command']}` on {run['machine']}: {run['steps']:,} steps in "
         f"{run['wall_minutes']} minutes of wall time ({run['driver_cpu_minutes']} CPU-minutes in the driver). "
-        "The final evaluation, seats rotated:\n\n" + measured_on([run]) + "\n\n"
+        "The final evaluation, seats rotated:\n\n"
+        + measured_on([run])
+        + "\n\n"
         + table(["opponent", "games", "W / D / L", "win rate [95% CI]", "mean margin"], run_rows),
     )
 
@@ -355,11 +438,15 @@ def team_baselines_page(data: Mapping[str, Any]) -> str:
         "The `associative` team (version 2, and `:version=1`) and `random` in every seat, at every player count, "
         "no options; the interval is the 95% interval of the mean.\n\n" + measured_on(rows),
         "## Fiesta de los Muertos: skulls appeased\n\n"
-        + table(["players", "team", "games", "skulls appeased [95% CI]", "share of skulls", "command"],
-                (cells(r) for r in muertos)),
+        + table(
+            ["players", "team", "games", "skulls appeased [95% CI]", "share of skulls", "command"],
+            (cells(r) for r in muertos),
+        ),
         "## La Catrina: flowers at the end of the campaign\n\n"
-        + table(["players", "team", "campaigns", "flowers [95% CI]", "all 13 flowers", "command"],
-                (cells(r) for r in catrina)),
+        + table(
+            ["players", "team", "campaigns", "flowers [95% CI]", "all 13 flowers", "command"],
+            (cells(r) for r in catrina),
+        ),
     )
 
 
@@ -424,7 +511,7 @@ def index_page() -> str:
         "player count.\n"
         "- [Tequila's prestige values](tequila-calibration.md): solo scores with the calibrated sheet.\n"
         "- [Long fuzz runs](fuzz.md): every configuration of every game, checked step by step.\n"
-        "- [Performance](performance.md): the environments' share of training time and their speed.\n"
+        "- [Performance](performance.md): training speed of every shipped config and where its time goes.\n"
         "- [Ray RLlib backend](rllib.md): its throughput and its shipped config's run.",
     )
 
@@ -432,8 +519,11 @@ def index_page() -> str:
 def headline(learning: Mapping[str, Any], search: Mapping[str, Any]) -> str:
     """The README's table: per trained setting, the shipped agent and ``search`` against the plain baseline."""
     picked = [
-        r for r in learning["rows"]
-        if r["seed"] == 1 and ":" not in r["opponent"] and r["opponent"] != "random"
+        r
+        for r in learning["rows"]
+        if r["seed"] == 1
+        and ":" not in r["opponent"]
+        and r["opponent"] != "random"
         and "the 4-player agent" not in r["setting"]
     ]
     searches = {(r["game"], r["setting"], r["opponent"]): r for r in search["rows"] if r["agent"] == "search"}
@@ -443,8 +533,12 @@ def headline(learning: Mapping[str, Any], search: Mapping[str, Any]) -> str:
     for r in picked:
         found = searches.get((r["game"], r["setting"], r["opponent"]))
         rows.append([game_title(r), code(r["opponent"]), rate(r), rate(found) if found else "—"])
-    columns = ["game", "baseline", f"`ppo` win rate [95% CI], {'/'.join(f'{n:,}' for n in sorted(ppo_games))} games",
-               f"`search` win rate [95% CI], {'/'.join(f'{n:,}' for n in sorted(search_games))} games"]
+    columns = [
+        "game",
+        "baseline",
+        f"`ppo` win rate [95% CI], {'/'.join(f'{n:,}' for n in sorted(ppo_games))} games",
+        f"`search` win rate [95% CI], {'/'.join(f'{n:,}' for n in sorted(search_games))} games",
+    ]
     return table(columns, rows)
 
 
@@ -457,7 +551,7 @@ def pages() -> dict[Path, str]:
         PAGES / "ladder.md": ladder_page(load("ladder")),
         PAGES / "search.md": search_page(search, load("baselines")),
         PAGES / "fuzz.md": fuzz_page(load("fuzz")),
-        PAGES / "performance.md": performance_page(load("performance")),
+        PAGES / "performance.md": performance_page(load("perf_training")),
         PAGES / "rllib.md": rllib_page(load("rllib")),
         PAGES / "team-baselines.md": team_baselines_page(load("team_baselines")),
         PAGES / "tequila-calibration.md": tequila_calibration_page(load("tequila_calibration")),

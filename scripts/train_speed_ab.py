@@ -6,8 +6,8 @@
 
 Each repeat measures both checkouts, one after the other (which one goes first alternates from repeat to
 repeat), each in a fresh process whose ``PYTHONPATH`` is that checkout (the measurement checks that the package
-it imported comes from there). A busy machine slows both sides of a pair alike, so the ratio of each pair is
-reported along with the median and the spread of the frames per second of each side.
+it imported, and its training code, come from there). A busy machine slows both sides of a pair alike, so the
+ratio of each pair is reported along with the median and the spread of the frames per second of each side.
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ def run_side(checkout: Path, config: Path, steps: int) -> dict[str, Any]:
     result = json.loads(done.stdout.strip().splitlines()[-1])
     if Path(result["package"]).resolve() != (checkout / "fiesta_envs").resolve():
         raise RuntimeError(f"measured {result['package']}, not the checkout {checkout}")
+    if Path(result["training"]).resolve() != (checkout / "training").resolve():
+        raise RuntimeError(f"measured the training code of {result['training']}, not the checkout {checkout}")
     return result
 
 
@@ -69,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     fps = {side: [pair[side]["frames_per_second"] for pair in pairs] for side in sides}
     ratios = [pair["ratio"] for pair in pairs]
     result = {
+        "table": "training_speed_ab",
         "command": "python " + " ".join(shlex.quote(a) for a in [sys.argv[0], *(argv or sys.argv[1:])]),
         "what": "frames per second of MaskablePPO training with the config (no warm start, no evaluations): steps "
         "over the CPU seconds of the process in learn(), both checkouts alternated",
@@ -82,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         "ratio_per_pair": ratios,
         "ratio_median": statistics.median(ratios),
         "pairs": pairs,
+        **versions(config),
     }
     text = json.dumps(result, indent=2)
     if args.json:
@@ -93,6 +97,16 @@ def main(argv: list[str] | None = None) -> int:
         f"B/A per pair {ratios}, median {result['ratio_median']:.2f}"
     )
     return 0
+
+
+def versions(config: Path) -> dict[str, Any]:
+    """This checkout's package version and the version of the config's game (what the results pages cite)."""
+    from fiesta_envs.registry import game_spec
+    from fiesta_envs.training.config import load_config
+    from fiesta_envs.version import __version__
+
+    game = load_config(config).game
+    return {"fiesta_envs_version": __version__, "game_versions": {game: f"v{game_spec(game).game_class().version}"}}
 
 
 def _commit(checkout: Path) -> str:

@@ -42,10 +42,6 @@ def test_check_fails_and_names_the_page_when_a_page_differs(tmp_path, monkeypatc
 
 def measured_blocks(data: dict) -> list[dict]:
     """Everything in a results file that carries a command and versions: rows, or whole tables of a run."""
-    if data["table"] == "performance":
-        runs = [data["env_share"], data["loops"]]
-        return runs + [{**row, **{k: data["training_fps"][k] for k in ("fiesta_envs_version", "game_versions")}}
-                       for row in data["training_fps"]["rows"]]
     if data["table"] == "rllib":
         return [data["throughput"], data["shipped_config"]]
     if data["table"] in ("openspiel", "training_speed", "training_speed_ab"):  # one run: its rows share the command
@@ -77,8 +73,26 @@ def test_the_headline_follows_the_data():
 
 def test_record_result_adds_an_evaluation_and_replaces_the_same_row(tmp_path):
     out = tmp_path / "out"
-    command = [sys.executable, "-m", "fiesta_envs.cli", "evaluate", "--game", "tortilla_de_patatas", "--players", "2",
-               "--agents", "careful,random", "--games", "4", "--seed", "3", "--workers", "1", "--out", str(out)]
+    command = [
+        sys.executable,
+        "-m",
+        "fiesta_envs.cli",
+        "evaluate",
+        "--game",
+        "tortilla_de_patatas",
+        "--players",
+        "2",
+        "--agents",
+        "careful,random",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--workers",
+        "1",
+        "--out",
+        str(out),
+    ]
     subprocess.run(command, check=True, capture_output=True, cwd=ROOT)
     results = tmp_path / "search.json"
     results.write_text(json.dumps({"table": "search", "rows": [{"game": "tequila", "setting": "2 players"}]}))
@@ -107,8 +121,15 @@ def test_record_result_turns_a_fuzz_report_into_a_row_keyed_by_its_command(tmp_p
     results = tmp_path / "fuzz.json"
     results.write_text(json.dumps({"table": "fuzz", "rows": []}))
     configurations = [{"num_players": 2, "options": {}}, {"num_players": 2, "options": {"reward": "margin"}}]
-    report = {"game": "tequila", "configurations": configurations, "games": 20, "steps": 500,
-              "total_checks": 1500, "failures": {"mask": 1}, "seconds": 3.2}
+    report = {
+        "game": "tequila",
+        "configurations": configurations,
+        "games": 20,
+        "steps": 500,
+        "total_checks": 1500,
+        "failures": {"mask": 1},
+        "seconds": 3.2,
+    }
     command = "fiesta fuzz --game tequila --players 2 --games 10 --seed 1"
     for _ in range(2):
         recorder.record(results, {"fuzz": [report]}, command, None, cpu_seconds=5.6)

@@ -19,7 +19,10 @@ the live network on several seats of one trajectory:
 
 from __future__ import annotations
 
+import functools
+import os
 import re
+import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,6 +33,7 @@ import numpy as np
 from fiesta_envs.core.mlp import ACTIVATIONS as _ACTIVATIONS
 from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
 from fiesta_envs.core.policy import Policy
+from fiesta_envs.core.single_seat import NetworkMove
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
@@ -53,7 +57,14 @@ class FrozenPolicy(Policy):
         self.name = name
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
-        return masked_choice(self.actor.logits(observation), action_mask, None if self.deterministic else self.rng)
+        return self._choose(self.actor.logits(observation), action_mask)
+
+    def network_move(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> NetworkMove:
+        """The move as a ``NetworkMove`` (its logits computed elsewhere, with other games' moves)."""
+        return NetworkMove(self.actor, observation, functools.partial(self._choose, action_mask=action_mask))
+
+    def _choose(self, logits: np.ndarray, action_mask: np.ndarray) -> int:
+        return masked_choice(logits, action_mask, None if self.deterministic else self.rng)
 
     def __repr__(self) -> str:
         return f"FrozenPolicy({self.name or 'actor'}, deterministic={self.deterministic})"
@@ -92,6 +103,22 @@ class League:
                 path.unlink(missing_ok=True)
 
 
+#: the snapshots loaded in this process, by file (see ``shared_snapshot``)
+_LOADED: weakref.WeakValueDictionary[tuple[str, int, int, int], ActorSnapshot] = weakref.WeakValueDictionary()
+
+
+def shared_snapshot(path: str) -> ActorSnapshot:
+    """The snapshot in the file ``path``, one object for every seat of every environment of this process that
+    holds it (so that their moves are answered by one forward pass: ``LeanDummyVecEnv``). A file written anew
+    is another file (its inode and time change); a snapshot no seat holds any more is dropped."""
+    status = os.stat(path)
+    key = (os.path.abspath(path), status.st_ino, status.st_mtime_ns, status.st_size)
+    actor = _LOADED.get(key)
+    if actor is None:
+        actor = _LOADED[key] = ActorSnapshot.load(path)
+    return actor
+
+
 # ---------------------------------------------------------------------------------- one opponent seat
 class OpponentMix(Policy):
     """One opponent seat: per episode, a scripted baseline or a frozen self, drawn by weight.
@@ -126,7 +153,7 @@ class OpponentMix(Policy):
 
     def _actor(self, path: str) -> ActorSnapshot:
         if path not in self._cache:
-            self._cache[path] = ActorSnapshot.load(path)
+            self._cache[path] = shared_snapshot(path)
         return self._cache[path]
 
     def start_episode(self, seed: int | None) -> None:
@@ -162,6 +189,13 @@ class OpponentMix(Policy):
         if self.current is None:
             raise RuntimeError("OpponentMix.act before start_episode")
         return self.current.act(observation, action_mask, game, player)
+
+    def network_move(
+        self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int
+    ) -> NetworkMove | None:
+        """This episode's opponent's ``NetworkMove`` when it plays by a network (a frozen self), else ``None``."""
+        offer = getattr(self.current, "network_move", None)
+        return offer(observation, action_mask, game, player) if callable(offer) else None
 
 
 class LeagueEnv(gymnasium.Wrapper):

@@ -12,16 +12,19 @@ What a run does, top to bottom (``Trainer.run``):
 2. Build ``n_envs`` single-seat environments with random seats: in ``SubprocVecEnv`` worker
    processes (one torch thread each) when ``n_envs > 1``, or all in this process with
    ``vec_env: dummy`` (faster for cheap games on few cores: one batched forward pass for all
-   environments and no inter-process traffic). Every other seat holds an ``OpponentMix``
+   environments, the frozen opponents of all games answered together, and no inter-process
+   traffic: ``training/lean_vec_env.py``). Every other seat holds an ``OpponentMix``
    (``training/league.py``) that picks, per episode, a scripted baseline or a frozen past
    self according to the config's weights. Cooperative games: every other seat is the
    learner's latest frozen snapshot (``team_play: frozen``), or, with ``team_play: shared``, one
    ``TeamEnv`` per environment in which the learner plays every seat (parameter sharing: every
    decision is a training sample; ``fiesta_envs/core/team_env.py``). ``reward_shaping`` adds
    potential-based shaping by the running score margin (``training/shaping.py``).
-3. Train in chunks that end at the next event; every schedule (``snapshot_every``,
-   ``eval.every``, ``checkpoint_every``, ``total_timesteps``) is rounded up to a multiple of the
-   rollout size ``ppo.n_steps x n_envs``, so events fall between PPO updates. At each event:
+3. Train in chunks that end at the next event (MaskablePPO, its rollouts collected by
+   ``LeanMaskablePPO``: the same computation with less bookkeeping, ``training/lean_ppo.py``);
+   every schedule (``snapshot_every``, ``eval.every``, ``checkpoint_every``,
+   ``total_timesteps``) is rounded up to a multiple of the rollout size ``ppo.n_steps x
+   n_envs``, so events fall between PPO updates. At each event:
    add a snapshot to the league, evaluate against the baselines (TensorBoard ``eval/``), and
    write a checkpoint atomically (``training/checkpoint.py``).
 4. At the end: an evaluation table (win rate with a 95% Wilson interval per baseline).
@@ -253,6 +256,7 @@ def _build_env(
 
             env = ScoreShaping(env, reward_shaping, gamma)
         return Monitor(env)
+
     def opponent(name: str) -> Any:  # any agent spec (fiesta_envs/agents/registry.py), checked for this game
         return make_policy(game, name, num_players=num_players, options=options)
 
@@ -371,7 +375,9 @@ class Trainer:
             self.league.forget_after(step)
             self._forget_evaluations_after(step)
             self.vec_env = make_vec_env(config, self.league.members(step))
-            self.model = load_model(checkpoint, env=self.vec_env, device=config.device)
+            from fiesta_envs.training.lean_ppo import lean
+
+            self.model = lean(load_model(checkpoint, env=self.vec_env, device=config.device))
             if self.model.num_timesteps != step:
                 raise CheckpointError(
                     f"checkpoint {checkpoint}: its model is at step {self.model.num_timesteps}, its meta says {step}"
@@ -424,11 +430,12 @@ class Trainer:
 
     def _new_model(self, vec_env: Any) -> Any:
         import torch.nn as nn
-        from sb3_contrib import MaskablePPO
+
+        from fiesta_envs.training.lean_ppo import LeanMaskablePPO
 
         config, ppo = self.config, self.config.ppo
         seed_everything(run_seed(config.seed, 0, "model"))
-        return MaskablePPO(
+        return LeanMaskablePPO(
             "MlpPolicy",
             vec_env,
             learning_rate=ppo.learning_rate,

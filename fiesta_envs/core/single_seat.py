@@ -30,6 +30,7 @@ This is what ``gymnasium.make("fiesta_envs/FiestaMexicana-v1", ...)`` returns::
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium
@@ -59,6 +60,25 @@ class ResetNeeded(gymnasium.error.ResetNeeded, RuntimeError):
 
 
 PolicyFactory = Callable[[Any, "int | None"], Policy]  # (spec, seed) -> Policy; see registry.make_policy
+
+
+@dataclass(frozen=True)
+class NetworkMove:
+    """An opponent's move that waits on a network: the logits of ``actor`` (an ``ActorSnapshot``) for ``inputs``,
+    then ``choose(logits)`` gives the action. A policy offers one with ``network_move(observation, action_mask,
+    game, player)`` (``None`` when it decides otherwise), so that a vector environment can answer the network
+    moves of several games with one forward pass (``SingleSeatEnv.begin_step``); ``act`` must play
+    ``choose(actor.logits(inputs))``."""
+
+    actor: Any
+    inputs: np.ndarray
+    choose: Callable[[np.ndarray], int]
+
+
+def network_move(policy: Any, observation: Any, action_mask: np.ndarray, game: Game, player: int) -> NetworkMove | None:
+    """``policy.network_move(...)`` for a policy that has it, else ``None``."""
+    offer = getattr(policy, "network_move", None)
+    return offer(observation, action_mask, game, player) if callable(offer) else None
 
 
 class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
@@ -103,6 +123,7 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._started = False  # a game is under way (False again after an illegal action ended it)
         self._has_reset = False  # reset() or load_state_dict() was called (Gymnasium's order check)
+        self._begun: int | None = None  # the learner's action that begin_step played, until step() completes it
 
     # -- opponents ------------------------------------------------------------------
     def set_opponents(self, opponents: Any) -> None:
@@ -144,6 +165,7 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
         if self.fixed_seat is None:
             self.seat = int(self.np_random.integers(self.game.num_players))
         self.game.reset(int(seeds[0]))
+        self._begun = None
         for policy, policy_seed in zip(self.opponents, seeds[1:], strict=True):
             policy.start_episode(int(policy_seed))
         self._started = self._has_reset = True
@@ -155,18 +177,23 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         if not self._started:
             raise ResetNeeded(f"{self.game.name}: call reset() or load_state_dict() before step()")
-        if self.game.is_over:
-            raise IllegalActionError(f"{self.game.name}: the episode is over; call reset() to start another")
-        try:
-            self.game.step(action)
-        except IllegalActionError as error:
-            in_space = isinstance(action, (int, np.integer)) and 0 <= int(action) < self.game.num_actions
-            if self.illegal_action == "raise" or not in_space or isinstance(action, (bool, np.bool_)):
-                raise
-            gymnasium.logger.warn(f"[seat {self.seat}] illegal action, episode ended: {error}")
-            self._started = False
-            info = {**illegal_action_info(self.game, str(error)), "seat": self.seat}
-            return self.game.observe(self.seat), ILLEGAL_ACTION_PENALTY, True, False, info
+        if self._begun is not None:  # begin_step played the action and the opponents so far
+            if not isinstance(action, (int, np.integer)) or int(action) != self._begun:
+                raise RuntimeError(f"{self.game.name}: step({action!r}) after begin_step({self._begun})")
+            self._begun = None
+        else:
+            if self.game.is_over:
+                raise IllegalActionError(f"{self.game.name}: the episode is over; call reset() to start another")
+            try:
+                self.game.step(action)
+            except IllegalActionError as error:
+                in_space = isinstance(action, (int, np.integer)) and 0 <= int(action) < self.game.num_actions
+                if self.illegal_action == "raise" or not in_space or isinstance(action, (bool, np.bool_)):
+                    raise
+                gymnasium.logger.warn(f"[seat {self.seat}] illegal action, episode ended: {error}")
+                self._started = False
+                info = {**illegal_action_info(self.game, str(error)), "seat": self.seat}
+                return self.game.observe(self.seat), ILLEGAL_ACTION_PENALTY, True, False, info
         self._play_opponents()
         if self.render_mode == "human":
             self.render()
@@ -175,15 +202,42 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
             return self.game.observe(self.seat), reward, True, False, self._final_info()
         return self.game.observe(self.seat), 0.0, False, False, self._info()
 
-    def _play_opponents(self) -> None:
+    def begin_step(self, action: int) -> NetworkMove | None:
+        """The first part of ``step(action)``, for a vector environment that answers the network opponents of its
+        games together: play the learner's legal ``action`` and the opponents' moves up to the first that waits
+        on a network, returned (``None``: no opponent waits). ``play_network_move`` answers it; ``step(action)``
+        then plays the rest and returns as usual. Nothing is played for an action ``step`` would refuse (it
+        refuses it then), nor before ``reset()``."""
+        if not self._started or self.game.is_over or self._begun is not None:
+            return None
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            return None
+        if not 0 <= int(action) < self.game.num_actions or not self.game.legal_mask()[int(action)]:
+            return None
+        self.game.step(int(action))
+        self._begun = int(action)
+        return self._play_opponents(defer=True)
+
+    def play_network_move(self, action: int) -> NetworkMove | None:
+        """Play the opponent's answer to the ``NetworkMove`` that ``begin_step`` (or the last call) returned, then
+        the opponents' moves up to the next one that waits on a network (returned) or the learner's turn."""
+        self.game.step(action)
+        return self._play_opponents(defer=True)
+
+    def _play_opponents(self, defer: bool = False) -> NetworkMove | None:
+        """Play the opponents until the learner is to act or the game ends; with ``defer``, stop at a move that
+        waits on a network and return it (``begin_step``)."""
         game = self.game
         while not game.is_over and game.current_player != self.seat:
             player = game.current_player
             mask = game.legal_mask()
             policy = self._policy_of(player)
             observation = game.observe(player) if getattr(policy, "needs_observation", True) else None
+            if defer and (move := network_move(policy, observation, mask, game, player)) is not None:
+                return move
             action = policy.act(observation, mask, game, player)
             game.step(action)
+        return None
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (sb3-contrib's MaskablePPO reads this)."""
@@ -251,4 +305,5 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
             raise
         self.seat = seat
         self._started = self._has_reset = True
+        self._begun = None
         self._play_opponents()
