@@ -23,7 +23,7 @@ from typing import Any
 from fiesta_envs.core.aec import Picture
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.game import Game
-from fiesta_envs.core.single_seat import SingleSeatEnv
+from fiesta_envs.core.single_seat import NetworkMove, SingleSeatEnv
 
 
 def _no_policy(spec: Any, seed: int | None) -> Any:
@@ -64,7 +64,8 @@ class TeamEnv(SingleSeatEnv):
     def set_opponents(self, opponents: Any) -> None:
         self.opponents = []
 
-    def _play_opponents(self) -> None:
-        """Nobody else plays: the agent's next observation is the next seat's."""
+    def _play_opponents(self, defer: bool = False) -> NetworkMove | None:
+        """Nobody else plays: the agent's next observation is the next seat's (no move ever waits on a network)."""
         if not self.game.is_over:
             self.seat = self.game.current_player
+        return None
