@@ -104,7 +104,7 @@ def _replay_round(world: Tequila, player: int, policy: Policy, rng: np.random.Ge
     finally:
         policy.rng = saved
     world.sheets[player] = part.sheets[player]  # type: ignore[attr-defined]
-    world._main_masks[player] = type(world._main_masks[player])()  # type: ignore[attr-defined]
+    world.mask_cache.forget(player)  # type: ignore[attr-defined]
     for bonus, first in enumerate(part.bonus_round):  # type: ignore[attr-defined]
         if first == world.round:  # type: ignore[attr-defined]
             world.bonus_round[bonus] = first  # type: ignore[attr-defined]

@@ -9,12 +9,9 @@ else. "First to" bonuses are paid at once to the first player to qualify and to 
 qualifies later in the same round.
 
 Kept facts: each sheet keeps its legal fences, zones and connections up to date as it changes (see
-``Sheet``; a load rebuilds them). Legal masks are shared read-only precomputed masks, or in the main
-phase a copy of the seat's kept main mask (``_MainMask``), whose parts are patched only when what
-they are computed from changed: the sheet's kept facts, what the hand can pay for (``affordable``,
-cached by hand) and caches on the sheet emptied by each new building (placements, free roads, market
-requirements met). ``tests/test_tequila_caches.py`` compares them with slow paths built from the
-state alone, at every step of random games.
+``Sheet``, ``fencing``; a load rebuilds them), and the game its legal masks (``mask_cache``). Both have a
+reference computed straight from the rules (``flood_fill``, ``reference_mask``) that ``speedups`` switches
+to; ``tests/test_tequila_speedups.py`` compares the two at every step of random games.
 
 Simultaneous rounds: at the start of every round (and at the end of the game) the game keeps each
 sheet's public facts (``shown_sheets``); the observer shows the others those, so nothing a seat does in
@@ -34,107 +31,24 @@ from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.game import REWARD_OPTION, Game
 from fiesta_envs.core.options import Option
 from fiesta_envs.core.policy import Policy
-from fiesta_envs.tequila import actions, components, determinization, farm
+from fiesta_envs.tequila import actions, components, determinization, farm, speedups
 from fiesta_envs.tequila.affordable import market_cost
 from fiesta_envs.tequila.layout import observation_size
+from fiesta_envs.tequila.legality import explain_illegal
+from fiesta_envs.tequila.mask_cache import MaskCache
 from fiesta_envs.tequila.observation import TequilaObserver
+from fiesta_envs.tequila.reference_mask import reference_mask
 from fiesta_envs.tequila.scoring import achievements, score_breakdown, solo_rank
 from fiesta_envs.tequila.sheet import (
     MARKET_BONUS,
     MARKET_BONUS_COLUMNS,
     MARKET_COLUMN_MASKS,
-    MARKET_OPENERS,
+    MARKET_REQUIREMENTS,
     SECTION_BONUS,
     TEQUILA_BONUS,
     Sheet,
 )
 from fiesta_envs.tequila.state import Phase, TequilaState
-
-
-def _mask_of(*ranges: tuple[int, int], bits: int = -1) -> np.ndarray:
-    """A read-only legal-action mask with the actions of ``ranges`` (start, size) whose bit is set in
-    ``bits`` (handed out as it is: ``legal_mask`` callers copy what they keep or change)."""
-    mask = np.zeros(actions.NUM_ACTIONS, dtype=np.int8)
-    for start, size in ranges:
-        for i in range(size):
-            mask[start + i] = bits >> i & 1
-    mask.flags.writeable = False
-    return mask
-
-
-# Masks of the decisions that do not depend on the farm, shared by every position: by the resources
-# held (pay) or the tracks with room (gain), by whether the answer yes is worth it (cask, shop).
-_NUM_RESOURCES = len(components.RESOURCES)
-_PAY_MASKS = tuple(_mask_of((actions.PAY, _NUM_RESOURCES), bits=b) for b in range(1 << _NUM_RESOURCES))
-_GAIN_MASKS = tuple(_mask_of((actions.GAIN, _NUM_RESOURCES), bits=b) for b in range(1 << _NUM_RESOURCES))
-_REROLL_MASK = _mask_of((actions.REROLL, len(actions.REROLL_CHOICES)))
-_VIRTUAL_MASK = _mask_of((actions.VIRTUAL, len(actions.VIRTUAL_CHOICES)))
-_CASK_MASKS = (_mask_of((actions.CASK + actions.NO, 1)), _mask_of((actions.CASK, 2)))
-_SHOP_MASKS = (_mask_of((actions.SHOP + actions.NO, 1)), _mask_of((actions.SHOP, 2)))
-_END_MASK = _mask_of((actions.END, 1))
-_NO_ACTION = _mask_of()
-#: ``_PLACEMENTS_OF_KINDS[kinds]``: the placements of the building kinds whose bits are set.
-_PLACEMENTS_OF_KINDS = (np.left_shift(1, farm.PLACEMENT_KIND) & np.arange(1 << len(components.BUILDINGS))[:, None]) != 0
-_SPACE_BITS = np.left_shift(np.uint64(1), np.arange(farm.SPACES, dtype=np.uint64))
-_ROW2 = components.MARKET_REQUIREMENT_ROW * components.MARKET_COLUMNS  # the first space of the requirement row
-
-
-def _market_requirements(green: bool) -> tuple[tuple[int, int], ...]:
-    """The standing requirement of each market column: (building kind, how many), green's discounted."""
-    discount = components.GREEN_MARKET_DISCOUNT if green else 0
-    return tuple(
-        (components.BUILDINGS.index(kind), max(0, amount - discount)) for kind, amount in components.MARKET_REQUIREMENTS
-    )
-
-
-_MARKET_REQUIREMENTS = (_market_requirements(False), _market_requirements(True))
-#: The same with each column's space of the requirement row as a bit of the market.
-_REQUIREMENT_SPACES = tuple(
-    tuple((1 << (_ROW2 + col), requirement) for col, requirement in enumerate(requirements))
-    for requirements in _MARKET_REQUIREMENTS
-)
-_FENCES = slice(actions.FENCE, actions.FENCE + farm.NUM_SEGMENTS)
-_PLACEMENTS = slice(actions.BUILD, actions.BUILD + farm.NUM_PLACEMENTS)
-_FREE_ROADS = slice(actions.FREE_ROAD, actions.FREE_ROAD + farm.SPACES)
-
-
-def _write_bits(mask: np.ndarray, start: int, bits: int, before: int) -> None:
-    """Set ``mask[start + i]`` to bit ``i`` of ``bits`` where it differs from ``before``."""
-    changed = bits ^ before
-    while changed:
-        low = changed & -changed
-        i = low.bit_length() - 1
-        mask[start + i] = bits >> i & 1
-        changed ^= low
-
-
-class _MainMask:
-    """One seat's main-phase mask, kept between its steps (``Tequila._main_mask``) and patched part by
-    part: each part is rewritten only when its key (what it is computed from) changed. A new game or a
-    load makes new ones (all parts empty but ``end``)."""
-
-    __slots__ = (
-        "build_occupied",
-        "extra",
-        "fences",
-        "free_road",
-        "kinds",
-        "mask",
-        "produce",
-        "road_occupied",
-        "sell",
-    )
-
-    def __init__(self) -> None:
-        self.mask = _END_MASK.copy()
-        self.fences = 0  # the legal fence segments shown (0: no fence offered)
-        self.kinds = 0  # the building kinds offered (0: no building action or none affordable)...
-        self.build_occupied = 0  # ...on the sheet's free spaces then
-        self.free_road = False  # a free road offered...
-        self.road_occupied = 0  # ...on the sheet's free spaces then
-        self.produce = 0  # the tequilas offered
-        self.sell = 0  # the market spaces offered
-        self.extra = False  # an extra free action offered
 
 
 def _check_jimador_order(value: Any) -> str | None:
@@ -285,116 +199,10 @@ class Tequila(Game):
 
     # ------------------------------------------------------------------ legality
     def _compute_mask(self) -> np.ndarray:
-        """Table-driven: a shared read-only precomputed mask, and in the main phase a copy of the seat's
-        kept mask (see ``_main_mask``)."""
-        decision = self.decision
-        player = self._seat
-        if decision == Phase.MAIN:
-            return self._main_mask(player, self.sheets[player])
-        if decision in (Phase.OVER, Phase.NEXT):  # next: a copy whose seat is done (``split_simultaneous``)
-            return _NO_ACTION
-        sheet = self.sheets[player]
-        if decision == Phase.PAY:
-            return _PAY_MASKS[sheet.affordable().held]
-        if decision == Phase.GAIN:
-            room = 0
-            for r, marked in enumerate(sheet.marked):
-                if marked < components.RESOURCE_TRACK_LENGTH:
-                    room |= 1 << r
-            return _GAIN_MASKS[room]
-        if decision == Phase.REROLL:
-            return _REROLL_MASK
-        if decision == Phase.VIRTUAL:
-            return _VIRTUAL_MASK
-        if decision == Phase.CASK:
-            return _CASK_MASKS[self._cask_worthwhile(sheet)]
-        return _SHOP_MASKS[self._shop_worthwhile(sheet)]
-
-    def _main_mask(self, player: int, sheet: Sheet) -> np.ndarray:
-        """The main phase: a copy of the seat's kept main mask (``_MainMask``), whose parts are
-        rewritten only when what they are computed from changed. The parts come from what the hand
-        can pay for (``affordable``, cached by hand) and from facts the sheet keeps (legal fences,
-        tequilas ready, open market spaces) or caches until its next building (placements, free
-        roads, market requirements met)."""
-        kept = self._main_masks[player]
-        mask = kept.mask
-        can = sheet.affordable()
-        fences = sheet.legal_fence_bits if sheet.fences_left else 0
-        if fences != kept.fences:
-            if fences and kept.fences:  # a fence drawn: only a few segments changed
-                _write_bits(mask, actions.FENCE, fences, kept.fences)
-            else:  # fences offered from now on, or no more
-                mask[_FENCES] = sheet.fence_mask if fences else 0
-            kept.fences = fences
-        kinds = can.buildings if sheet.builds_left else 0
-        if kinds != kept.kinds or (kinds and sheet.occupied != kept.build_occupied):
-            if kinds:
-                placements = sheet.build_masks.get(kinds)
-                if placements is None:
-                    placements = sheet.build_masks[kinds] = self._placements(sheet, kinds)
-                mask[_PLACEMENTS] = placements
-            else:
-                mask[_PLACEMENTS] = 0
-            kept.kinds, kept.build_occupied = kinds, sheet.occupied
-        if sheet.free_road != kept.free_road or (sheet.free_road and sheet.occupied != kept.road_occupied):
-            if sheet.free_road:
-                if sheet.road_mask is None:
-                    sheet.road_mask = (_SPACE_BITS & np.uint64(sheet.occupied)) == 0  # free spaces
-                mask[_FREE_ROADS] = sheet.road_mask
-            else:
-                mask[_FREE_ROADS] = 0
-            kept.free_road, kept.road_occupied = sheet.free_road, sheet.occupied
-        produce = sell = 0
-        if sheet.credits + sheet.gears_left:  # a free action is left (sheet.free_actions())
-            produce = can.tequilas & sheet.tequilas_ready
-            if sheet.requirements_met is None:
-                sheet.requirements_met = self._requirements_met(player, sheet)
-            payable = can.green_market if self.jimadores[player] == "green" else can.market
-            sell = sheet.open_market & (payable | sheet.requirements_met)
-        if produce != kept.produce:
-            _write_bits(mask, actions.PRODUCE, produce, kept.produce)
-            kept.produce = produce
-        if sell != kept.sell:
-            _write_bits(mask, actions.SELL, sell, kept.sell)
-            kept.sell = sell
-        if can.extra != kept.extra:
-            mask[actions.EXTRA] = kept.extra = can.extra
-        return mask.copy()
-
-    @staticmethod
-    def _placements(sheet: Sheet, kinds: int) -> np.ndarray:
-        """Placements of the building ``kinds`` (bits) on free spaces."""
-        if sheet.free_placements is None:
-            sheet.free_placements = (farm.PLACEMENT_SPACES & np.uint64(sheet.occupied)) == 0
-        return sheet.free_placements & _PLACEMENTS_OF_KINDS[kinds]
-
-    def _requirements_met(self, player: int, sheet: Sheet) -> int:
-        """Spaces of the requirement row whose requirement ``player`` meets (``Sheet.requirement_met``
-        for every column at once: buildings of each kind drawn, road spaces for roads)."""
-        drawn = sheet.kind_count.copy()
-        drawn[components.ROAD] = sheet.road_spaces
-        met = 0
-        for space, (kind, amount) in _REQUIREMENT_SPACES[self.jimadores[player] == "green"]:
-            if drawn[kind] >= amount:
-                met |= space
-        return met
-
-    def _can_pay_building(self, sheet: Sheet, kind: int) -> bool:
-        if kind == components.ROAD:
-            return sheet.total_held() >= components.ROAD_COST_OF_CHOICE
-        return sheet.can_pay(components.BUILDING_COSTS[kind])
-
-    def _production_problem(self, sheet: Sheet, tequila: int) -> str | None:
-        name = components.TEQUILAS[tequila]
-        if sheet.production[tequila] >= components.PRODUCTION_TRACK_LENGTH:
-            return f"the {name} production track is full"
-        building = components.TEQUILA_BUILDING[tequila]
-        if not sheet.building_linked(building):
-            partner = components.CHAIN_PARTNER[building]
-            return f"{name} tequila needs {_a(building)} connected to {_a(partner)}"
-        if not sheet.can_pay(components.TEQUILA_COSTS[tequila]):
-            return f"{name} tequila costs {_cost_text(components.TEQUILA_COSTS[tequila])}"
-        return None
+        """The kept masks (``mask_cache``), or with the speed-ups off the rules action by action."""
+        if speedups.ENABLED:
+            return self.mask_cache.legal_mask(self)
+        return reference_mask(self)
 
     def market_cost(self, player: int, m: int) -> dict[int, int]:
         """What marking market space ``m`` pays (nothing on the requirement row)."""
@@ -402,92 +210,10 @@ class Tequila(Game):
 
     def market_requirement(self, player: int, col: int) -> tuple[int, int]:
         """The standing requirement of market column ``col``'s requirement space: (building kind, how many)."""
-        return _MARKET_REQUIREMENTS[self.jimadores[player] == "green"][col]
-
-    def _sale_problem(self, player: int, m: int) -> str | None:
-        sheet = self.sheets[player]
-        row, col = divmod(m, components.MARKET_COLUMNS)
-        if sheet.market >> m & 1:
-            return f"market space {row} {col} is already marked"
-        if col > 0 and not sheet.market & MARKET_OPENERS[m]:
-            return (
-                f"market space {row} {col} is not open: it must touch a marked space of column {col - 1} or {col + 1}"
-            )
-        if row == components.MARKET_REQUIREMENT_ROW:
-            kind, amount = self.market_requirement(player, col)
-            if not sheet.requirement_met(kind, amount):
-                noun = "road space" if kind == components.ROAD else components.BUILDING_NOUNS[kind]
-                return f"market space {row} {col} requires {amount} {noun}{'s' if amount != 1 else ''}"
-            return None
-        cost = self.market_cost(player, m)
-        if not sheet.can_pay(cost):
-            return f"market space {row} {col} costs {_cost_text(cost)}"
-        return None
+        return MARKET_REQUIREMENTS[self.jimadores[player] == "green"][col]
 
     def explain_illegal(self, action: int) -> str:
-        decision = self.decision
-        kind = actions.kind_of(action)
-        asked = {
-            Phase.PAY: "choose a resource to pay (pay RES)",
-            Phase.GAIN: "choose a resource to gain (gain RES)",
-            Phase.REROLL: "choose which dice to re-roll (reroll none|first|second|both)",
-            Phase.VIRTUAL: "assign your virtual die (virtual fence|build)",
-            Phase.CASK: "answer cask yes|no",
-            Phase.SHOP: "answer shop yes|no",
-            Phase.OVER: "the game is over",
-        }
-        if decision in asked and kind != decision.name:
-            return f"now you must {asked[decision]}"
-        sheet = self.sheets[self.current_player]
-        if decision == Phase.PAY:
-            return f"you hold no {components.RESOURCES[action - actions.PAY]}"
-        if decision == Phase.GAIN:
-            return f"your {components.RESOURCES[action - actions.GAIN]} track is full"
-        if decision == Phase.CASK:
-            return "casks need 1 agave to pay and a cask connected to a distiller, and room on the barrel track"
-        if decision == Phase.SHOP:
-            return "shops need 1 resource to pay and a shop connected to a cask"
-        if decision != Phase.MAIN:
-            return "the rules do not allow it now"
-        if kind in ("REROLL", "VIRTUAL", "PAY", "GAIN", "CASK", "SHOP"):
-            return "that choice is not asked now (you are in your main phase)"
-        if kind == "FENCE":
-            if not sheet.fences_left:
-                return "you have no fences left this round"
-            return farm.fence_problem(action - actions.FENCE, sheet.fences) or "the rules do not allow it now"
-        if kind == "BUILD":
-            return self._build_problem(sheet, action - actions.BUILD) or "the rules do not allow it now"
-        if kind == "FREE_ROAD":
-            if not sheet.free_road:
-                return "you have no free road this round (cask tile B, virtual die on building)"
-            return self._overlap_text(sheet, farm.ROAD_AT[action - actions.FREE_ROAD], "the road")
-        if kind in ("PRODUCE", "SELL") and not sheet.free_actions():
-            return "you have no free action left (gears and bought extras are used up)"
-        if kind == "PRODUCE":
-            return self._production_problem(sheet, action - actions.PRODUCE) or "the rules do not allow it now"
-        if kind == "SELL":
-            return self._sale_problem(self.current_player, action - actions.SELL) or "the rules do not allow it now"
-        if kind == "EXTRA":
-            return f"an extra free action costs {components.EXTRA_ACTION_COST} resources; you hold {sheet.total_held()}"
-        return "the rules do not allow it now"
-
-    def _build_problem(self, sheet: Sheet, index: int) -> str | None:
-        placement = farm.PLACEMENTS[index]
-        if not sheet.builds_left:
-            return "you have no building actions left this round"
-        if not self._can_pay_building(sheet, placement.kind):
-            if placement.kind == components.ROAD:
-                return f"a road costs {components.ROAD_COST_OF_CHOICE} resources of your choice"
-            return f"{_a(placement.kind)} costs {_cost_text(components.BUILDING_COSTS[placement.kind])}"
-        return self._overlap_text(sheet, index, f"the {components.BUILDING_NOUNS[placement.kind]}")
-
-    def _overlap_text(self, sheet: Sheet, index: int, what: str) -> str:
-        overlap = farm.PLACEMENTS[index].spaces & sheet.occupied
-        if not overlap:
-            return "the rules do not allow it now"
-        x = farm.spaces_of(overlap)[0]
-        kind = next(k for k, i in sheet.buildings if farm.PLACEMENTS[i].spaces >> x & 1)
-        return f"{what} would overlap your {components.BUILDING_NOUNS[kind]} at {x // farm.SIZE} {x % farm.SIZE}"
+        return explain_illegal(self, action)
 
     # ------------------------------------------------------------------ applying actions
     def _apply(self, action: int) -> None:
@@ -678,14 +404,6 @@ class Tequila(Game):
         self.gain_left += sheet.gain(components.WATER, kilns if red else kilns // components.KILNS_PER_WATER)
         self.phase = Phase.CASK
 
-    def _cask_worthwhile(self, sheet: Sheet) -> bool:
-        resource, amount = components.CASK_PRODUCTION_COST
-        room = sheet.marked[components.BARREL] < components.RESOURCE_TRACK_LENGTH
-        return sheet.held(resource) >= amount and sheet.cask_matching() > 0 and room
-
-    def _shop_worthwhile(self, sheet: Sheet) -> bool:
-        return sheet.total_held() >= 1 and sheet.linked_shops() > 0
-
     def _advance(self) -> None:
         """Move on through automatic steps until somebody has a decision to make."""
         while not self.pay_left:
@@ -695,11 +413,11 @@ class Tequila(Game):
                 self.gain_left = 0
             phase = self.phase
             if phase == Phase.CASK:
-                if self._cask_worthwhile(self.sheets[self._seat]):
+                if self.sheets[self._seat].cask_worthwhile():
                     return
                 self.phase = Phase.SHOP
             elif phase == Phase.SHOP:
-                if self._shop_worthwhile(self.sheets[self._seat]):
+                if self.sheets[self._seat].shop_worthwhile():
                     return
                 self.phase = Phase.NEXT
             elif phase == Phase.NEXT:
@@ -755,7 +473,7 @@ class Tequila(Game):
             raise ValueError("join_simultaneous needs every seat's copy, each done with its round")
         for seat, part in parts.items():
             self.sheets[seat] = part.sheets[seat]
-            self._main_masks[seat] = _MainMask()
+            self.mask_cache.forget(seat)
             for bonus, first in enumerate(part.bonus_round):
                 if first == self.round:
                     self.bonus_round[bonus] = first
@@ -832,7 +550,7 @@ class Tequila(Game):
         self.sheets = [Sheet(saved) for saved in state.sheets]
         self._over = self.phase == Phase.OVER
         self._seat = self._seat_to_act()
-        self._main_masks = [_MainMask() for _ in self.sheets]
+        self.mask_cache = MaskCache(self.num_players)
         self.observer = TequilaObserver(self.num_players)
         self.alone: int | None = None  # a copy playing one seat's part of a round (``split_simultaneous``)
         self._settle()
@@ -848,13 +566,3 @@ class Tequila(Game):
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> None:
         self._load(TequilaState.from_dict(data, num_players=self.num_players, game=self.name))
-
-
-def _a(kind: int) -> str:
-    """A building kind with its article: "a kiln", "an agave field"."""
-    noun = components.BUILDING_NOUNS[kind]
-    return f"an {noun}" if noun[0] in "aeiou" else f"a {noun}"
-
-
-def _cost_text(cost: Mapping[int, int]) -> str:
-    return " + ".join(f"{n} {components.RESOURCES[r]}" for r, n in cost.items()) or "nothing"

@@ -14,8 +14,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from fiesta_envs.tequila import components, farm, layout
+from fiesta_envs.tequila import components, farm, layout, speedups
 from fiesta_envs.tequila.affordable import Affordable, affordable
+from fiesta_envs.tequila.fencing import Fencing
+from fiesta_envs.tequila.flood_fill import FloodFillFencing
 from fiesta_envs.tequila.public_sheet import PublicSheet
 from fiesta_envs.tequila.state import SHEET_FIELDS, SheetState
 
@@ -50,6 +52,18 @@ MARKET_COLUMN_MASKS: tuple[int, ...] = tuple(
 )
 
 
+def _market_requirements(green: bool) -> tuple[tuple[int, int], ...]:
+    discount = components.GREEN_MARKET_DISCOUNT if green else 0
+    return tuple(
+        (components.BUILDINGS.index(kind), max(0, amount - discount)) for kind, amount in components.MARKET_REQUIREMENTS
+    )
+
+
+#: ``MARKET_REQUIREMENTS[green][col]``: the standing requirement of market column ``col``'s requirement space,
+#: (building kind, how many), the green jimador's discounted.
+MARKET_REQUIREMENTS = (_market_requirements(False), _market_requirements(True))
+
+
 def open_market_spaces(marked: int) -> int:
     """Spaces one may mark (if unmarked): column 0, and every space touching a marked one."""
     opened = MARKET_COLUMN_MASKS[0]
@@ -62,7 +76,7 @@ def open_market_spaces(marked: int) -> int:
 
 #: What follows from a set of fences (cached: every new sheet has none, loads repeat positions; a sheet
 #: keeps a copy).
-_fence_facts = lru_cache(maxsize=4096)(farm.Fencing)
+_fence_facts = lru_cache(maxsize=4096)(Fencing)
 
 
 #: ``farm.connections``, cached (loads repeat positions); its answers are only ever read.
@@ -139,7 +153,8 @@ class Sheet:
 
     def _refresh_fences(self) -> None:
         """Recompute what follows from the fences (new sheet or load); ``draw_fence`` keeps it after."""
-        self.fencing = _fence_facts(self.fences).copy()  # zones, joined corners, forbidden segments
+        # zones, forbidden segments (and the speed-up's joined corners)
+        self.fencing = _fence_facts(self.fences).copy() if speedups.ENABLED else FloodFillFencing(self.fences)
         self.zones = self.fencing.zones  # in order of their lowest field (the same list, kept by fencing)
         self.legal_fence_bits = self.fencing.legal  # the segments that may be drawn now
 
@@ -214,6 +229,16 @@ class Sheet:
 
     def can_gain_any(self) -> bool:
         return any(m < components.RESOURCE_TRACK_LENGTH for m in self.marked)
+
+    def cask_worthwhile(self) -> bool:
+        """May the end of the round fill casks (the agave to pay, a cask connected to a distiller, room)?"""
+        resource, amount = components.CASK_PRODUCTION_COST
+        room = self.marked[components.BARREL] < components.RESOURCE_TRACK_LENGTH
+        return self.hand[resource] >= amount and self.cask_matching() > 0 and room
+
+    def shop_worthwhile(self) -> bool:
+        """May the end of the round sell in shops (a resource to pay, a shop connected to a cask)?"""
+        return self.total_held() >= 1 and self.linked_shops() > 0
 
     # ------------------------------------------------------------------ the round's actions
     def start_turn(self, gears: int) -> None:
