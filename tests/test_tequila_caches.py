@@ -81,7 +81,7 @@ def test_kept_facts_match_the_slow_paths_at_every_step(config: dict) -> None:
         np.testing.assert_array_equal(game.mask_cache.legal_mask(game), reference_mask(game))
         for p in range(game.num_players):
             np.testing.assert_array_equal(game.observe(p), game.observer.reference(game, p))
-        for sheet in game.sheets:
+        for sheet in game.state.sheets:
             assert_sheet_facts_are_current(sheet)
     for p in range(game.num_players):  # the final position too
         np.testing.assert_array_equal(game.observe(p), game.observer.reference(game, p))
@@ -118,7 +118,7 @@ def test_a_loaded_game_keeps_its_facts_current_as_it_goes_on(config: dict) -> No
         np.testing.assert_array_equal(copy.legal_mask(), reference_mask(copy))
         for p in range(copy.num_players):
             np.testing.assert_array_equal(copy.observe(p), copy.observer.reference(copy, p))
-        for sheet in copy.sheets:
+        for sheet in copy.state.sheets:
             assert_sheet_facts_are_current(sheet)
 
 
@@ -172,9 +172,9 @@ def test_the_seat_to_act_and_the_end_are_kept_with_the_phase(config: dict) -> No
     step and after a load they say what the phase says, and they cannot be set."""
     game = Tequila(**config)
     for _ in random_steps(game, seed=2):
-        assert game.current_player == game._seat_to_act() and game.is_over is (game.phase == Phase.OVER) is False
-        assert game.sheets[game.current_player] is not None
-    assert game.is_over and game.phase == Phase.OVER and game.current_player == -1
+        assert game.current_player == game._seat_to_act() and game.is_over is (game.state.phase == Phase.OVER) is False
+        assert game.state.sheets[game.current_player] is not None
+    assert game.is_over and game.state.phase == Phase.OVER and game.current_player == -1
     loaded = Tequila.from_state_dict(game.state_dict())
     assert loaded.is_over and loaded.current_player == -1
     game.reset(3)

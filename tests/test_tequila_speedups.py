@@ -62,7 +62,7 @@ def test_the_kept_masks_and_fences_equal_the_reference_at_every_step(config: dic
     for seed, planners in ((0, ()), (1, (0,))):
         for _ in play(game, seed, planners):
             np.testing.assert_array_equal(game.mask_cache.legal_mask(game), reference_mask(game))
-            sheet = game.sheets[game.current_player]
+            sheet = game.state.sheets[game.current_player]
             assert isinstance(sheet.fencing, Fencing)
             assert_same_fence_facts(sheet.fencing, sheet.fences)
             steps += 1
@@ -100,7 +100,7 @@ def test_with_the_speedups_off_the_game_uses_the_reference_and_plays_the_same_ga
     fast = Tequila(num_players=3, jimadores="dealt", cask_tile="B")
     with speedups.enabled(False):
         slow = Tequila(num_players=3, jimadores="dealt", cask_tile="B")
-        assert all(isinstance(sheet.fencing, FloodFillFencing) for sheet in slow.sheets)
+        assert all(isinstance(sheet.fencing, FloodFillFencing) for sheet in slow.state.sheets)
         for _ in zip(play(fast, 5, (1,)), play(slow, 5, (1,)), strict=True):
             assert slow.state_dict() == fast.state_dict()
             np.testing.assert_array_equal(slow.legal_mask(), fast.legal_mask())

@@ -20,7 +20,7 @@ the web app): the others at the start of the round, nothing replayed, chance unt
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -29,24 +29,24 @@ from fiesta_envs.core.policy import Policy, RandomPolicy
 from fiesta_envs.tequila.public_sheet import PUBLIC_FIELDS
 from fiesta_envs.tequila.state import Phase, SheetState, TequilaState
 
-if TYPE_CHECKING:
-    from fiesta_envs.core.game import Game as Tequila  # typed by the contract: no import circle
+if TYPE_CHECKING:  # (the engine imports this module)
+    from fiesta_envs.tequila.game import Tequila
 
 
 def played_this_round(game: Tequila) -> list[int]:
     """The seats that have finished their round in the current round (seat order from the starting player)."""
-    if game.is_over or game.phase == Phase.REROLL:  # type: ignore[attr-defined]
+    if game.is_over or game.state.phase == Phase.REROLL:
         return []
-    n, start = game.num_players, game.start_player  # type: ignore[attr-defined]
-    return [(start + k) % n for k in range(game.turn)]  # type: ignore[attr-defined]
+    n, start = game.num_players, game.state.start_player
+    return [(start + k) % n for k in range(game.state.turn)]
 
 
 def determinize(game: Tequila, seat: int, rng: np.random.Generator, replay: Policy | None = None) -> Tequila:
     """A copy with the other players' rounds so far played again by ``replay`` and chance re-seeded."""
-    if not (game.is_over or game.phase == Phase.REROLL or seat == game.current_player):  # type: ignore[attr-defined]
+    if not (game.is_over or game.state.phase == Phase.REROLL or seat == game.current_player):
         raise ValueError(f"tequila: a round is under way; determinise for the seat to act ({game.current_player})")
     hidden = [other for other in played_this_round(game) if other != seat]
-    world = rebuilt(game, _seen_state(game, seat).to_dict(), rng)
+    world = cast("Tequila", rebuilt(game, _seen_state(game, seat).to_dict(), rng))
     policy = replay if replay is not None else RandomPolicy()
     for other in hidden:
         _replay_round(world, other, policy, rng)
@@ -61,14 +61,14 @@ def seen_by(game: Tequila, seat: int) -> Tequila:
     if game.is_over:
         return game
     view = game.clone()
-    view._load(_seen_state(game, seat))  # type: ignore[attr-defined]
+    view._load(_seen_state(game, seat))
     view._mask_cache = None
     return view
 
 
 def _seen_state(game: Tequila, seat: int) -> TequilaState:
     """The saved position with the others at the start of the round and their bonuses of the round forgotten."""
-    state: TequilaState = copy.deepcopy(game.saved_state())  # type: ignore[attr-defined]
+    state = copy.deepcopy(game.saved_state())
     for other in range(game.num_players):  # what the seat sees of the others: their sheets at the round's start
         if other == seat:
             continue
@@ -87,14 +87,14 @@ def _replay_round(world: Tequila, player: int, policy: Policy, rng: np.random.Ge
     """Play ``player``'s round in ``world`` from its start with ``policy`` (on a copy that plays only that
     round, as ``Tequila.split_simultaneous`` makes them), then take its sheet and the bonuses it first took."""
     part = world.clone()
-    part.alone = player  # type: ignore[attr-defined]
-    part.gain_left = part.pay_left = 0  # type: ignore[attr-defined]
-    part.pay_purpose, part.pay_target = "", -1  # type: ignore[attr-defined]
-    part.turn = (player - part.start_player) % part.num_players  # type: ignore[attr-defined]
-    part._seat = player  # type: ignore[attr-defined]
-    part._start_turn()  # type: ignore[attr-defined]
-    part._advance()  # type: ignore[attr-defined]
-    part._settle()  # type: ignore[attr-defined]
+    part.alone = player
+    part.state.gain_left = part.state.pay_left = 0
+    part.state.pay_purpose, part.state.pay_target = "", -1
+    part.state.turn = (player - part.state.start_player) % part.num_players
+    part._seat = player
+    part._start_turn()
+    part._advance()
+    part._settle()
     part._mask_cache = None
     saved = policy.rng
     policy.rng = np.random.default_rng(int(rng.integers(1 << 63)))
@@ -103,9 +103,9 @@ def _replay_round(world: Tequila, player: int, policy: Policy, rng: np.random.Ge
             part.step(policy.act(None, part.legal_mask(), part, player))
     finally:
         policy.rng = saved
-    world.sheets[player] = part.sheets[player]  # type: ignore[attr-defined]
-    world.mask_cache.forget(player)  # type: ignore[attr-defined]
-    for bonus, first in enumerate(part.bonus_round):  # type: ignore[attr-defined]
-        if first == world.round:  # type: ignore[attr-defined]
-            world.bonus_round[bonus] = first  # type: ignore[attr-defined]
+    world.state.sheets[player] = part.state.sheets[player]
+    world.mask_cache.forget(player)
+    for bonus, first in enumerate(part.state.bonus_round):
+        if first == world.state.round:
+            world.state.bonus_round[bonus] = first
     world._mask_cache = None

@@ -33,7 +33,7 @@ def explain_illegal(game: Tequila, action: int) -> str:
     if decision in _ASKED and kind != decision.name:
         return f"now you must {_ASKED[decision]}"
     player = game.current_player
-    sheet = game.sheets[player]
+    sheet = game.state.sheets[player]
     if decision == Phase.PAY:
         return f"you hold no {components.RESOURCES[action - actions.PAY]}"
     if decision == Phase.GAIN:
@@ -61,7 +61,7 @@ def explain_illegal(game: Tequila, action: int) -> str:
     if kind == "PRODUCE":
         return production_problem(sheet, action - actions.PRODUCE) or _NOT_NOW
     if kind == "SELL":
-        return sale_problem(sheet, game.jimadores[player] == "green", action - actions.SELL) or _NOT_NOW
+        return sale_problem(sheet, game.state.jimadores[player] == "green", action - actions.SELL) or _NOT_NOW
     if kind == "EXTRA":
         return f"an extra free action costs {components.EXTRA_ACTION_COST} resources; you hold {sheet.total_held()}"
     return _NOT_NOW

@@ -181,10 +181,10 @@ class MaskCache:
         decision = game.decision
         player = game.current_player
         if decision == Phase.MAIN:
-            return self.main[player].update(game.sheets[player], game.jimadores[player] == "green")
+            return self.main[player].update(game.state.sheets[player], game.state.jimadores[player] == "green")
         if decision in (Phase.OVER, Phase.NEXT):  # next: a copy whose seat is done (``split_simultaneous``)
             return NO_ACTION
-        sheet = game.sheets[player]
+        sheet = game.state.sheets[player]
         if decision == Phase.PAY:
             return _PAY_MASKS[sheet.affordable().held]
         if decision == Phase.GAIN:

@@ -24,7 +24,7 @@ def reference_mask(game: Tequila) -> np.ndarray:
     if decision in (Phase.OVER, Phase.NEXT):
         return mask
     player = game.current_player
-    sheet = game.sheets[player]
+    sheet = game.state.sheets[player]
     held = [m - c for m, c in zip(sheet.marked, sheet.crossed, strict=True)]
     if decision == Phase.PAY:
         for r in range(len(components.RESOURCES)):
@@ -56,7 +56,7 @@ def reference_mask(game: Tequila) -> np.ndarray:
         mask[actions.SHOP + actions.YES] = sum(held) >= 1 and shops > 0
         mask[actions.SHOP + actions.NO] = 1
     else:
-        _main_phase(mask, sheet, held, game.jimadores[player] == "green")
+        _main_phase(mask, sheet, held, game.state.jimadores[player] == "green")
     return mask
 
 

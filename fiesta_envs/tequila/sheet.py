@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -74,6 +75,11 @@ def open_market_spaces(marked: int) -> int:
     return opened
 
 
+def _copied(value: Any) -> Any:
+    """A saved fact, its lists copied (the rest are numbers and booleans)."""
+    return list(value) if isinstance(value, list) else value
+
+
 #: What follows from a set of fences (cached: every new sheet has none, loads repeat positions; a sheet
 #: keeps a copy).
 _fence_facts = lru_cache(maxsize=4096)(Fencing)
@@ -83,26 +89,23 @@ _fence_facts = lru_cache(maxsize=4096)(Fencing)
 _connections = lru_cache(maxsize=4096)(farm.connections)
 
 
-class Sheet:
-    """One player's sheet in play: the saved facts (attributes named as ``SheetState``'s fields) and what
-    follows from them (cached).
+class Sheet(SheetState):
+    """One player's sheet in play: its saved facts (the ``SheetState`` it is) and what follows from them
+    (kept up to date, or cached).
 
-    Change a sheet only through its methods: they keep the cached facts (the held resources, the
+    Change a sheet only through its methods: they keep the facts that follow (the held resources, the
     farm's connections and zones, the legal fences) up to date.
     """
 
     def __init__(self, saved: SheetState | None = None) -> None:
         """A sheet continuing ``saved`` (a copy of it; default: an empty sheet)."""
         saved = SheetState() if saved is None else saved
-        for name in SHEET_FIELDS:
-            value = getattr(saved, name)
-            setattr(self, name, list(value) if isinstance(value, list) else value)
+        super().__init__(**{name: _copied(getattr(saved, name)) for name in SHEET_FIELDS})
         self._rebuild()
 
     def saved_state(self) -> SheetState:
         """The saved facts (a copy)."""
-        values = {name: getattr(self, name) for name in SHEET_FIELDS}
-        return SheetState(**{name: list(v) if isinstance(v, list) else v for name, v in values.items()})
+        return SheetState(**{name: _copied(getattr(self, name)) for name in SHEET_FIELDS})
 
     def _rebuild(self) -> None:
         """Rebuild every cached fact from the saved ones (a new sheet or a load)."""
