@@ -517,10 +517,11 @@ class Planner(VersionedPolicy):
                 if mask[actions.FREE_ROAD + x]:
                     return actions.FREE_ROAD + x
         best, best_value = None, 0.0
-        for x in np.flatnonzero(mask[actions.FREE_ROAD : actions.FREE_ROAD + farm.SPACES]):
-            value = farm.bit_count(farm.grow(1 << int(x)) & sheet.occupied) + (farm.SPACE_RESOURCE[x] is not None)
+        for free in np.flatnonzero(mask[actions.FREE_ROAD : actions.FREE_ROAD + farm.SPACES]):
+            x = int(free)
+            value = farm.bit_count(farm.grow(1 << x) & sheet.occupied) + (farm.SPACE_RESOURCE[x] is not None)
             if value > best_value:
-                best, best_value = actions.FREE_ROAD + int(x), value
+                best, best_value = actions.FREE_ROAD + x, value
         return best
 
     def _best_fence(self, sheet: Sheet, need: np.ndarray, mask: np.ndarray) -> int | None:
@@ -528,8 +529,8 @@ class Planner(VersionedPolicy):
         if len(segments) == 0:
             return None
         best, best_value = None, -1e9
-        for s in segments:
-            s = int(s)
+        for segment in segments:
+            s = int(segment)
             value = 0.0
             for zone in farm.closed_zones_by(s, sheet.fences):
                 for f in farm.spaces_of(zone & ~sheet.rewarded_fields):

@@ -290,11 +290,15 @@ def _field_segments(f: int) -> tuple[int, int, int, int]:
 
 
 FIELD_SEGMENTS = tuple(_field_segments(f) for f in range(NUM_FIELDS))
+
+
 #: The fields on each side of each segment: (field, field) inside the farm, (field, -1) on the border.
-SEGMENT_FIELDS: tuple[tuple[int, int], ...] = tuple(
-    (*sides, -1)[:2]
-    for sides in ([f for f in range(NUM_FIELDS) if s in FIELD_SEGMENTS[f]] for s in range(NUM_SEGMENTS))
-)
+def _segment_fields(segment: int) -> tuple[int, int]:
+    sides = [f for f in range(NUM_FIELDS) if segment in FIELD_SEGMENTS[f]]
+    return (sides[0], sides[1]) if len(sides) > 1 else (sides[0], -1)
+
+
+SEGMENT_FIELDS: tuple[tuple[int, int], ...] = tuple(_segment_fields(s) for s in range(NUM_SEGMENTS))
 BORDER_SEGMENTS = sum(1 << s for s in range(NUM_SEGMENTS) if SEGMENT_FIELDS[s][1] < 0)
 FIELD_BORDER = tuple(sum(1 << s for s in FIELD_SEGMENTS[f] if BORDER_SEGMENTS >> s & 1) for f in range(NUM_FIELDS))
 HOUSE_FIELDS = sum(1 << f for f, (_, house) in enumerate(components.FIELDS) if house)

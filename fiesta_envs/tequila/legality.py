@@ -4,15 +4,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from fiesta_envs.tequila import actions, components, farm
 from fiesta_envs.tequila.affordable import market_cost
+from fiesta_envs.tequila.position import Position
 from fiesta_envs.tequila.sheet import MARKET_OPENERS, MARKET_REQUIREMENTS, Sheet
 from fiesta_envs.tequila.state import Phase
-
-if TYPE_CHECKING:
-    from fiesta_envs.tequila.game import Tequila
 
 _ASKED = {
     Phase.PAY: "choose a resource to pay (pay RES)",
@@ -26,7 +23,7 @@ _ASKED = {
 _NOT_NOW = "the rules do not allow it now"
 
 
-def explain_illegal(game: Tequila, action: int) -> str:
+def explain_illegal(game: Position, action: int) -> str:
     """Why ``action`` is not legal for the player to act (the rule it breaks)."""
     decision = game.decision
     kind = actions.kind_of(action)
@@ -104,8 +101,9 @@ def production_problem(sheet: Sheet, tequila: int) -> str | None:
         return f"the {name} production track is full"
     building = components.TEQUILA_BUILDING[tequila]
     if not sheet.building_linked(building):
-        partner = components.CHAIN_PARTNER[building]
-        return f"{name} tequila needs {_a(building)} connected to {_a(partner)}"
+        partner = components.CHAIN_PARTNER[building]  # (every tequila's building has one)
+        linked_to = _a(partner) if partner is not None else "its partner"
+        return f"{name} tequila needs {_a(building)} connected to {linked_to}"
     if not sheet.can_pay(components.TEQUILA_COSTS[tequila]):
         return f"{name} tequila costs {_cost_text(components.TEQUILA_COSTS[tequila])}"
     return None

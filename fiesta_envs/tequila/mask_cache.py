@@ -10,16 +10,12 @@ it instead when the speed-ups are off (``tequila.speedups``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from fiesta_envs.tequila import actions, components, farm
+from fiesta_envs.tequila.position import Position
 from fiesta_envs.tequila.sheet import MARKET_REQUIREMENTS, Sheet
 from fiesta_envs.tequila.state import Phase
-
-if TYPE_CHECKING:
-    from fiesta_envs.tequila.game import Tequila
 
 
 def _mask_of(*ranges: tuple[int, int], bits: int = -1) -> np.ndarray:
@@ -175,7 +171,7 @@ class MaskCache:
         """Start the seat's main mask afresh (its sheet was replaced)."""
         self.main[seat] = MainMask()
 
-    def legal_mask(self, game: Tequila) -> np.ndarray:
+    def legal_mask(self, game: Position) -> np.ndarray:
         """The legal mask of the decision ``game`` asks now (a shared read-only mask, or in the main phase
         a copy of the seat's kept one)."""
         decision = game.decision

@@ -38,13 +38,20 @@ class Table(Protocol):
 class TrackCounts(Protocol):
     """The counted tracks of a sheet (a ``PublicSheet`` or a live ``Sheet``)."""
 
-    marked: Sequence[int]
-    crossed: Sequence[int]
-    coins: int
-    production: Sequence[int]
-    collections: int
-    extra_bought: int
-    gears_unused: int
+    @property
+    def marked(self) -> Sequence[int]: ...
+    @property
+    def crossed(self) -> Sequence[int]: ...
+    @property
+    def coins(self) -> int: ...
+    @property
+    def production(self) -> Sequence[int]: ...
+    @property
+    def collections(self) -> int: ...
+    @property
+    def extra_bought(self) -> int: ...
+    @property
+    def gears_unused(self) -> int: ...
 
 
 class RoundActions(Protocol):

@@ -4,20 +4,16 @@ speed-ups are off (``tequila.speedups``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from fiesta_envs.tequila import actions, components, farm
 from fiesta_envs.tequila.legality import sale_problem
+from fiesta_envs.tequila.position import Position
 from fiesta_envs.tequila.sheet import Sheet
 from fiesta_envs.tequila.state import Phase
 
-if TYPE_CHECKING:
-    from fiesta_envs.tequila.game import Tequila
 
-
-def reference_mask(game: Tequila) -> np.ndarray:
+def reference_mask(game: Position) -> np.ndarray:
     """The legal mask of the decision ``game`` asks now, action by action."""
     mask = np.zeros(actions.NUM_ACTIONS, dtype=np.int8)
     decision = game.decision

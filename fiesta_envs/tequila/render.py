@@ -50,7 +50,7 @@ BUILDING_LETTERS = ("r", "g", "k", "d", "c", "s")
 #: Letter drawn for each resource printed on a square or a field, or paid at the market.
 RESOURCE_LETTERS = ("a", "w", "j", "y", "b")
 #: Letter drawn for an empty square by the resource printed on it (None: none).
-ICON_LETTERS = {None: ".", **dict(enumerate(RESOURCE_LETTERS))}
+ICON_LETTERS: dict[int | None, str] = {None: ".", **dict(enumerate(RESOURCE_LETTERS))}
 WATER = "~"
 #: Width of a field's two squares (`` a b ``) and of a fence segment drawn down (``20`` or ``||``).
 FIELD_WIDTH = 2 * components.FIELD_SIZE + 1

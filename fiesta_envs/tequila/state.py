@@ -89,7 +89,7 @@ class SheetState:
     @classmethod
     def read(cls, read: FieldReader) -> SheetState:
         """Read a saved sheet (errors name ``sheets[1].coins``...)."""
-        round_ints = {name: read.int(name, low, high) for name, (low, high) in ROUND_INT_RANGES.items()}
+        round_ints: dict[str, Any] = {name: read.int(name, low, high) for name, (low, high) in ROUND_INT_RANGES.items()}
         return cls(**read_public_facts(read), **round_ints, free_road=read.bool("free_road"))
 
     def total_held(self) -> int:
