@@ -33,7 +33,7 @@ def _mid_round_state(num_players: int, options: dict[str, Any]) -> dict[str, Any
     observer = min(OBSERVER, num_players - 1)
 
     def there(game: Tequila) -> bool:
-        return game.round == 3 and game.current_player == observer and game.decision == Phase.MAIN
+        return game.state.round == 3 and game.current_player == observer and game.decision == Phase.MAIN
 
     return play_until(Tequila, there, num_players=num_players, seeds=range(100), **options)
 

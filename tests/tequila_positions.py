@@ -68,5 +68,5 @@ def shown_part(sheet: dict[str, Any]) -> dict[str, Any]:
 
 
 def held(game: Tequila, player: int) -> dict[str, int]:
-    sheet = game.sheets[player]
+    sheet = game.state.sheets[player]
     return {name: sheet.held(r) for name, r in RES.items()}

@@ -126,7 +126,7 @@ def test_a_seat_done_with_its_round_waits_with_nothing_to_decide():
         if not infos["player_0"]["acting"]:
             break
     assert not infos["player_0"]["acting"] and not observations["player_0"]["action_mask"].any()
-    assert env.game.round == 0  # the round goes on for seat 1
+    assert env.game.state.round == 0  # the round goes on for seat 1
 
 
 def test_a_missing_or_illegal_action_of_a_deciding_seat_is_refused():

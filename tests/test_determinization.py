@@ -109,7 +109,8 @@ def _tequila_mid_round():
     """2 players, round 3 or later: seat 0 has played its round, seat 1 is at its first decision."""
     game = GAMES["tequila"].game_class()(num_players=2, seed=1)
     moves = np.random.default_rng(1)
-    while not (game.round >= 3 and game.turn == 1 and game.current_player == 1 and game.decision.label == "virtual"):
+    state = game.state
+    while not (state.round >= 3 and state.turn == 1 and game.current_player == 1 and game.decision.label == "virtual"):
         legal = game.legal_actions()
         game.step(legal[int(moves.integers(len(legal)))])
     return game
@@ -142,7 +143,7 @@ def test_tequila_copies_do_not_know_the_dice_to_come():
     rerolled = [game.determinize(0, np.random.default_rng(k)) for k in range(100)]
     for copy in rerolled:
         copy.play("reroll both")
-    assert sum(copy.dice == truth.dice for copy in rerolled) < 20  # chance: 1 in 36
+    assert sum(copy.state.dice == truth.state.dice for copy in rerolled) < 20  # chance: 1 in 36
 
 
 def _hidden_cases() -> list[InformationCase]:

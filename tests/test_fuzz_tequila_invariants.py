@@ -11,6 +11,7 @@ import pytest
 
 from fiesta_envs.core.policy import RandomPolicy
 from fiesta_envs.registry import GAMES
+from fiesta_envs.tequila import speedups
 from fiesta_envs.tequila.baselines import Planner
 from fiesta_envs.tequila.components import BUILDINGS, FARM, SECTION_PRESTIGE
 from fiesta_envs.tequila.game import Tequila
@@ -82,10 +83,13 @@ def test_games_of_every_configuration_keep_every_invariant(num_players, options)
         assert inv.tie_breaks(final) == game.tie_breaks()
 
 
-def test_the_fuzzer_runs_the_tequila_checks():
+@pytest.mark.parametrize("fast", [True, False], ids=["speedups", "reference"])
+def test_the_fuzzer_runs_the_tequila_checks(fast):
+    """With the speed-ups on and off (``tequila.speedups``: kept masks and fences, or the rules directly)."""
     from fiesta_envs.testing.fuzz import fuzz_game
 
-    report = fuzz_game(Tequila, 2, {}, games=1, seed=3)
+    with speedups.enabled(fast):
+        report = fuzz_game(Tequila, 2, {}, games=1, seed=3)
     assert report.ok, [failure.describe() for failure in report.examples]
     assert report.checks["invariants"] > 0
 

@@ -301,7 +301,7 @@ def test_action_boxes_are_where_the_tequila_fences_and_market_spaces_are_drawn()
     fences = [name for name in game.legal_action_names() if name.startswith("fence")][:2]
     game.play(*fences)
     sheet = game.state_dict()["state"]["sheets"][0]
-    game.sheets[0].market = sheet["market"] = 0b101  # two market spaces marked (drawn, not played)
+    game.state.sheets[0].market = sheet["market"] = 0b101  # two market spaces marked (drawn, not played)
     picture = render.draw(game)
     boxes = render.action_boxes(game, 0)
     assert len(boxes) == 40 + 24

@@ -116,7 +116,7 @@ def test_tequila_search_decides_the_dice_and_leaves_the_rest_to_planner():
     search = make_policy("tequila", "search:budget=2", seed=0)
     planner = make_policy("tequila", "planner", seed=0)
     searched = set()
-    while game.round < 2:
+    while game.state.round < 2:
         legal = np.flatnonzero(game.legal_mask())
         if search.searched(game, game.current_player, legal):
             searched.add(game.decision.label)

@@ -56,7 +56,7 @@ def test_planner_builds_the_chain_and_produces(version):
     game = Tequila(1)
     for seed in range(3):
         play(game, [Planner(version=version)], seed=seed)
-        sheet = game.sheets[0]
+        sheet = game.state.sheets[0]
         assert {components.KILN, components.DISTILLER, components.CASK} <= sheet.linked_kinds
         if version == 1:  # the same tequila over and over
             assert max(sheet.production) == components.PRODUCTION_TRACK_LENGTH
@@ -133,7 +133,7 @@ def test_last_round_spends_what_is_left_on_the_market():
     policy = Planner(seed=0)
     while game.current_player == 0 and game.decision != Phase.CASK and not game.is_over:
         game.step(policy.act(None, game.legal_mask(), game, 0))
-    assert game.sheets[0].market_count() == 1
+    assert game.state.sheets[0].market_count() == 1
 
 
 def test_red_tequila_when_it_gives_the_most_per_barrel():
@@ -170,5 +170,5 @@ def test_a_shop_with_a_cask_of_its_own_makes_red_tequila_early():
     game.play("build shop at 4 4 as 2")
     assert chosen(game, 2) == "build cask at 5 7 as 1"
     game.step(policy.act(None, game.legal_mask(), game, 0))
-    assert game.sheets[0].building_linked(components.SHOP)  # red tequila may be produced
+    assert game.state.sheets[0].building_linked(components.SHOP)  # red tequila may be produced
     assert "road at 1 6 as 0" in LAYOUT_NAMES_V1 and "road at 1 6 as 0" not in LAYOUT_NAMES

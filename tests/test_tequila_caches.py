@@ -3,7 +3,7 @@
 The engine keeps facts up to date as the game goes (legal fences and zones, connections, open market
 spaces, what a hand can pay for, the main-phase mask) instead of recomputing them. At every step of
 random games these tests compare them with the slow paths kept for that purpose: masks built straight
-from the rules (below), farm facts recomputed by ``farm``, observations built from the state alone
+from the rules (``tequila.reference_mask``), farm facts recomputed by ``farm``, observations built from the state alone
 (``observer.reference``); with a fresh copy loaded from the state dict (which starts with empty
 caches); and, through a digest recorded before the speed work, with the planner's games as they were.
 Whole random games per configuration are pinned by ``tests/playthroughs/tequila-*.txt``.
@@ -20,10 +20,12 @@ from copy import deepcopy
 import numpy as np
 import pytest
 
-from fiesta_envs.tequila import actions, components, farm
+from fiesta_envs.tequila import components, farm
+from fiesta_envs.tequila import fencing as fence_facts
 from fiesta_envs.tequila.affordable import affordable, market_cost
 from fiesta_envs.tequila.baselines import BASELINES
 from fiesta_envs.tequila.game import Tequila
+from fiesta_envs.tequila.reference_mask import reference_mask
 from fiesta_envs.tequila.sheet import Sheet, open_market_spaces
 from fiesta_envs.tequila.state import Phase, SheetState
 
@@ -51,82 +53,6 @@ def random_steps(game: Tequila, seed: int):
 
 
 # ---------------------------------------------------------------- slow paths straight from the rules
-def reference_mask(game: Tequila) -> np.ndarray:
-    """The legal-action mask written out rule by rule, without any cached fact."""
-    mask = np.zeros(actions.NUM_ACTIONS, dtype=np.int8)
-    if game.is_over:
-        return mask
-    player = game.current_player
-    sheet = game.sheets[player]
-    held = [m - c for m, c in zip(sheet.marked, sheet.crossed, strict=True)]
-    decision = game.decision
-    if decision == Phase.PAY:
-        for r in range(len(components.RESOURCES)):
-            mask[actions.PAY + r] = held[r] > 0
-    elif decision == Phase.GAIN:
-        for r in range(len(components.RESOURCES)):
-            mask[actions.GAIN + r] = sheet.marked[r] < components.RESOURCE_TRACK_LENGTH
-    elif decision == Phase.REROLL:
-        mask[actions.REROLL : actions.REROLL + 4] = 1
-    elif decision == Phase.VIRTUAL:
-        mask[actions.VIRTUAL : actions.VIRTUAL + 2] = 1
-    elif decision == Phase.CASK:
-        matching = farm.max_matching(
-            [
-                [
-                    d
-                    for d, (k2, j) in enumerate(sheet.buildings)
-                    if k2 == components.DISTILLER and reach & farm.PLACEMENTS[j].spaces
-                ]
-                for (k, _), reach in zip(sheet.buildings, farm.connections(sheet.buildings).reach, strict=True)
-                if k == components.CASK
-            ]
-        )
-        room = sheet.marked[components.BARREL] < components.RESOURCE_TRACK_LENGTH
-        mask[actions.CASK + actions.YES] = held[components.AGAVE] >= 1 and matching > 0 and room
-        mask[actions.CASK + actions.NO] = 1
-    elif decision == Phase.SHOP:
-        linked = farm.connections(sheet.buildings).linked
-        shops = sum(1 for (k, _), ok in zip(sheet.buildings, linked, strict=True) if k == components.SHOP and ok)
-        mask[actions.SHOP + actions.YES] = sum(held) >= 1 and shops > 0
-        mask[actions.SHOP + actions.NO] = 1
-    else:
-        main_reference(game, player, sheet, held, mask)
-    return mask
-
-
-def main_reference(game: Tequila, player: int, sheet: Sheet, held: list[int], mask: np.ndarray) -> None:
-    mask[actions.END] = 1
-    occupied = 0
-    for _, index in sheet.buildings:
-        occupied |= farm.PLACEMENTS[index].spaces
-    if sheet.fences_left:
-        for s in range(farm.NUM_SEGMENTS):
-            mask[actions.FENCE + s] = farm.fence_problem(s, sheet.fences) is None
-    if sheet.builds_left:
-        for i, placement in enumerate(farm.PLACEMENTS):
-            if placement.kind == components.ROAD:
-                paid = sum(held) >= components.ROAD_COST_OF_CHOICE
-            else:
-                paid = all(held[r] >= n for r, n in components.BUILDING_COSTS[placement.kind].items())
-            mask[actions.BUILD + i] = paid and not placement.spaces & occupied
-    if sheet.free_road:
-        for x in range(farm.SPACES):
-            mask[actions.FREE_ROAD + x] = not occupied >> x & 1
-    if sheet.credits + sheet.gears_left:
-        links = farm.connections(sheet.buildings)
-        linked_kinds = {k for (k, _), ok in zip(sheet.buildings, links.linked, strict=True) if ok}
-        for t, cost in enumerate(components.TEQUILA_COSTS):
-            mask[actions.PRODUCE + t] = (
-                sheet.production[t] < components.PRODUCTION_TRACK_LENGTH
-                and components.TEQUILA_BUILDING[t] in linked_kinds
-                and all(held[r] >= n for r, n in cost.items())
-            )
-        for m in range(components.MARKET_ROWS * components.MARKET_COLUMNS):
-            mask[actions.SELL + m] = game._sale_problem(player, m) is None
-    mask[actions.EXTRA] = sum(held) >= components.EXTRA_ACTION_COST
-
-
 def assert_sheet_facts_are_current(sheet: Sheet) -> None:
     """Every fact a sheet keeps equals the same fact recomputed from its saved fields."""
     assert sheet.hand == [m - c for m, c in zip(sheet.marked, sheet.crossed, strict=True)]
@@ -140,8 +66,8 @@ def assert_sheet_facts_are_current(sheet: Sheet) -> None:
         farm.PLACEMENTS[i].spaces for k, i in sheet.buildings if k != components.ROAD
     )
     assert sheet.zones == farm.zones(sheet.fences)
-    assert sheet.legal_fence_bits == farm.legal_fence_bits(sheet.fences)
-    assert sheet.fence_mask.tolist() == [int(ok) for ok in farm.legal_fences(sheet.fences)]
+    assert sheet.legal_fence_bits == fence_facts.legal_fence_bits(sheet.fences)
+    assert sheet.fence_mask.tolist() == [int(ok) for ok in fence_facts.legal_fences(sheet.fences)]
     assert sheet.open_market == open_market_spaces(sheet.market) & ~sheet.market
 
 
@@ -152,9 +78,10 @@ def test_kept_facts_match_the_slow_paths_at_every_step(config: dict) -> None:
     for _ in random_steps(game, seed=3):
         assert game.current_player == game._seat_to_act()  # the kept seat
         np.testing.assert_array_equal(game.legal_mask(), reference_mask(game))
+        np.testing.assert_array_equal(game.mask_cache.legal_mask(game), reference_mask(game))
         for p in range(game.num_players):
             np.testing.assert_array_equal(game.observe(p), game.observer.reference(game, p))
-        for sheet in game.sheets:
+        for sheet in game.state.sheets:
             assert_sheet_facts_are_current(sheet)
     for p in range(game.num_players):  # the final position too
         np.testing.assert_array_equal(game.observe(p), game.observer.reference(game, p))
@@ -191,7 +118,7 @@ def test_a_loaded_game_keeps_its_facts_current_as_it_goes_on(config: dict) -> No
         np.testing.assert_array_equal(copy.legal_mask(), reference_mask(copy))
         for p in range(copy.num_players):
             np.testing.assert_array_equal(copy.observe(p), copy.observer.reference(copy, p))
-        for sheet in copy.sheets:
+        for sheet in copy.state.sheets:
             assert_sheet_facts_are_current(sheet)
 
 
@@ -245,9 +172,9 @@ def test_the_seat_to_act_and_the_end_are_kept_with_the_phase(config: dict) -> No
     step and after a load they say what the phase says, and they cannot be set."""
     game = Tequila(**config)
     for _ in random_steps(game, seed=2):
-        assert game.current_player == game._seat_to_act() and game.is_over is (game.phase == Phase.OVER) is False
-        assert game.sheets[game.current_player] is not None
-    assert game.is_over and game.phase == Phase.OVER and game.current_player == -1
+        assert game.current_player == game._seat_to_act() and game.is_over is (game.state.phase == Phase.OVER) is False
+        assert game.state.sheets[game.current_player] is not None
+    assert game.is_over and game.state.phase == Phase.OVER and game.current_player == -1
     loaded = Tequila.from_state_dict(game.state_dict())
     assert loaded.is_over and loaded.current_player == -1
     game.reset(3)

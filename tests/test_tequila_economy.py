@@ -20,7 +20,7 @@ def has(**amounts: int) -> dict[str, int]:
 
 def test_the_chain_layout_is_linked_link_by_link():
     game = position(buildings={0: CHAIN})
-    linked = game.sheets[0].links.linked
+    linked = game.state.sheets[0].links.linked
     assert [linked[i] for i in (1, 3, 4, 8)] == [True, True, True, True]
 
 
@@ -50,9 +50,9 @@ def test_red_jimador_produces_for_each_building():
 def test_red_jimador_builds_one_more_every_round():
     game = position(phase="reroll", dice=(1, 2), jimadores="B", jimador_order="red,purple")
     game.play("reroll none", "virtual fence")
-    assert game.sheets[0].builds_left == 1 and game.sheets[0].fences_left == 8
+    assert game.state.sheets[0].builds_left == 1 and game.state.sheets[0].fences_left == 8
     game.play("end", "virtual fence")
-    assert game.sheets[1].fences_left == 9  # purple: 5/7/9
+    assert game.state.sheets[1].fences_left == 9  # purple: 5/7/9
 
 
 # two casks on one road network with a distiller; a second distiller joins later
@@ -71,7 +71,7 @@ CASKS = [
 
 def test_casks_need_different_distillers():
     game = end_position(CASKS, agave=1)
-    assert game.sheets[0].cask_matching() == 1
+    assert game.state.sheets[0].cask_matching() == 1
     game.play("end")
     assert game.decision == Phase.CASK
     game.play("cask yes")
@@ -80,7 +80,7 @@ def test_casks_need_different_distillers():
 
 def test_two_distillers_serve_two_casks():
     game = end_position([*CASKS, "distiller at 3 2 as 0"], agave=2)
-    assert game.sheets[0].cask_matching() == 2
+    assert game.state.sheets[0].cask_matching() == 2
     game.play("end", "cask yes")
     assert held(game, 0) == has(agave=1, barrel=2)
 
@@ -99,7 +99,7 @@ def test_shops_connected_to_a_cask_sell_for_coins():
     game.play("end")
     assert game.decision == Phase.SHOP
     game.play("shop yes", "pay barrel")
-    assert game.sheets[0].coins == 1 and held(game, 0) == NOTHING
+    assert game.state.sheets[0].coins == 1 and held(game, 0) == NOTHING
 
 
 def test_unconnected_shops_sell_nothing():
@@ -111,7 +111,7 @@ def test_unconnected_shops_sell_nothing():
 def test_unused_gears_score_one_each():
     game = position(round=6)  # 3 gears
     game.play("end")
-    assert game.sheets[0].gears_unused == 3
+    assert game.state.sheets[0].gears_unused == 3
     assert game.score_breakdowns()[0]["unused_gears"] == 3
 
 
@@ -134,9 +134,9 @@ def test_each_tequila_needs_its_building_connected_and_its_resources(tequila):
     cost = {components.RESOURCES[r]: n for r, n in components.TEQUILA_COSTS[t].items()}
     game = position(sheets={0: holding(**cost)}, buildings={0: enough})
     game.play(f"produce {tequila}")
-    assert game.sheets[0].production[t] == 1
+    assert game.state.sheets[0].production[t] == 1
     assert held(game, 0) == NOTHING
-    assert game.sheets[0].gears_left == 0
+    assert game.state.sheets[0].gears_left == 0
     game = position(sheets={0: holding(**cost)}, buildings={0: missing})
     with pytest.raises(IllegalActionError, match=f"{tequila} tequila needs a"):
         game.play(f"produce {tequila}")
@@ -152,9 +152,9 @@ def test_tequila_costs_as_printed_on_the_production_track():
 def test_producing_uses_a_free_action_bought_ones_first():
     game = position(sheets={0: {**holding(barrel=2), "credits": 1}}, buildings={0: CHAIN})
     game.play("produce white")
-    assert (game.sheets[0].credits, game.sheets[0].gears_left) == (0, 1)
+    assert (game.state.sheets[0].credits, game.state.sheets[0].gears_left) == (0, 1)
     game.play("produce white")
-    assert game.sheets[0].gears_left == 0
+    assert game.state.sheets[0].gears_left == 0
     with pytest.raises(IllegalActionError, match="no free action left"):
         game.play("produce white")
 
@@ -163,14 +163,14 @@ def test_first_to_the_fifth_tequila_gains_a_coin_and_prestige():
     sheets = {0: {**holding(barrel=1), "production": [4, 0, 0, 0]}}
     game = position(sheets=sheets, buildings={0: CHAIN})
     game.play("produce white")
-    assert game.sheets[0].coins == 1
+    assert game.state.sheets[0].coins == 1
     assert game.score_breakdowns()[0]["first_to_bonuses"] == 6
     game = position(sheets=sheets, buildings={0: CHAIN}, round=2, bonus_round={TEQUILA_BONUS: 2})
     game.play("produce white")  # first reached this same round by somebody else: shared
     assert game.score_breakdowns()[0]["first_to_bonuses"] == 6
     game = position(sheets=sheets, buildings={0: CHAIN}, round=2, bonus_round={TEQUILA_BONUS: 1})
     game.play("produce white")  # reached in an earlier round: nothing
-    assert game.score_breakdowns()[0]["first_to_bonuses"] == 0 and game.sheets[0].coins == 0
+    assert game.score_breakdowns()[0]["first_to_bonuses"] == 0 and game.state.sheets[0].coins == 0
 
 
 def test_a_full_production_track_cannot_produce():
@@ -183,7 +183,7 @@ def test_a_collection_gains_a_coin_and_prestige():
     sheets = {0: {**holding(agave=1, water=1, barrel=1), "production": [1, 1, 1, 0]}}
     game = position(sheets=sheets, buildings={0: CHAIN})
     game.play("produce red")
-    sheet = game.sheets[0]
+    sheet = game.state.sheets[0]
     assert sheet.collections == 1 and sheet.coins == 1
     assert game.score_breakdowns()[0]["collections"] == 8
 
@@ -192,7 +192,7 @@ def test_only_the_first_four_collections_give_coins_and_prestige():
     sheets = {0: {**holding(agave=1, water=1, barrel=1), "production": [6, 6, 6, 5], "collections": 5}}
     game = position(sheets=sheets, buildings={0: CHAIN})
     game.play("produce red")
-    assert game.sheets[0].collections == 6 and game.sheets[0].coins == 0
+    assert game.state.sheets[0].collections == 6 and game.state.sheets[0].coins == 0
     assert game.score_breakdowns()[0]["collections"] == 42
 
 
@@ -246,7 +246,7 @@ def test_selling_pays_and_gains_one_resource_of_choice():
     assert game.decision == Phase.GAIN and held(game, 0) == NOTHING
     game.play("gain barrel")
     assert held(game, 0) == has(barrel=1)
-    assert game.sheets[0].market == 1 and game.sheets[0].gears_left == 2
+    assert game.state.sheets[0].market == 1 and game.state.sheets[0].gears_left == 2
 
 
 def test_requirement_spaces_need_buildings_and_use_nothing_up():
@@ -257,13 +257,13 @@ def test_requirement_spaces_need_buildings_and_use_nothing_up():
         sheets={0: {"gears_left": 3, "market": 1 << 9}}, buildings={0: ["road at 0 3 as 0", "road at 3 4 as 0"]}
     )
     game.play("sell 2 2", "gain agave")
-    assert len(game.sheets[0].buildings) == 2
+    assert len(game.state.sheets[0].buildings) == 2
 
 
 def test_market_column_bonuses_go_to_the_first_to_reach_them():
     game = market_position([(0, 0), (0, 1), (0, 2)], donkey=2)
     game.play("sell 0 3", "gain agave")
-    assert game.sheets[0].coins == 1
+    assert game.state.sheets[0].coins == 1
     game = market_position([(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)], agave=2)
     game.play("sell 0 5", "gain agave")
     assert game.score_breakdowns()[0]["first_to_bonuses"] == 12
@@ -292,7 +292,7 @@ def test_extra_free_action_costs_four_resources_of_choice():
     game = position(sheets={0: {**holding(agave=2, barrel=3), "gears_left": 0}}, buildings={0: CHAIN})
     assert not game.legal_mask()[game.string_to_action("produce white")]
     game.play("extra", "pay agave", "pay agave", "pay barrel", "pay barrel")
-    assert game.sheets[0].credits == 1 and game.sheets[0].extra_bought == 1
+    assert game.state.sheets[0].credits == 1 and game.state.sheets[0].extra_bought == 1
     game.play("produce white")
     assert held(game, 0) == NOTHING
     with pytest.raises(IllegalActionError, match="costs 4 resources"):
@@ -302,7 +302,7 @@ def test_extra_free_action_costs_four_resources_of_choice():
 def test_bought_free_actions_are_lost_at_the_end_of_the_turn():
     game = position(sheets={0: {**holding(agave=4), "gears_left": 1}})
     game.play("extra", "pay agave", "pay agave", "pay agave", "pay agave", "end")
-    assert game.sheets[0].credits == 0 and game.sheets[0].gears_unused == 1
+    assert game.state.sheets[0].credits == 0 and game.state.sheets[0].gears_unused == 1
 
 
 # ---------------------------------------------------------------- tracks
@@ -340,12 +340,12 @@ def test_the_fifth_collection_gains_nothing_and_the_track_stops_at_six():
     red_bonus_taken = {TEQUILA_BONUS + components.RED: 0}  # in an earlier round: no first-to coin now
     game = position(sheets=sheets, buildings={0: CHAIN}, round=1, bonus_round=red_bonus_taken)
     game.play("produce red")  # the fifth collection: no coin, the prestige stays at the fourth (42)
-    assert game.sheets[0].collections == 5 and game.sheets[0].coins == 0
+    assert game.state.sheets[0].collections == 5 and game.state.sheets[0].coins == 0
     assert game.score_breakdowns()[0]["collections"] == 42
     sheets = {0: {**holding(agave=1, water=1, barrel=1), "production": [7, 7, 7, 6], "collections": 6}}
     game = position(sheets=sheets, buildings={0: CHAIN})
     game.play("produce red")  # a seventh set of tequilas: the collection track (6 squares) is full
-    assert game.sheets[0].collections == 6
+    assert game.state.sheets[0].collections == 6
 
 
 @pytest.mark.parametrize(("tequila", "prestige"), [("white", 6), ("cream", 9), ("pink", 12), ("red", 15)])
@@ -357,14 +357,14 @@ def test_first_to_five_of_each_tequila_prestige(tequila, prestige):
     game = position(sheets=sheets, buildings={0: CHAIN})
     game.play(f"produce {tequila}")
     assert game.score_breakdowns()[0]["first_to_bonuses"] == prestige
-    assert game.sheets[0].coins == 1
+    assert game.state.sheets[0].coins == 1
 
 
 def test_two_shops_connected_to_casks_sell_for_two_coins_with_one_payment():
     game = end_position(["cask at 0 0 as 0", "shop at 1 0 as 0", *CHAIN[4:]], barrel=2)
-    assert game.sheets[0].linked_shops() == 2
+    assert game.state.sheets[0].linked_shops() == 2
     game.play("end", "shop yes", "pay barrel")
-    assert game.sheets[0].coins == 2 and held(game, 0) == has(barrel=1)
+    assert game.state.sheets[0].coins == 2 and held(game, 0) == has(barrel=1)
 
 
 def test_shops_are_not_asked_without_a_resource_to_pay():
@@ -396,7 +396,7 @@ def test_loaded_end_of_round_questions_only_offer_yes_when_it_pays():
 def test_gears_printed_on_each_round(round_index):
     game = position(phase="reroll", round=round_index, dice=(3, 4))
     game.play("reroll none")
-    assert game.sheets[0].gears_left == (1, 1, 1, 2, 2, 2, 3, 3)[round_index]
+    assert game.state.sheets[0].gears_left == (1, 1, 1, 2, 2, 2, 3, 3)[round_index]
 
 
 #: The rulings' market rows 0 and 1: what each column pays.
@@ -444,16 +444,16 @@ def test_market_requirements_of_row_two_are_standing(col):
         game.play(f"sell 2 {col}")
     game = position(sheets={0: {"gears_left": 1, "market": marked}}, buildings={0: buildings})
     game.play(f"sell 2 {col}", "gain agave")  # nothing paid, the buildings stay
-    assert held(game, 0) == has(agave=1) and len(game.sheets[0].buildings) == len(buildings)
+    assert held(game, 0) == has(agave=1) and len(game.state.sheets[0].buildings) == len(buildings)
 
 
 def test_a_column_bonus_is_gained_once_even_with_two_marks_in_that_column():
     game = market_position([(0, 0), (0, 1), (0, 2)], donkey=3, worker=2)
-    game.sheets[0].gears_left = 2
+    game.state.sheets[0].gears_left = 2
     game.play("sell 0 3", "gain agave")
-    assert game.sheets[0].coins == 1
+    assert game.state.sheets[0].coins == 1
     game.play("sell 1 3", "gain agave")  # the same round, the same column: no second coin
-    assert game.sheets[0].coins == 1
+    assert game.state.sheets[0].coins == 1
 
 
 def test_the_column_seven_bonus_is_twenty_four_prestige():

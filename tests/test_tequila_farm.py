@@ -7,6 +7,7 @@ import pytest
 from tequila_positions import placement
 
 from fiesta_envs.tequila import components, farm
+from fiesta_envs.tequila import fencing as fence_facts
 
 
 def spaces(*cells: tuple[int, int]) -> int:
@@ -150,7 +151,7 @@ def test_closing_a_zone_with_two_houses_is_illegal():
     assert farm.zone_of(0, fences) & 0b111 == 0b111 and farm.zone_of(0, fences) & 0b1000
     assert farm.closed_zones_by(23, fences) == [0b111]
     assert farm.fence_problem(23, fences) == "closing this zone would fence in 2 houses (F0, F2); one per zone at most"
-    assert not farm.legal_fences(fences)[23]
+    assert not fence_facts.legal_fences(fences)[23]
     # with F1|F2 fenced first, the zones F0-F1 and F2 hold one house each: 23 is legal
     assert farm.fence_problem(23, fences | fenced(22)) is None
 
@@ -196,7 +197,7 @@ def test_fence_legality_matches_the_definition_on_random_fences():
         for s in rng.permutation(40)[: rng.integers(0, 40)]:
             if not naive_problem(int(s), fences):
                 fences |= 1 << int(s)
-        fast = farm.legal_fences(fences)
+        fast = fence_facts.legal_fences(fences)
         for s in range(40):
             assert fast[s] == (not naive_problem(s, fences)), (s, fences)
             assert (farm.fence_problem(s, fences) is None) == fast[s]
@@ -220,6 +221,6 @@ def test_fence_legality_matches_the_definition_on_arbitrary_fences():
     rng = np.random.default_rng(12)
     for _ in range(300):
         fences = int(rng.integers(0, 1 << farm.NUM_SEGMENTS))
-        fast = farm.legal_fences(fences)
+        fast = fence_facts.legal_fences(fences)
         for s in range(farm.NUM_SEGMENTS):
             assert (farm.fence_problem(s, fences) is None) == fast[s], (s, fences)

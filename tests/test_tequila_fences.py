@@ -1,4 +1,4 @@
-"""Tequila fences drawn one by one (``farm.Fencing``): the corner groups, the duality behind them, and
+"""Tequila fences drawn one by one (``fence_facts.Fencing``): the corner groups, the duality behind them, and
 the kept facts against the rule-by-rule reference (``farm.fence_problem``, ``farm.zones``)."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fiesta_envs.tequila import farm
+from fiesta_envs.tequila import farm, speedups
+from fiesta_envs.tequila import fencing as fence_facts
 from fiesta_envs.tequila.sheet import Sheet
 
 
@@ -15,12 +16,12 @@ def fenced(*segments: int) -> int:
     return sum(1 << s for s in segments)
 
 
-def groups(fencing: farm.Fencing) -> list[int]:
+def groups(fencing: fence_facts.Fencing) -> list[int]:
     """The groups of corners joined through fences, as corner masks (however the forest is shaped)."""
-    return sorted({fencing.corners[fencing._group(c)] for c in range(farm.NUM_CORNERS)})
+    return sorted({fencing.corners[fencing._group(c)] for c in range(fence_facts.NUM_CORNERS)})
 
 
-def kept_facts(fencing: farm.Fencing) -> tuple:
+def kept_facts(fencing: fence_facts.Fencing) -> tuple:
     return (
         fencing.fences,
         fencing.across,
@@ -33,42 +34,44 @@ def kept_facts(fencing: farm.Fencing) -> tuple:
     )
 
 
-def assert_matches_reference(fencing: farm.Fencing) -> None:
+def assert_matches_reference(fencing: fence_facts.Fencing) -> None:
     """The kept facts equal the from-scratch ones and the rule-by-rule reference, segment by segment."""
     fences = fencing.fences
-    assert kept_facts(fencing) == kept_facts(farm.Fencing(fences))
+    assert kept_facts(fencing) == kept_facts(fence_facts.Fencing(fences))
     assert fencing.zones == farm.zones(fences)
-    assert fencing.legal == farm.legal_fence_bits(fences)
+    assert fencing.legal == fence_facts.legal_fence_bits(fences)
     for s in range(farm.NUM_SEGMENTS):
         assert (farm.fence_problem(s, fences) is None) == bool(fencing.legal >> s & 1), (s, fences)
         if not fences >> s & 1:  # the duality: corners joined <=> the segment would fence something off
             assert bool(fencing.closing >> s & 1) == bool(farm.closed_zones_by(s, fences)), (s, fences)
     for zone in fencing.zones:  # the regions kept are what the segments would fence off
         if fencing._regions_kept(zone):
-            for t in farm.spaces_of(fencing.closing & farm.zone_segments(zone)):
+            for t in farm.spaces_of(fencing.closing & fence_facts.zone_segments(zone)):
                 assert [fencing.region[t]] == farm.closed_zones_by(t, fences), (t, fences)
 
 
 # ---------------------------------------------------------------- corners
 def test_segments_join_the_corners_of_the_field_edges():
     # corner i * 5 + j: row i, column j of the 5 x 5 corners
-    assert farm.SEGMENT_CORNERS[0] == (0, 1)  # top edge of F0
-    assert farm.SEGMENT_CORNERS[19] == (23, 24)  # bottom edge of F15 (top edge of the row below the farm)
-    assert farm.SEGMENT_CORNERS[20] == (0, 5)  # left edge of F0
-    assert farm.SEGMENT_CORNERS[39] == (19, 24)  # right edge of F15
-    assert [farm.CORNER_SEGMENTS[c].bit_count() for c in (0, 2, 6, 12, 24)] == [2, 3, 4, 4, 2]
+    assert fence_facts.SEGMENT_CORNERS[0] == (0, 1)  # top edge of F0
+    assert fence_facts.SEGMENT_CORNERS[19] == (23, 24)  # bottom edge of F15 (top edge of the row below the farm)
+    assert fence_facts.SEGMENT_CORNERS[20] == (0, 5)  # left edge of F0
+    assert fence_facts.SEGMENT_CORNERS[39] == (19, 24)  # right edge of F15
+    assert [fence_facts.CORNER_SEGMENTS[c].bit_count() for c in (0, 2, 6, 12, 24)] == [2, 3, 4, 4, 2]
     # each group of corners knows the segments at its corners
-    fencing = farm.Fencing(fenced(0))
+    fencing = fence_facts.Fencing(fenced(0))
     assert (
-        fencing.touching[fencing._group(0)] == farm.CORNER_SEGMENTS[0] | farm.CORNER_SEGMENTS[1] == fenced(0, 1, 20, 21)
+        fencing.touching[fencing._group(0)]
+        == fence_facts.CORNER_SEGMENTS[0] | fence_facts.CORNER_SEGMENTS[1]
+        == fenced(0, 1, 20, 21)
     )
-    assert farm.zone_segments(1 << 0) == fenced(0, 4, 20, 21)
-    assert farm.zone_segments(0b11) == fenced(0, 1, 4, 5, 20, 21, 22)
+    assert fence_facts.zone_segments(1 << 0) == fenced(0, 4, 20, 21)
+    assert fence_facts.zone_segments(0b11) == fenced(0, 1, 4, 5, 20, 21, 22)
 
 
 def test_a_segment_closes_a_loop_exactly_when_its_corners_are_joined():
     # three sides of F5 (top 5, left 26, bottom 9): its right side 27 joins two joined corners
-    fencing = farm.Fencing(fenced(5, 26, 9))
+    fencing = fence_facts.Fencing(fenced(5, 26, 9))
     assert max(groups(fencing), key=int.bit_count) == 1 << 6 | 1 << 7 | 1 << 11 | 1 << 12
     assert fencing.closing == fenced(27)
     assert fencing.region[27] == 1 << 5  # it would fence off F5 alone
@@ -77,12 +80,12 @@ def test_a_segment_closes_a_loop_exactly_when_its_corners_are_joined():
     # apart (the border itself is no fence)
     line = fenced(23, 28, 33, 38)
     assert farm.zones(line) == [0b0111_0111_0111_0111, 0b1000_1000_1000_1000]
-    assert farm.Fencing(line).closing == 0
+    assert fence_facts.Fencing(line).closing == 0
 
 
 def test_the_last_open_border_segment_closes_the_zone():
     # F0 + F1 + F2 (houses F0 and F2): only 6 is open on their border (see the house rule tests)
-    fencing = farm.Fencing(fenced(0, 1, 2, 20, 23, 4, 5))
+    fencing = fence_facts.Fencing(fenced(0, 1, 2, 20, 23, 4, 5))
     assert fencing.closing >> 6 & 1
     assert fencing.region[6] == 0b111
     assert not fencing.legal >> 6 & 1
@@ -90,7 +93,7 @@ def test_the_last_open_border_segment_closes_the_zone():
 
 
 def test_drawing_a_fence_returns_the_zone_or_its_parts():
-    fencing = farm.Fencing(fenced(5, 26, 9))
+    fencing = fence_facts.Fencing(fenced(5, 26, 9))
     assert fencing.draw(27) == [0b1111_1111_1101_1111, 1 << 5]  # F5 fenced off: the farm splits
     assert fencing.zones == [0b1111_1111_1101_1111, 1 << 5]
     assert fencing.draw(0) == [0b1111_1111_1101_1111]  # a border segment: same zone, one fewer open
@@ -100,7 +103,7 @@ def test_drawing_a_fence_returns_the_zone_or_its_parts():
 def test_a_fence_closing_a_loop_shrinks_the_regions_around_it():
     # the block F4 F5 F8 F9 (houses F4, F9) fenced all round but for F8's bottom (12): 12 would close it
     block = 1 << 4 | 1 << 5 | 1 << 8 | 1 << 9
-    fencing = farm.Fencing(fenced(4, 5, 25, 30, 27, 32, 13))
+    fencing = fence_facts.Fencing(fenced(4, 5, 25, 30, 27, 32, 13))
     assert fencing.closing == fenced(12) and fencing.region[12] == block
     assert fencing.blocked == fenced(12)
     # F4 | F5 (26) joins corner 11 to the fences: F4 | F8 (8), F5 | F9 (9) and F8 | F9 (31) would now
@@ -122,7 +125,7 @@ def test_fences_drawn_one_by_one_match_the_reference_on_random_games():
     positions may hold), checking every fact after every fence."""
     rng = np.random.default_rng(21)
     for game in range(16):
-        fencing = farm.Fencing()
+        fencing = fence_facts.Fencing()
         legal_only = game % 2 == 0
         for s in rng.permutation(farm.NUM_SEGMENTS):
             if legal_only and not fencing.legal >> int(s) & 1:
@@ -142,7 +145,7 @@ def test_kept_fence_facts_equal_the_from_scratch_ones(start, keep, order, legal_
     """From any set of fences (a quarter of random ones kept), draw fences in any order: after every
     fence the kept facts are the from-scratch ones, and legal exactly when ``fence_problem`` says so."""
     fences = start & int(np.random.default_rng(keep).integers(0, 1 << farm.NUM_SEGMENTS)) if keep else 0
-    fencing = farm.Fencing(fences)
+    fencing = fence_facts.Fencing(fences)
     before = list(fencing.zones)
     for s in order:
         if fencing.fences >> s & 1 or (legal_only and not fencing.legal >> s & 1):
@@ -157,14 +160,15 @@ def test_kept_fence_facts_equal_the_from_scratch_ones(start, keep, order, legal_
 
 
 def test_a_sheet_keeps_its_fence_mask_and_rebuilds_it_on_load():
-    rng = np.random.default_rng(8)
-    sheet = Sheet()
-    sheet.fences_left = farm.NUM_SEGMENTS
-    while sheet.legal_fence_bits:
-        sheet.draw_fence(int(rng.choice(farm.spaces_of(sheet.legal_fence_bits))))
-        assert sheet.zones == farm.zones(sheet.fences)
-        assert sheet.legal_fence_bits == farm.legal_fence_bits(sheet.fences)
-        assert sheet.fence_mask.tolist() == [int(ok) for ok in farm.legal_fences(sheet.fences)]
-        loaded = Sheet(sheet.saved_state())
-        assert kept_facts(loaded.fencing) == kept_facts(sheet.fencing)
-        assert loaded.fence_mask.tolist() == sheet.fence_mask.tolist()
+    with speedups.enabled(True):  # the kept fencing, whatever the environment says
+        rng = np.random.default_rng(8)
+        sheet = Sheet()
+        sheet.fences_left = farm.NUM_SEGMENTS
+        while sheet.legal_fence_bits:
+            sheet.draw_fence(int(rng.choice(farm.spaces_of(sheet.legal_fence_bits))))
+            assert sheet.zones == farm.zones(sheet.fences)
+            assert sheet.legal_fence_bits == fence_facts.legal_fence_bits(sheet.fences)
+            assert sheet.fence_mask.tolist() == [int(ok) for ok in fence_facts.legal_fences(sheet.fences)]
+            loaded = Sheet(sheet.saved_state())
+            assert kept_facts(loaded.fencing) == kept_facts(sheet.fencing)
+            assert loaded.fence_mask.tolist() == sheet.fence_mask.tolist()

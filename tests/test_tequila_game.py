@@ -95,8 +95,8 @@ def test_solo_game_keeps_the_starting_player_and_reports_the_rank():
     rounds_seen = set()
     rng = np.random.default_rng(0)
     while not game.is_over:
-        assert game.start_player == 0
-        rounds_seen.add(game.round)
+        assert game.state.start_player == 0
+        rounds_seen.add(game.state.round)
         legal = np.flatnonzero(game.legal_mask())
         game.step(int(legal[rng.integers(len(legal))]))
     assert rounds_seen == set(range(8))
@@ -163,21 +163,21 @@ def test_bad_options_are_refused_by_name(options, message):
 
 
 def test_jimadores_side_b_default_order_and_dealt():
-    assert Tequila(4, jimadores="B").jimadores == ["purple", "red", "orange", "green"]
-    assert Tequila(2, jimadores="B", jimador_order="green,purple").jimadores == ["green", "purple"]
-    dealt = Tequila(3, seed=4, jimadores="dealt").jimadores
+    assert Tequila(4, jimadores="B").state.jimadores == ["purple", "red", "orange", "green"]
+    assert Tequila(2, jimadores="B", jimador_order="green,purple").state.jimadores == ["green", "purple"]
+    dealt = Tequila(3, seed=4, jimadores="dealt").state.jimadores
     assert len(set(dealt)) == 3 and set(dealt) <= set(components.JIMADORES)
-    assert Tequila(3, seed=4, jimadores="dealt").jimadores == dealt
+    assert Tequila(3, seed=4, jimadores="dealt").state.jimadores == dealt
 
 
 def test_cask_tile_b_resources_and_virtual_die():
     game = position(phase="reroll", dice=(6, 3), cask_tile="B")
     game.play("reroll none")
-    assert game.sheets[0].held(components.AGAVE) == 2  # 6 and 3 both give agave on side B
+    assert game.state.sheets[0].held(components.AGAVE) == 2  # 6 and 3 both give agave on side B
     game.play("virtual fence")
-    assert game.sheets[0].fences_left == 7  # 2 dice on fencing, +1 fence
+    assert game.state.sheets[0].fences_left == 7  # 2 dice on fencing, +1 fence
     game.play("end", "virtual build")
-    sheet = game.sheets[1]
+    sheet = game.state.sheets[1]
     assert sheet.builds_left == 2 and sheet.free_road
     game.play("free road at 0 3")  # on water, free
     assert sheet.buildings and not sheet.free_road and sheet.held(components.AGAVE) == 2
@@ -404,7 +404,7 @@ def test_invariants_hold_through_random_games(seed):
     while not game.is_over:
         legal = np.flatnonzero(game.legal_mask())
         game.step(int(legal[rng.integers(len(legal))]))
-        for sheet in game.sheets:
+        for sheet in game.state.sheets:
             assert all(
                 0 <= c <= m <= components.RESOURCE_TRACK_LENGTH
                 for c, m in zip(sheet.crossed, sheet.marked, strict=True)
@@ -496,14 +496,14 @@ def test_a_tie_on_score_and_tie_break_is_a_shared_win():
 def test_the_free_road_uses_no_building_action_and_may_go_on_water():
     game = position(phase="reroll", dice=(6, 5), cask_tile="B")
     game.play("reroll none", "virtual build")
-    sheet = game.sheets[0]
+    sheet = game.state.sheets[0]
     assert (sheet.builds_left, sheet.free_road) == (3, True)
     game.play("free road at 0 3")
     assert (sheet.builds_left, sheet.free_road) == (3, False)
     game.play("end", "virtual build")
-    assert game.sheets[1].free_road  # every player has their own
+    assert game.state.sheets[1].free_road  # every player has their own
     game.play("end")
-    assert not game.sheets[1].free_road  # an unused free road is lost at the end
+    assert not game.state.sheets[1].free_road  # an unused free road is lost at the end
 
 
 @pytest.mark.parametrize(

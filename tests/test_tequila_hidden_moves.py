@@ -50,8 +50,8 @@ def first_seat_played(policy_seed: int) -> Tequila:
 @pytest.fixture(scope="module")
 def two_games() -> tuple[Tequila, Tequila]:
     games = first_seat_played(1), first_seat_played(2)
-    assert games[0].sheets[0].buildings != games[1].sheets[0].buildings  # seat 0's rounds differ...
-    assert games[0].sheets[0].buildings  # ...and show on its farm
+    assert games[0].state.sheets[0].buildings != games[1].state.sheets[0].buildings  # seat 0's rounds differ...
+    assert games[0].state.sheets[0].buildings  # ...and show on its farm
     return games
 
 
@@ -67,7 +67,7 @@ def test_the_text_picture_scores_and_private_lines_hide_the_others_round(two_gam
 def test_the_seat_sees_its_own_moves_of_the_round_at_once() -> None:
     game = first_seat_played(1)
     game.play("virtual build")
-    assert seen_by(game, VIEWER).sheets[VIEWER].virtual == game.sheets[VIEWER].virtual
+    assert seen_by(game, VIEWER).state.sheets[VIEWER].virtual == game.state.sheets[VIEWER].virtual
     assert "virtual die on building" in " ".join(private_lines(game, VIEWER))
 
 
@@ -103,7 +103,7 @@ def test_a_move_of_the_round_is_told_to_the_others_when_the_round_ends() -> None
     assert not is_told(game, held, 0, viewer=1)
     assert is_told(game, held, 0, viewer=0) and is_told(game, held, 0, viewer=None)
     policy = KeepTheDice(seed=0)
-    while game.round == 0:
+    while game.state.round == 0:
         game.step(policy.act(None, game.legal_mask(), game, game.current_player))
     assert is_told(game, held, 0, viewer=1)
 

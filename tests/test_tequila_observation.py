@@ -142,7 +142,7 @@ def test_what_a_seat_does_in_a_round_is_seen_by_the_others_only_when_the_round_e
     assert game.current_player == 1 and kiln_plane(game, 1, 1).sum() == 0  # seat 1's turn: still hidden
     assert blocks(game, 1)["bonuses taken"].sum() == 0  # the section bonus first taken this round
     game.play("end")  # the round ends
-    assert game.round == 1 and kiln_plane(game, 1, 1).sum() == 2
+    assert game.state.round == 1 and kiln_plane(game, 1, 1).sum() == 2
     assert blocks(game, 1)["bonuses taken"][SECTION_BONUS + 2] == 1
 
 
@@ -152,14 +152,14 @@ def test_the_last_observation_shows_every_sheet_as_it_ends():
     while not game.is_over:
         legal = game.legal_actions()
         game.step(legal[int(rng.integers(len(legal)))])
-    assert game.shown_sheets == [sheet.public_sheet() for sheet in game.sheets]
+    assert game.state.shown_sheets == [sheet.public_sheet() for sheet in game.state.sheets]
     assert blocks(game, 0)["round"].sum() == 0
 
 
 def test_shown_sheets_are_saved_and_bad_ones_are_refused_by_name():
     game = Tequila(2, seed=1)
     data = game.state_dict()
-    assert data["state"]["shown_sheets"][1] == game.shown_sheets[1].to_dict()
+    assert data["state"]["shown_sheets"][1] == game.state.shown_sheets[1].to_dict()
     data["state"]["shown_sheets"][1]["coins"] = 99
     with pytest.raises(Exception, match=r"shown_sheets\[1\]\.coins"):
         Tequila.from_state_dict(data)

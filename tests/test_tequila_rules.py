@@ -22,11 +22,11 @@ def test_rulebook_example_reroll_keeps_the_other_die():
     # Pepe rolls a 2 and a 3 and re-rolls the 2 (with seed 0 the re-roll shows a 4, as in the example)
     game = position(phase="reroll", dice=(2, 3), seed=0)
     game.play("reroll first")
-    assert game.dice == [4, 3]
+    assert game.state.dice == [4, 3]
     assert held(game, 0) == has(worker=1, donkey=1)  # "each player gains a worker from the die showing 3"
     game = position(phase="reroll", dice=(2, 3), seed=0)
     game.play("reroll second")
-    assert game.dice[0] == 2
+    assert game.state.dice[0] == 2
 
 
 def test_rulebook_example_dice_3_and_4_and_the_virtual_die():
@@ -35,12 +35,12 @@ def test_rulebook_example_dice_3_and_4_and_the_virtual_die():
     game.play("reroll none")
     assert held(game, 0) == has(worker=1, donkey=1)
     game.play("virtual build")  # Pepe: 1 die on fencing, 2 on building
-    assert (game.sheets[0].fences_left, game.sheets[0].builds_left) == (4, 2)
+    assert (game.state.sheets[0].fences_left, game.state.sheets[0].builds_left) == (4, 2)
     game.play("end")
     assert game.current_player == 1 and game.decision == Phase.VIRTUAL
     assert held(game, 1) == has(worker=1, donkey=1)
     game.play("virtual fence")  # Rubén: 2 dice on fencing, 1 on building
-    assert (game.sheets[1].fences_left, game.sheets[1].builds_left) == (6, 1)
+    assert (game.state.sheets[1].fences_left, game.state.sheets[1].builds_left) == (6, 1)
 
 
 def test_only_the_starting_player_rerolls():
@@ -58,7 +58,7 @@ def test_only_the_starting_player_rerolls():
 def test_dice_values_give_fences_and_building_actions(dice, virtual, fences, builds):
     game = position(phase="reroll", dice=dice)
     game.play("reroll none", f"virtual {virtual}")
-    assert (game.sheets[0].fences_left, game.sheets[0].builds_left) == (fences, builds)
+    assert (game.state.sheets[0].fences_left, game.state.sheets[0].builds_left) == (fences, builds)
 
 
 def test_a_double_gives_its_resource_twice_and_a_six_nothing():
@@ -73,8 +73,8 @@ def test_a_double_gives_its_resource_twice_and_a_six_nothing():
 def test_fences_not_drawn_are_lost_at_end():
     game = position(phase="reroll", dice=(1, 2))
     game.play("reroll none", "virtual fence", "fence 0", "end")
-    assert game.sheets[0].fences_left == 0
-    assert game.sheets[0].fences == 1
+    assert game.state.sheets[0].fences_left == 0
+    assert game.state.sheets[0].fences == 1
 
 
 # ---------------------------------------------------------------- buildings: cost, shape, placement
@@ -96,9 +96,9 @@ def test_each_building_costs_its_resources_and_covers_its_shape(kind):
     game.play(f"build {name}")
     shown = farm.placement_resources(placement(name))  # gained after paying
     assert held(game, 0) == has(**{components.RESOURCES[r]: shown.count(r) for r in shown})
-    assert game.sheets[0].occupied == farm.PLACEMENTS[placement(name)].spaces
-    assert farm.bit_count(game.sheets[0].occupied) == len(components.SHAPES[kind])
-    assert game.sheets[0].builds_left == 1
+    assert game.state.sheets[0].occupied == farm.PLACEMENTS[placement(name)].spaces
+    assert farm.bit_count(game.state.sheets[0].occupied) == len(components.SHAPES[kind])
+    assert game.state.sheets[0].builds_left == 1
 
 
 @pytest.mark.parametrize(
@@ -133,7 +133,7 @@ def test_a_road_costs_two_resources_of_choice_and_may_go_on_water():
     assert game.legal_action_names() == ["pay barrel"]
     game.play("pay barrel")
     assert held(game, 0) == has(barrel=2)
-    assert game.sheets[0].buildings == [(components.ROAD, placement("road at 0 3 as 0"))]
+    assert game.state.sheets[0].buildings == [(components.ROAD, placement("road at 0 3 as 0"))]
     assert game.decision == Phase.MAIN
 
 
@@ -188,7 +188,7 @@ def test_a_connected_kiln_gains_nothing_when_a_second_field_joins_it():
         sheets={0: holding(agave=2)},
         buildings={0: ["agave at 0 0 as 0", "kiln at 0 2 as 1", "road at 1 3 as 0"]},
     )
-    assert game.sheets[0].links.linked[1]  # already connected (its water was gained then)
+    assert game.state.sheets[0].links.linked[1]  # already connected (its water was gained then)
     game.play("build agave at 1 4 as 0")  # joins the kiln through the road
     assert held(game, 0) == has(worker=1)  # the worker shown at (1,5); no second water
 
@@ -198,9 +198,9 @@ def test_a_later_road_pays_the_connection_bonus_then():
         sheets={0: holding(barrel=4)},
         buildings={0: ["agave at 0 1 as 0", "kiln at 2 4 as 0", "road at 1 3 as 0"]},
     )
-    assert not game.sheets[0].links.linked[1]
+    assert not game.state.sheets[0].links.linked[1]
     game.play("build road at 2 3 as 0", "pay barrel", "pay barrel")
-    assert game.sheets[0].links.linked[1]
+    assert game.state.sheets[0].links.linked[1]
     assert held(game, 0) == has(barrel=2, water=1)
     game.play("build road at 3 3 as 0", "pay barrel", "pay barrel")  # touches the network again
     assert held(game, 0) == has(water=1)
@@ -215,12 +215,12 @@ def test_distiller_connected_to_a_kiln_gains_three_barrels():
 def test_shop_connected_to_a_cask_gains_two_coins_and_cask_has_no_bonus():
     game = position(sheets={0: holding(agave=2, donkey=1, worker=1)}, buildings={0: ["distiller at 1 0 as 1"]})
     game.play("build cask at 0 0 as 0")  # touches the distiller: no bonus for casks
-    assert game.sheets[0].coins == 0 and held(game, 0) == has(agave=2, worker=1)  # + the agave at 0 1
+    assert game.state.sheets[0].coins == 0 and held(game, 0) == has(agave=2, worker=1)  # + the agave at 0 1
     game.play("build shop at 0 4 as 0")  # far from the cask: not connected
-    assert game.sheets[0].coins == 0
+    assert game.state.sheets[0].coins == 0
     game = position(sheets={0: holding(agave=1, worker=1)}, buildings={0: ["cask at 0 0 as 0"]})
     game.play("build shop at 1 0 as 0")
-    assert game.sheets[0].coins == 2
+    assert game.state.sheets[0].coins == 2
 
 
 def test_orange_jimadora_gains_one_more_on_every_connection_bonus():
@@ -241,7 +241,7 @@ def test_orange_jimadora_gains_one_more_on_every_connection_bonus():
 def test_filling_a_section_gains_a_coin_and_the_first_to_prestige():
     game = position(sheets={0: holding(donkey=1, worker=1)})
     game.play("build kiln at 2 7 as 1")  # section 2 is (2,7) and (3,7)
-    sheet = game.sheets[0]
+    sheet = game.state.sheets[0]
     assert sheet.coins == 1 and sheet.sections == 1 << 2
     assert game.score_breakdowns()[0]["sections_first"] == components.SECTION_PRESTIGE[2]
     assert held(game, 0) == has(barrel=1)
@@ -254,7 +254,7 @@ def test_section_prestige_is_shared_within_the_round_only():
     game = position(sheets={0: holding(donkey=1, worker=1)}, round=1, bonus_round={SECTION_BONUS + 2: 0})
     game.play("build kiln at 2 7 as 1")  # filled in an earlier round: only the coin
     assert game.score_breakdowns()[0]["sections_first"] == 0
-    assert game.sheets[0].coins == 1
+    assert game.state.sheets[0].coins == 1
 
 
 def test_two_players_filling_a_section_in_the_same_round_both_score():
@@ -269,7 +269,7 @@ def test_roads_fill_sections_too():
     game.play(
         "build road at 2 7 as 0", "pay barrel", "pay barrel", "build road at 3 7 as 0", "pay barrel", "pay barrel"
     )
-    assert game.sheets[0].sections == 1 << 2
+    assert game.state.sheets[0].sections == 1 << 2
 
 
 # ---------------------------------------------------------------- fencing
@@ -283,7 +283,7 @@ def test_fencing_off_a_field_gains_its_resources_once():
     assert held(game, 0) == NOTHING
     game.play("fence 7")  # F3 closed: water x2
     assert held(game, 0) == has(water=2)
-    assert game.sheets[0].rewarded_fields == 1 << 3
+    assert game.state.sheets[0].rewarded_fields == 1 << 3
 
 
 def test_splitting_a_fenced_off_zone_gains_nothing_again():
@@ -313,7 +313,7 @@ def test_fenced_resources_ask_a_choice_when_a_coin_square_gives_a_gem():
         sheets={0: {**holding(water=5), "coins": 2, "fences_left": 1, "fences": (1 << 3) | (1 << 24) | (1 << 23)}}
     )
     game.play("fence 7")
-    assert game.sheets[0].coins == 3
+    assert game.state.sheets[0].coins == 3
     assert game.decision == Phase.GAIN
     game.play("gain donkey")
     assert held(game, 0) == has(water=7, donkey=1)
@@ -326,13 +326,13 @@ def test_rulebook_example_pepe_and_ruben_in_full():
     building (1 fencing die, 2 building dice); Rubén puts his on fencing (2 fencing dice, 1 building)."""
     game = position(phase="reroll", dice=(2, 3), seed=0)
     game.play("reroll first")
-    assert game.dice == [4, 3]
+    assert game.state.dice == [4, 3]
     game.play("virtual build")
-    pepe = game.sheets[0]
+    pepe = game.state.sheets[0]
     assert (pepe.fences_left, pepe.builds_left) == (components.FENCES_BY_DICE[1], 2) == (4, 2)
     assert held(game, 0) == has(worker=1, donkey=1)
     game.play("end", "virtual fence")
-    ruben = game.sheets[1]
+    ruben = game.state.sheets[1]
     assert (ruben.fences_left, ruben.builds_left) == (6, 1)
     assert held(game, 1) == has(worker=1, donkey=1)
 
@@ -352,7 +352,7 @@ def test_non_road_buildings_do_not_pass_a_connection_on_in_play():
     assert held(game, 0) == has(donkey=1, worker=1, water=1)  # first connection: +1 water
     game.play("build kiln at 0 6 as 0")  # gains the donkey shown at 0 6, but no water
     assert held(game, 0) == has(donkey=1, water=1)
-    assert game.sheets[0].links.linked == [False, True, False]
+    assert game.state.sheets[0].links.linked == [False, True, False]
 
 
 def test_fences_do_not_block_buildings_or_connections():
@@ -362,10 +362,10 @@ def test_fences_do_not_block_buildings_or_connections():
         sheets={0: {**holding(donkey=1, worker=1), "fences": 1 << 21}}, buildings={0: ["agave at 0 0 as 0"]}
     )
     game.play("build kiln at 0 2 as 1")  # F1, across fenced segment 21 from the field in F0
-    assert game.sheets[0].links.linked[1] and held(game, 0)["water"] == 1
+    assert game.state.sheets[0].links.linked[1] and held(game, 0)["water"] == 1
     game = position(sheets={0: {**holding(donkey=1, worker=1), "fences": 1 << 21}})
     game.play("build kiln at 0 1 as 0")  # covers (0,1) in F0 and (0,2) in F1, over the fence
-    assert game.sheets[0].fences == 1 << 21
+    assert game.state.sheets[0].fences == 1 << 21
 
 
 def test_fencing_off_a_field_with_buildings_on_it_still_gains_its_resources():
@@ -392,7 +392,7 @@ def test_orange_jimadora_distiller_and_shop_bonuses():
     assert held(game, 0) == has(worker=1, barrel=4)  # 3 + 1 (and the worker shown at 1 5)
     game = position(sheets={0: holding(agave=1, worker=1)}, buildings={0: ["cask at 0 0 as 0"]}, **orange)
     game.play("build shop at 1 0 as 0")
-    assert game.sheets[0].coins == 3  # 2 + 1
+    assert game.state.sheets[0].coins == 3  # 2 + 1
 
 
 @pytest.mark.parametrize(
@@ -406,13 +406,13 @@ def test_orange_jimadora_distiller_and_shop_bonuses():
 )
 def test_each_connection_bonus_is_gained_once_per_building(kind, first, joining):
     game = position(sheets={0: holding(donkey=2, worker=2, agave=2)}, buildings={0: first})
-    assert game.sheets[0].building_linked(components.BUILDINGS.index(kind))
-    before = (held(game, 0), game.sheets[0].coins)
+    assert game.state.sheets[0].building_linked(components.BUILDINGS.index(kind))
+    before = (held(game, 0), game.state.sheets[0].coins)
     game.play(f"build {joining}")
     shown = {components.RESOURCES[r] for r in farm.placement_resources(placement(joining))}
     after = held(game, 0)
     assert after["barrel"] == before[0]["barrel"] + ("barrel" in shown)
-    assert game.sheets[0].coins == before[1]
+    assert game.state.sheets[0].coins == before[1]
 
 
 def test_building_refusals_name_the_building():

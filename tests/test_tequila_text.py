@@ -30,7 +30,7 @@ def built_and_fenced() -> tuple[Tequila, str]:
 
 
 def seat_farm(game: Tequila, seat: int = 0) -> list[str]:
-    return farm_lines(game.sheets[seat])
+    return farm_lines(game.state.sheets[seat])
 
 
 def test_rows_and_columns_are_numbered_as_the_actions_name_them() -> None:

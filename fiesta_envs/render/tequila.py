@@ -299,10 +299,10 @@ def private_lines(game: Any, seat: int) -> list[str]:
     if game.is_over:
         return []
     lines = [
-        f"round {game.round + 1} is played by all at once: the others' moves in it are shown to you when it ends "
+        f"round {game.state.round + 1} is played by all at once: the others' moves in it are shown to you when it ends "
         "(their sheets as they stood when it began until then), and yours to them"
     ]
-    left = round_line(game.sheets[seat])
+    left = round_line(game.state.sheets[seat])
     if left:
         lines.append(left)
     return lines

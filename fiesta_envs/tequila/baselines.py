@@ -175,7 +175,7 @@ class Planner(VersionedPolicy):
         legal = np.flatnonzero(action_mask)
         if len(legal) == 1:
             return int(legal[0])
-        sheet = game.sheets[player]
+        sheet = game.state.sheets[player]
         decision = game.decision
         need = self._needs(sheet)
         if decision == Phase.PAY:
@@ -188,8 +188,8 @@ class Planner(VersionedPolicy):
             if self.version == 1:
                 return actions.VIRTUAL + (1 if self._wants_to_build(sheet) else 0)
             useful_fences = self._useful_fences(sheet)
-            return actions.VIRTUAL + self._best_virtual(game, player, game.dice, sheet.hand, useful_fences)[0]
-        if decision == Phase.CASK and self.version >= 2 and game.round == components.ROUNDS - 1:
+            return actions.VIRTUAL + self._best_virtual(game, player, game.state.dice, sheet.hand, useful_fences)[0]
+        if decision == Phase.CASK and self.version >= 2 and game.state.round == components.ROUNDS - 1:
             return actions.CASK + actions.NO  # barrels after the last main phase are worth nothing
         if decision in (Phase.CASK, Phase.SHOP):
             start = actions.CASK if decision == Phase.CASK else actions.SHOP
@@ -201,12 +201,12 @@ class Planner(VersionedPolicy):
         """The re-roll with the best expected worth of the dice (``_dice_value``) over the new values."""
         faces = range(1, 7)
         worth: dict[tuple[int, ...], float] = {}  # the dice's worth, by their values in order
-        useful_fences = self._useful_fences(game.sheets[player])
+        useful_fences = self._useful_fences(game.state.sheets[player])
         best, best_value = 0, -1e9
         for choice in range(len(actions.REROLL_CHOICES)):
             total, outcomes = 0.0, 0
             for new in product(faces if choice in (1, 3) else (0,), faces if choice in (2, 3) else (0,)):
-                dice = [new[0] or game.dice[0], new[1] or game.dice[1]]
+                dice = [new[0] or game.state.dice[0], new[1] or game.state.dice[1]]
                 key = tuple(sorted(dice))
                 if key not in worth:
                     worth[key] = self._dice_value(game, player, dice, need, useful_fences)
@@ -219,7 +219,7 @@ class Planner(VersionedPolicy):
     def _dice_value(self, game: Tequila, player: int, dice: list[int], need: np.ndarray, useful_fences: int) -> float:
         """Points the dice are worth to ``player``: the resources they give, then the best virtual die."""
         tile = components.CASK_TILE_RESOURCES[game.config["cask_tile"]]
-        hand = list(game.sheets[player].hand)
+        hand = list(game.state.sheets[player].hand)
         value = 0.0
         for die in dice:
             resource = tile[die - 1]
@@ -233,7 +233,7 @@ class Planner(VersionedPolicy):
     ) -> tuple[int, float]:
         """The virtual die's side (0 fencing, 1 building) giving the most: building actions it can pay for,
         fences that can still fence something off, a free road; and what that is worth."""
-        usable = self._usable_builds(game.sheets[player], hand)
+        usable = self._usable_builds(game.state.sheets[player], hand)
         best, best_value = 0, -1e9
         for virtual in (0, 1):
             fences, builds, free_road = game.dice_actions(player, dice, virtual)
@@ -337,12 +337,14 @@ class Planner(VersionedPolicy):
 
     def _reroll(self, game: Tequila) -> int:
         tile = components.CASK_TILE_RESOURCES[game.config["cask_tile"]]
-        first, second = (tile[d - 1] is None for d in game.dice)
+        first, second = (tile[d - 1] is None for d in game.state.dice)
         return actions.REROLL + (3 if first and second else 1 if first else 2 if second else 0)
 
     # ------------------------------------------------------------------ main phase
     def _main(self, game: Tequila, sheet: Sheet, need: np.ndarray, mask: np.ndarray) -> int:
-        build = self._best_build(sheet, mask, last_round=self.version >= 2 and game.round == components.ROUNDS - 1)
+        build = self._best_build(
+            sheet, mask, last_round=self.version >= 2 and game.state.round == components.ROUNDS - 1
+        )
         if build is not None:
             return build
         reserve = self._reserve(game, sheet)
@@ -390,8 +392,8 @@ class Planner(VersionedPolicy):
         collections = min(min(counts), len(components.COLLECTION_PRESTIGE))
         if collections > min(sheet.collections, len(components.COLLECTION_PRESTIGE)):
             value += components.COLLECTION_PRESTIGE[collections - 1] - sheet.collection_prestige() + 1
-        first = game.bonus_round[TEQUILA_BONUS + t]
-        if count + 1 == components.PRODUCTION_BONUS_SQUARE + 1 and first in (-1, game.round):
+        first = game.state.bonus_round[TEQUILA_BONUS + t]
+        if count + 1 == components.PRODUCTION_BONUS_SQUARE + 1 and first in (-1, game.state.round):
             value += components.PRODUCTION_BONUS_PRESTIGE[t] + 1
         return value
 
@@ -399,8 +401,8 @@ class Planner(VersionedPolicy):
     def _majority_gain(game: Tequila, sheet: Sheet, t: int) -> float:
         """Majority points one more tequila ``t`` would win as the counts stand (the others' as shown at the
         start of the round; solo: reaching the minimum count)."""
-        player = game.sheets.index(sheet)
-        counts = [shown.production[t] for shown in game.shown_sheets]
+        player = game.state.sheets.index(sheet)
+        counts = [shown.production[t] for shown in game.state.shown_sheets]
         counts[player] = sheet.production[t]
         left, right = components.TEQUILA_MAJORITY[t]
         before = majority_awards(counts, left, right, components.SOLO_TEQUILA_MINIMUM)[player]
@@ -410,7 +412,7 @@ class Planner(VersionedPolicy):
     def _reserve(self, game: Tequila, sheet: Sheet) -> dict[int, int]:
         """Resources kept for the next building while the chain is being built."""
         kind = self._next_building(sheet)
-        if kind is None or game.round >= components.ROUNDS - 1:
+        if kind is None or game.state.round >= components.ROUNDS - 1:
             return {}
         cost = components.BUILDING_COSTS[kind]
         if self.version == 1:  # a resource not held at all blocked every payment
@@ -515,10 +517,11 @@ class Planner(VersionedPolicy):
                 if mask[actions.FREE_ROAD + x]:
                     return actions.FREE_ROAD + x
         best, best_value = None, 0.0
-        for x in np.flatnonzero(mask[actions.FREE_ROAD : actions.FREE_ROAD + farm.SPACES]):
-            value = farm.bit_count(farm.grow(1 << int(x)) & sheet.occupied) + (farm.SPACE_RESOURCE[x] is not None)
+        for free in np.flatnonzero(mask[actions.FREE_ROAD : actions.FREE_ROAD + farm.SPACES]):
+            x = int(free)
+            value = farm.bit_count(farm.grow(1 << x) & sheet.occupied) + (farm.SPACE_RESOURCE[x] is not None)
             if value > best_value:
-                best, best_value = actions.FREE_ROAD + int(x), value
+                best, best_value = actions.FREE_ROAD + x, value
         return best
 
     def _best_fence(self, sheet: Sheet, need: np.ndarray, mask: np.ndarray) -> int | None:
@@ -526,8 +529,8 @@ class Planner(VersionedPolicy):
         if len(segments) == 0:
             return None
         best, best_value = None, -1e9
-        for s in segments:
-            s = int(s)
+        for segment in segments:
+            s = int(segment)
             value = 0.0
             for zone in farm.closed_zones_by(s, sheet.fences):
                 for f in farm.spaces_of(zone & ~sheet.rewarded_fields):
@@ -562,8 +565,8 @@ class Planner(VersionedPolicy):
         """What a first mark in a market column gains (coins counted 2), if its bonus is still to be had."""
         if col not in components.MARKET_COLUMN_BONUSES or sheet.market & MARKET_COLUMN_MASKS[col]:
             return 0.0
-        first = game.bonus_round[MARKET_BONUS + MARKET_BONUS_COLUMNS.index(col)]
-        if not (game.solo or first in (-1, game.round)):
+        first = game.state.bonus_round[MARKET_BONUS + MARKET_BONUS_COLUMNS.index(col)]
+        if not (game.solo or first in (-1, game.state.round)):
             return 0.0
         coins, prestige = components.MARKET_COLUMN_BONUSES[col]
         return prestige + 2.0 * coins
@@ -573,7 +576,7 @@ class Planner(VersionedPolicy):
         """Some open market space could still be marked after paying 4 resources for a free action (the
         amounts only: which resources are paid is chosen then)."""
         spare = sheet.total_held() - components.EXTRA_ACTION_COST
-        player = game.sheets.index(sheet)
+        player = game.state.sheets.index(sheet)
         for m in farm.spaces_of(sheet.open_market):
             row, col = divmod(m, components.MARKET_COLUMNS)
             if row == components.MARKET_REQUIREMENT_ROW:
@@ -586,9 +589,9 @@ class Planner(VersionedPolicy):
     def _extra_pays(self, game: Tequila, sheet: Sheet, reserve: dict[int, int]) -> bool:
         """Buy a free action when a linked tequila can be paid on top of 4 resources and the reserve
         (version 1: from round 6 on; version 2: from ``EXTRA_FROM_ROUND`` on)."""
-        if game.round < (components.ROUNDS - 3 if self.version == 1 else EXTRA_FROM_ROUND):
+        if game.state.round < (components.ROUNDS - 3 if self.version == 1 else EXTRA_FROM_ROUND):
             return False
-        if self.version >= 2 and game.round == components.ROUNDS - 1 and self._sale_after_extra(game, sheet):
+        if self.version >= 2 and game.state.round == components.ROUNDS - 1 and self._sale_after_extra(game, sheet):
             return True  # the last round: resources left are worth nothing, a market space 1 point
         spare = sheet.total_held() - components.EXTRA_ACTION_COST - sum(reserve.values())
         for t in TEQUILA_ORDER:

@@ -20,55 +20,92 @@ the web app): the others at the start of the round, nothing replayed, chance unt
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING
+from typing import Any, Protocol, TypeVar, cast
 
 import numpy as np
 
 from fiesta_envs.core.determinization import rebuilt
+from fiesta_envs.core.game import Game
 from fiesta_envs.core.policy import Policy, RandomPolicy
+from fiesta_envs.tequila.mask_cache import MaskCache
 from fiesta_envs.tequila.public_sheet import PUBLIC_FIELDS
+from fiesta_envs.tequila.sheet import Sheet
 from fiesta_envs.tequila.state import Phase, SheetState, TequilaState
 
-if TYPE_CHECKING:
-    from fiesta_envs.core.game import Game as Tequila  # typed by the contract: no import circle
+
+class Engine(Protocol):
+    """What determinisation reads and drives of a ``game.Tequila`` (typed here without importing the engine,
+    which imports this module)."""
+
+    num_players: int
+    state: TequilaState[Sheet]
+    alone: int | None  # a copy playing one seat's part of a round
+    mask_cache: MaskCache
+    _seat: int
+    _mask_cache: np.ndarray | None
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def current_player(self) -> int: ...
+
+    def saved_state(self) -> TequilaState[SheetState]: ...
+
+    def clone(self) -> Engine: ...
+
+    def legal_mask(self) -> np.ndarray: ...
+
+    def step(self, action: Any) -> None: ...
+
+    def _load(self, state: TequilaState[SheetState]) -> None: ...
+
+    def _start_turn(self) -> None: ...
+
+    def _advance(self) -> None: ...
+
+    def _settle(self) -> None: ...
 
 
-def played_this_round(game: Tequila) -> list[int]:
+E = TypeVar("E", bound=Engine)
+
+
+def played_this_round(game: Engine) -> list[int]:
     """The seats that have finished their round in the current round (seat order from the starting player)."""
-    if game.is_over or game.phase == Phase.REROLL:  # type: ignore[attr-defined]
+    if game.is_over or game.state.phase == Phase.REROLL:
         return []
-    n, start = game.num_players, game.start_player  # type: ignore[attr-defined]
-    return [(start + k) % n for k in range(game.turn)]  # type: ignore[attr-defined]
+    n, start = game.num_players, game.state.start_player
+    return [(start + k) % n for k in range(game.state.turn)]
 
 
-def determinize(game: Tequila, seat: int, rng: np.random.Generator, replay: Policy | None = None) -> Tequila:
+def determinize(game: E, seat: int, rng: np.random.Generator, replay: Policy | None = None) -> E:
     """A copy with the other players' rounds so far played again by ``replay`` and chance re-seeded."""
-    if not (game.is_over or game.phase == Phase.REROLL or seat == game.current_player):  # type: ignore[attr-defined]
+    if not (game.is_over or game.state.phase == Phase.REROLL or seat == game.current_player):
         raise ValueError(f"tequila: a round is under way; determinise for the seat to act ({game.current_player})")
     hidden = [other for other in played_this_round(game) if other != seat]
-    world = rebuilt(game, _seen_state(game, seat).to_dict(), rng)
+    world = cast(E, rebuilt(cast(Game, game), _seen_state(game, seat).to_dict(), rng))
     policy = replay if replay is not None else RandomPolicy()
     for other in hidden:
         _replay_round(world, other, policy, rng)
     return world
 
 
-def seen_by(game: Tequila, seat: int) -> Tequila:
+def seen_by(game: E, seat: int) -> E:
     """A copy of ``game`` showing what ``seat`` sees now: its own sheet as it is, every other sheet as it stood
     when the round began (``shown_sheets``), no "first to" bonus first taken this round by anyone else. To draw
     or score, not to play: it is not checked as a loaded position is (the seat to act may be another one, its
     sheet set back to the start of the round). At the end of the game every sheet is shown: the game itself."""
     if game.is_over:
         return game
-    view = game.clone()
-    view._load(_seen_state(game, seat))  # type: ignore[attr-defined]
+    view = cast(E, game.clone())  # a copy of the same engine
+    view._load(_seen_state(game, seat))
     view._mask_cache = None
     return view
 
 
-def _seen_state(game: Tequila, seat: int) -> TequilaState:
+def _seen_state(game: Engine, seat: int) -> TequilaState[SheetState]:
     """The saved position with the others at the start of the round and their bonuses of the round forgotten."""
-    state: TequilaState = copy.deepcopy(game.saved_state())  # type: ignore[attr-defined]
+    state = copy.deepcopy(game.saved_state())
     for other in range(game.num_players):  # what the seat sees of the others: their sheets at the round's start
         if other == seat:
             continue
@@ -83,29 +120,29 @@ def _seen_state(game: Tequila, seat: int) -> TequilaState:
     return state
 
 
-def _replay_round(world: Tequila, player: int, policy: Policy, rng: np.random.Generator) -> None:
+def _replay_round(world: Engine, player: int, policy: Policy, rng: np.random.Generator) -> None:
     """Play ``player``'s round in ``world`` from its start with ``policy`` (on a copy that plays only that
     round, as ``Tequila.split_simultaneous`` makes them), then take its sheet and the bonuses it first took."""
     part = world.clone()
-    part.alone = player  # type: ignore[attr-defined]
-    part.gain_left = part.pay_left = 0  # type: ignore[attr-defined]
-    part.pay_purpose, part.pay_target = "", -1  # type: ignore[attr-defined]
-    part.turn = (player - part.start_player) % part.num_players  # type: ignore[attr-defined]
-    part._seat = player  # type: ignore[attr-defined]
-    part._start_turn()  # type: ignore[attr-defined]
-    part._advance()  # type: ignore[attr-defined]
-    part._settle()  # type: ignore[attr-defined]
+    part.alone = player
+    part.state.gain_left = part.state.pay_left = 0
+    part.state.pay_purpose, part.state.pay_target = "", -1
+    part.state.turn = (player - part.state.start_player) % part.num_players
+    part._seat = player
+    part._start_turn()
+    part._advance()
+    part._settle()
     part._mask_cache = None
     saved = policy.rng
     policy.rng = np.random.default_rng(int(rng.integers(1 << 63)))
     try:
         while part.current_player == player:
-            part.step(policy.act(None, part.legal_mask(), part, player))
+            part.step(policy.act(None, part.legal_mask(), cast(Game, part), player))
     finally:
         policy.rng = saved
-    world.sheets[player] = part.sheets[player]  # type: ignore[attr-defined]
-    world._main_masks[player] = type(world._main_masks[player])()  # type: ignore[attr-defined]
-    for bonus, first in enumerate(part.bonus_round):  # type: ignore[attr-defined]
-        if first == world.round:  # type: ignore[attr-defined]
-            world.bonus_round[bonus] = first  # type: ignore[attr-defined]
+    world.state.sheets[player] = part.state.sheets[player]
+    world.mask_cache.forget(player)
+    for bonus, first in enumerate(part.state.bonus_round):
+        if first == world.state.round:
+            world.state.bonus_round[bonus] = first
     world._mask_cache = None

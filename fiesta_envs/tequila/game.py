@@ -9,12 +9,9 @@ else. "First to" bonuses are paid at once to the first player to qualify and to 
 qualifies later in the same round.
 
 Kept facts: each sheet keeps its legal fences, zones and connections up to date as it changes (see
-``Sheet``; a load rebuilds them). Legal masks are shared read-only precomputed masks, or in the main
-phase a copy of the seat's kept main mask (``_MainMask``), whose parts are patched only when what
-they are computed from changed: the sheet's kept facts, what the hand can pay for (``affordable``,
-cached by hand) and caches on the sheet emptied by each new building (placements, free roads, market
-requirements met). ``tests/test_tequila_caches.py`` compares them with slow paths built from the
-state alone, at every step of random games.
+``Sheet``, ``fencing``; a load rebuilds them), and the game its legal masks (``mask_cache``). Both have a
+reference computed straight from the rules (``flood_fill``, ``reference_mask``) that ``speedups`` switches
+to; ``tests/test_tequila_speedups.py`` compares the two at every step of random games.
 
 Simultaneous rounds: at the start of every round (and at the end of the game) the game keeps each
 sheet's public facts (``shown_sheets``); the observer shows the others those, so nothing a seat does in
@@ -30,121 +27,31 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from fiesta_envs.core.errors import InvalidOptionError
-from fiesta_envs.core.game import REWARD_OPTION, Game
+from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import Option
 from fiesta_envs.core.policy import Policy
-from fiesta_envs.tequila import actions, components, determinization, farm
+from fiesta_envs.tequila import actions, components, determinization, farm, speedups
 from fiesta_envs.tequila.affordable import market_cost
 from fiesta_envs.tequila.layout import observation_size
+from fiesta_envs.tequila.legality import explain_illegal
+from fiesta_envs.tequila.mask_cache import MaskCache
 from fiesta_envs.tequila.observation import TequilaObserver
+from fiesta_envs.tequila.options import OPTIONS, check_options, jimadores_at_the_start
+from fiesta_envs.tequila.reference_mask import reference_mask
 from fiesta_envs.tequila.scoring import achievements, score_breakdown, solo_rank
 from fiesta_envs.tequila.sheet import (
     MARKET_BONUS,
     MARKET_BONUS_COLUMNS,
     MARKET_COLUMN_MASKS,
-    MARKET_OPENERS,
+    MARKET_REQUIREMENTS,
     SECTION_BONUS,
     TEQUILA_BONUS,
     Sheet,
 )
-from fiesta_envs.tequila.state import Phase, TequilaState
+from fiesta_envs.tequila.state import Phase, SheetState, TequilaState
 
-
-def _mask_of(*ranges: tuple[int, int], bits: int = -1) -> np.ndarray:
-    """A read-only legal-action mask with the actions of ``ranges`` (start, size) whose bit is set in
-    ``bits`` (handed out as it is: ``legal_mask`` callers copy what they keep or change)."""
-    mask = np.zeros(actions.NUM_ACTIONS, dtype=np.int8)
-    for start, size in ranges:
-        for i in range(size):
-            mask[start + i] = bits >> i & 1
-    mask.flags.writeable = False
-    return mask
-
-
-# Masks of the decisions that do not depend on the farm, shared by every position: by the resources
-# held (pay) or the tracks with room (gain), by whether the answer yes is worth it (cask, shop).
-_NUM_RESOURCES = len(components.RESOURCES)
-_PAY_MASKS = tuple(_mask_of((actions.PAY, _NUM_RESOURCES), bits=b) for b in range(1 << _NUM_RESOURCES))
-_GAIN_MASKS = tuple(_mask_of((actions.GAIN, _NUM_RESOURCES), bits=b) for b in range(1 << _NUM_RESOURCES))
-_REROLL_MASK = _mask_of((actions.REROLL, len(actions.REROLL_CHOICES)))
-_VIRTUAL_MASK = _mask_of((actions.VIRTUAL, len(actions.VIRTUAL_CHOICES)))
-_CASK_MASKS = (_mask_of((actions.CASK + actions.NO, 1)), _mask_of((actions.CASK, 2)))
-_SHOP_MASKS = (_mask_of((actions.SHOP + actions.NO, 1)), _mask_of((actions.SHOP, 2)))
-_END_MASK = _mask_of((actions.END, 1))
-_NO_ACTION = _mask_of()
-#: ``_PLACEMENTS_OF_KINDS[kinds]``: the placements of the building kinds whose bits are set.
-_PLACEMENTS_OF_KINDS = (np.left_shift(1, farm.PLACEMENT_KIND) & np.arange(1 << len(components.BUILDINGS))[:, None]) != 0
-_SPACE_BITS = np.left_shift(np.uint64(1), np.arange(farm.SPACES, dtype=np.uint64))
-_ROW2 = components.MARKET_REQUIREMENT_ROW * components.MARKET_COLUMNS  # the first space of the requirement row
-
-
-def _market_requirements(green: bool) -> tuple[tuple[int, int], ...]:
-    """The standing requirement of each market column: (building kind, how many), green's discounted."""
-    discount = components.GREEN_MARKET_DISCOUNT if green else 0
-    return tuple(
-        (components.BUILDINGS.index(kind), max(0, amount - discount)) for kind, amount in components.MARKET_REQUIREMENTS
-    )
-
-
-_MARKET_REQUIREMENTS = (_market_requirements(False), _market_requirements(True))
-#: The same with each column's space of the requirement row as a bit of the market.
-_REQUIREMENT_SPACES = tuple(
-    tuple((1 << (_ROW2 + col), requirement) for col, requirement in enumerate(requirements))
-    for requirements in _MARKET_REQUIREMENTS
-)
-_FENCES = slice(actions.FENCE, actions.FENCE + farm.NUM_SEGMENTS)
-_PLACEMENTS = slice(actions.BUILD, actions.BUILD + farm.NUM_PLACEMENTS)
-_FREE_ROADS = slice(actions.FREE_ROAD, actions.FREE_ROAD + farm.SPACES)
-
-
-def _write_bits(mask: np.ndarray, start: int, bits: int, before: int) -> None:
-    """Set ``mask[start + i]`` to bit ``i`` of ``bits`` where it differs from ``before``."""
-    changed = bits ^ before
-    while changed:
-        low = changed & -changed
-        i = low.bit_length() - 1
-        mask[start + i] = bits >> i & 1
-        changed ^= low
-
-
-class _MainMask:
-    """One seat's main-phase mask, kept between its steps (``Tequila._main_mask``) and patched part by
-    part: each part is rewritten only when its key (what it is computed from) changed. A new game or a
-    load makes new ones (all parts empty but ``end``)."""
-
-    __slots__ = (
-        "build_occupied",
-        "extra",
-        "fences",
-        "free_road",
-        "kinds",
-        "mask",
-        "produce",
-        "road_occupied",
-        "sell",
-    )
-
-    def __init__(self) -> None:
-        self.mask = _END_MASK.copy()
-        self.fences = 0  # the legal fence segments shown (0: no fence offered)
-        self.kinds = 0  # the building kinds offered (0: no building action or none affordable)...
-        self.build_occupied = 0  # ...on the sheet's free spaces then
-        self.free_road = False  # a free road offered...
-        self.road_occupied = 0  # ...on the sheet's free spaces then
-        self.produce = 0  # the tequilas offered
-        self.sell = 0  # the market spaces offered
-        self.extra = False  # an extra free action offered
-
-
-def _check_jimador_order(value: Any) -> str | None:
-    if value is None:
-        return None
-    names = value.split(",")
-    if any(n not in components.JIMADORES for n in names) or len(set(names)) != len(names):
-        allowed = ", ".join(components.JIMADORES)
-        return f"must list distinct jimadores separated by commas from {allowed} (e.g. 'green,purple')"
-    return None
+#: The fields of a position but its sheets (``Tequila._load`` makes those live).
+_POSITION_FIELDS = tuple(field for field in dataclasses.fields(TequilaState) if field.name != "sheets")
 
 
 class Tequila(Game):
@@ -153,27 +60,16 @@ class Tequila(Game):
     name: ClassVar[str] = "tequila"
     player_counts: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6, 7, 8)
     default_players: ClassVar[int] = 2
-    options: ClassVar[dict[str, Option]] = {
-        "reward": REWARD_OPTION,
-        "jimadores": Option(
-            "A",
-            choices=("A", "B", "dealt"),
-            doc="jimador boards: 'A' (side A for all), 'B' (side B, seats take them in jimador_order), "
-            "'dealt' (side B, dealt at random from the game's seed)",
-        ),
-        "jimador_order": Option(
-            None,
-            kind=(str, type(None)),
-            check=_check_jimador_order,
-            doc="with jimadores='B': the jimador of each seat, e.g. 'green,purple' (default purple, red, "
-            "orange, green in seat order)",
-        ),
-        "cask_tile": Option("A", choices=("A", "B"), doc="cask tile side: 'A' (base game) or 'B' (cask variant)"),
-    }
+    options: ClassVar[dict[str, Option]] = OPTIONS
     score_scale: ClassVar[float] = 200.0
     #: Solo reward: score divided by this (the Golden rank), clipped to [0, 1].
     solo_scale: ClassVar[float] = 330.0
     version: ClassVar[int] = 2
+    #: The position, its sheets live (``Sheet``); what follows from it is kept on the sheets and below.
+    state: TequilaState[Sheet]
+    decision: Phase  # what the seat to act is asked (``_settle``)
+    mask_cache: MaskCache  # the kept legal masks (``mask_cache``): rebuilt by every load
+    observer: TequilaObserver
 
     @property
     def observation_layout(self) -> str:
@@ -181,22 +77,7 @@ class Tequila(Game):
         return "tequila/v1"
 
     def check_options(self) -> None:
-        jimadores = self.config["jimadores"]
-        if self.num_players >= 5 and (jimadores != "A" or self.config["cask_tile"] != "A"):
-            raise InvalidOptionError(
-                f"tequila: with {self.num_players} players (the 5-or-more variant) only side A is used; "
-                f"got jimadores={jimadores!r}, cask_tile={self.config['cask_tile']!r}"
-            )
-        order = self.config["jimador_order"]
-        if order is not None:
-            if jimadores != "B":
-                raise InvalidOptionError(
-                    f"tequila: option jimador_order={order!r} needs jimadores='B' (got {jimadores!r})"
-                )
-            if len(order.split(",")) != self.num_players:
-                raise InvalidOptionError(
-                    f"tequila: option jimador_order={order!r} must name one jimador per seat ({self.num_players})"
-                )
+        check_options(self.num_players, self.config)
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -212,20 +93,9 @@ class Tequila(Game):
 
     # ------------------------------------------------------------------ setup
     def _new_game(self) -> None:
-        self._load(TequilaState.new_game(self._jimadores_at_the_start()))
+        self._load(TequilaState.new_game(jimadores_at_the_start(self.num_players, self.config, self.rng)))
         self._begin_round()
         self._settle()
-
-    def _jimadores_at_the_start(self) -> list[str | None]:
-        """Each seat's jimador board (None: side A), as the ``jimadores`` option says (dealt: by the seed)."""
-        choice = self.config["jimadores"]
-        if choice == "A":
-            return [None] * self.num_players
-        if choice == "B":
-            order = self.config["jimador_order"]
-            return order.split(",") if order else list(components.JIMADORES[: self.num_players])
-        dealt = self.rng.permutation(len(components.JIMADORES))
-        return [components.JIMADORES[int(i)] for i in dealt[: self.num_players]]
 
     @property
     def solo(self) -> bool:
@@ -237,26 +107,28 @@ class Tequila(Game):
         return self.num_players >= 5
 
     def _begin_round(self) -> None:
+        state = self.state
         # two draws of one die: the same numbers as ``integers(1, 7, size=2)``, in less time (tested)
-        self.dice = [int(self.rng.integers(1, 7)), int(self.rng.integers(1, 7))]
-        self.turn = 0
-        self._seat = self.start_player  # to re-roll, then to play first
-        self.shown_sheets = [sheet.public_sheet() for sheet in self.sheets]
+        state.dice = [int(self.rng.integers(1, 7)), int(self.rng.integers(1, 7))]
+        state.turn = 0
+        self._seat = state.start_player  # to re-roll, then to play first
+        state.shown_sheets = [sheet.public_sheet() for sheet in state.sheets]
         if self.many_players:
             self._start_turn()
         else:
-            self.phase = Phase.REROLL
+            state.phase = Phase.REROLL
 
     def _start_turn(self) -> None:
-        sheet = self.sheets[self._seat]
-        sheet.start_turn(components.GEARS_PER_ROUND[self.round])
+        state = self.state
+        sheet = state.sheets[self._seat]
+        sheet.start_turn(components.GEARS_PER_ROUND[state.round])
         # each die gives the resource its value shows on the cask tile (a double gives it twice)
         tile = components.CASK_TILE_RESOURCES[self.config["cask_tile"]]
-        for die in self.dice:
+        for die in state.dice:
             resource = tile[die - 1]
             if resource is not None:
-                self.gain_left += sheet.gain(resource)
-        self.phase = Phase.VIRTUAL
+                state.gain_left += sheet.gain(resource)
+        state.phase = Phase.VIRTUAL
 
     # ------------------------------------------------------------------ whose turn
     @property
@@ -272,235 +144,50 @@ class Tequila(Game):
     def _seat_to_act(self) -> int:
         """Whose decision it is, from the phase, the starting player and the turn: kept in ``_seat``
         (read at every step) and set anew wherever one of them changes which seat that is."""
-        if self.phase == Phase.OVER:
+        state = self.state
+        if state.phase == Phase.OVER:
             return -1
-        if self.phase == Phase.REROLL:
-            return self.start_player
-        return (self.start_player + self.turn) % self.num_players
+        if state.phase == Phase.REROLL:
+            return state.start_player
+        return (state.start_player + state.turn) % self.num_players
 
     def _settle(self) -> None:
         """After every change of position (a step, a new game, a load): what the current player is asked
         now: ``decision`` (a phase, or the ``pay``/``gain`` sub-steps: read it, do not set it)."""
-        self.decision = Phase.PAY if self.pay_left else Phase.GAIN if self.gain_left else self.phase
+        state = self.state
+        self.decision = Phase.PAY if state.pay_left else Phase.GAIN if state.gain_left else state.phase
 
     # ------------------------------------------------------------------ legality
     def _compute_mask(self) -> np.ndarray:
-        """Table-driven: a shared read-only precomputed mask, and in the main phase a copy of the seat's
-        kept mask (see ``_main_mask``)."""
-        decision = self.decision
-        player = self._seat
-        if decision == Phase.MAIN:
-            return self._main_mask(player, self.sheets[player])
-        if decision in (Phase.OVER, Phase.NEXT):  # next: a copy whose seat is done (``split_simultaneous``)
-            return _NO_ACTION
-        sheet = self.sheets[player]
-        if decision == Phase.PAY:
-            return _PAY_MASKS[sheet.affordable().held]
-        if decision == Phase.GAIN:
-            room = 0
-            for r, marked in enumerate(sheet.marked):
-                if marked < components.RESOURCE_TRACK_LENGTH:
-                    room |= 1 << r
-            return _GAIN_MASKS[room]
-        if decision == Phase.REROLL:
-            return _REROLL_MASK
-        if decision == Phase.VIRTUAL:
-            return _VIRTUAL_MASK
-        if decision == Phase.CASK:
-            return _CASK_MASKS[self._cask_worthwhile(sheet)]
-        return _SHOP_MASKS[self._shop_worthwhile(sheet)]
-
-    def _main_mask(self, player: int, sheet: Sheet) -> np.ndarray:
-        """The main phase: a copy of the seat's kept main mask (``_MainMask``), whose parts are
-        rewritten only when what they are computed from changed. The parts come from what the hand
-        can pay for (``affordable``, cached by hand) and from facts the sheet keeps (legal fences,
-        tequilas ready, open market spaces) or caches until its next building (placements, free
-        roads, market requirements met)."""
-        kept = self._main_masks[player]
-        mask = kept.mask
-        can = sheet.affordable()
-        fences = sheet.legal_fence_bits if sheet.fences_left else 0
-        if fences != kept.fences:
-            if fences and kept.fences:  # a fence drawn: only a few segments changed
-                _write_bits(mask, actions.FENCE, fences, kept.fences)
-            else:  # fences offered from now on, or no more
-                mask[_FENCES] = sheet.fence_mask if fences else 0
-            kept.fences = fences
-        kinds = can.buildings if sheet.builds_left else 0
-        if kinds != kept.kinds or (kinds and sheet.occupied != kept.build_occupied):
-            if kinds:
-                placements = sheet.build_masks.get(kinds)
-                if placements is None:
-                    placements = sheet.build_masks[kinds] = self._placements(sheet, kinds)
-                mask[_PLACEMENTS] = placements
-            else:
-                mask[_PLACEMENTS] = 0
-            kept.kinds, kept.build_occupied = kinds, sheet.occupied
-        if sheet.free_road != kept.free_road or (sheet.free_road and sheet.occupied != kept.road_occupied):
-            if sheet.free_road:
-                if sheet.road_mask is None:
-                    sheet.road_mask = (_SPACE_BITS & np.uint64(sheet.occupied)) == 0  # free spaces
-                mask[_FREE_ROADS] = sheet.road_mask
-            else:
-                mask[_FREE_ROADS] = 0
-            kept.free_road, kept.road_occupied = sheet.free_road, sheet.occupied
-        produce = sell = 0
-        if sheet.credits + sheet.gears_left:  # a free action is left (sheet.free_actions())
-            produce = can.tequilas & sheet.tequilas_ready
-            if sheet.requirements_met is None:
-                sheet.requirements_met = self._requirements_met(player, sheet)
-            payable = can.green_market if self.jimadores[player] == "green" else can.market
-            sell = sheet.open_market & (payable | sheet.requirements_met)
-        if produce != kept.produce:
-            _write_bits(mask, actions.PRODUCE, produce, kept.produce)
-            kept.produce = produce
-        if sell != kept.sell:
-            _write_bits(mask, actions.SELL, sell, kept.sell)
-            kept.sell = sell
-        if can.extra != kept.extra:
-            mask[actions.EXTRA] = kept.extra = can.extra
-        return mask.copy()
-
-    @staticmethod
-    def _placements(sheet: Sheet, kinds: int) -> np.ndarray:
-        """Placements of the building ``kinds`` (bits) on free spaces."""
-        if sheet.free_placements is None:
-            sheet.free_placements = (farm.PLACEMENT_SPACES & np.uint64(sheet.occupied)) == 0
-        return sheet.free_placements & _PLACEMENTS_OF_KINDS[kinds]
-
-    def _requirements_met(self, player: int, sheet: Sheet) -> int:
-        """Spaces of the requirement row whose requirement ``player`` meets (``Sheet.requirement_met``
-        for every column at once: buildings of each kind drawn, road spaces for roads)."""
-        drawn = sheet.kind_count.copy()
-        drawn[components.ROAD] = sheet.road_spaces
-        met = 0
-        for space, (kind, amount) in _REQUIREMENT_SPACES[self.jimadores[player] == "green"]:
-            if drawn[kind] >= amount:
-                met |= space
-        return met
-
-    def _can_pay_building(self, sheet: Sheet, kind: int) -> bool:
-        if kind == components.ROAD:
-            return sheet.total_held() >= components.ROAD_COST_OF_CHOICE
-        return sheet.can_pay(components.BUILDING_COSTS[kind])
-
-    def _production_problem(self, sheet: Sheet, tequila: int) -> str | None:
-        name = components.TEQUILAS[tequila]
-        if sheet.production[tequila] >= components.PRODUCTION_TRACK_LENGTH:
-            return f"the {name} production track is full"
-        building = components.TEQUILA_BUILDING[tequila]
-        if not sheet.building_linked(building):
-            partner = components.CHAIN_PARTNER[building]
-            return f"{name} tequila needs {_a(building)} connected to {_a(partner)}"
-        if not sheet.can_pay(components.TEQUILA_COSTS[tequila]):
-            return f"{name} tequila costs {_cost_text(components.TEQUILA_COSTS[tequila])}"
-        return None
+        """The kept masks (``mask_cache``), or with the speed-ups off the rules action by action."""
+        if speedups.ENABLED:
+            return self.mask_cache.legal_mask(self)
+        return reference_mask(self)
 
     def market_cost(self, player: int, m: int) -> dict[int, int]:
         """What marking market space ``m`` pays (nothing on the requirement row)."""
-        return market_cost(m, self.jimadores[player] == "green")
+        return market_cost(m, self.state.jimadores[player] == "green")
 
     def market_requirement(self, player: int, col: int) -> tuple[int, int]:
         """The standing requirement of market column ``col``'s requirement space: (building kind, how many)."""
-        return _MARKET_REQUIREMENTS[self.jimadores[player] == "green"][col]
-
-    def _sale_problem(self, player: int, m: int) -> str | None:
-        sheet = self.sheets[player]
-        row, col = divmod(m, components.MARKET_COLUMNS)
-        if sheet.market >> m & 1:
-            return f"market space {row} {col} is already marked"
-        if col > 0 and not sheet.market & MARKET_OPENERS[m]:
-            return (
-                f"market space {row} {col} is not open: it must touch a marked space of column {col - 1} or {col + 1}"
-            )
-        if row == components.MARKET_REQUIREMENT_ROW:
-            kind, amount = self.market_requirement(player, col)
-            if not sheet.requirement_met(kind, amount):
-                noun = "road space" if kind == components.ROAD else components.BUILDING_NOUNS[kind]
-                return f"market space {row} {col} requires {amount} {noun}{'s' if amount != 1 else ''}"
-            return None
-        cost = self.market_cost(player, m)
-        if not sheet.can_pay(cost):
-            return f"market space {row} {col} costs {_cost_text(cost)}"
-        return None
+        return MARKET_REQUIREMENTS[self.state.jimadores[player] == "green"][col]
 
     def explain_illegal(self, action: int) -> str:
-        decision = self.decision
-        kind = actions.kind_of(action)
-        asked = {
-            Phase.PAY: "choose a resource to pay (pay RES)",
-            Phase.GAIN: "choose a resource to gain (gain RES)",
-            Phase.REROLL: "choose which dice to re-roll (reroll none|first|second|both)",
-            Phase.VIRTUAL: "assign your virtual die (virtual fence|build)",
-            Phase.CASK: "answer cask yes|no",
-            Phase.SHOP: "answer shop yes|no",
-            Phase.OVER: "the game is over",
-        }
-        if decision in asked and kind != decision.name:
-            return f"now you must {asked[decision]}"
-        sheet = self.sheets[self.current_player]
-        if decision == Phase.PAY:
-            return f"you hold no {components.RESOURCES[action - actions.PAY]}"
-        if decision == Phase.GAIN:
-            return f"your {components.RESOURCES[action - actions.GAIN]} track is full"
-        if decision == Phase.CASK:
-            return "casks need 1 agave to pay and a cask connected to a distiller, and room on the barrel track"
-        if decision == Phase.SHOP:
-            return "shops need 1 resource to pay and a shop connected to a cask"
-        if decision != Phase.MAIN:
-            return "the rules do not allow it now"
-        if kind in ("REROLL", "VIRTUAL", "PAY", "GAIN", "CASK", "SHOP"):
-            return "that choice is not asked now (you are in your main phase)"
-        if kind == "FENCE":
-            if not sheet.fences_left:
-                return "you have no fences left this round"
-            return farm.fence_problem(action - actions.FENCE, sheet.fences) or "the rules do not allow it now"
-        if kind == "BUILD":
-            return self._build_problem(sheet, action - actions.BUILD) or "the rules do not allow it now"
-        if kind == "FREE_ROAD":
-            if not sheet.free_road:
-                return "you have no free road this round (cask tile B, virtual die on building)"
-            return self._overlap_text(sheet, farm.ROAD_AT[action - actions.FREE_ROAD], "the road")
-        if kind in ("PRODUCE", "SELL") and not sheet.free_actions():
-            return "you have no free action left (gears and bought extras are used up)"
-        if kind == "PRODUCE":
-            return self._production_problem(sheet, action - actions.PRODUCE) or "the rules do not allow it now"
-        if kind == "SELL":
-            return self._sale_problem(self.current_player, action - actions.SELL) or "the rules do not allow it now"
-        if kind == "EXTRA":
-            return f"an extra free action costs {components.EXTRA_ACTION_COST} resources; you hold {sheet.total_held()}"
-        return "the rules do not allow it now"
-
-    def _build_problem(self, sheet: Sheet, index: int) -> str | None:
-        placement = farm.PLACEMENTS[index]
-        if not sheet.builds_left:
-            return "you have no building actions left this round"
-        if not self._can_pay_building(sheet, placement.kind):
-            if placement.kind == components.ROAD:
-                return f"a road costs {components.ROAD_COST_OF_CHOICE} resources of your choice"
-            return f"{_a(placement.kind)} costs {_cost_text(components.BUILDING_COSTS[placement.kind])}"
-        return self._overlap_text(sheet, index, f"the {components.BUILDING_NOUNS[placement.kind]}")
-
-    def _overlap_text(self, sheet: Sheet, index: int, what: str) -> str:
-        overlap = farm.PLACEMENTS[index].spaces & sheet.occupied
-        if not overlap:
-            return "the rules do not allow it now"
-        x = farm.spaces_of(overlap)[0]
-        kind = next(k for k, i in sheet.buildings if farm.PLACEMENTS[i].spaces >> x & 1)
-        return f"{what} would overlap your {components.BUILDING_NOUNS[kind]} at {x // farm.SIZE} {x % farm.SIZE}"
+        return explain_illegal(self, action)
 
     # ------------------------------------------------------------------ applying actions
     def _apply(self, action: int) -> None:
+        state = self.state
         player = self._seat
-        sheet = self.sheets[player]
+        sheet = state.sheets[player]
         decision = self.decision
         if decision == Phase.MAIN:
             self._main_action(player, sheet, action)
         elif decision == Phase.PAY:
             self._pay_choice(sheet, action - actions.PAY)
         elif decision == Phase.GAIN:
-            self.gain_left -= 1
-            self.gain_left += sheet.gain(action - actions.GAIN)
+            state.gain_left -= 1
+            state.gain_left += sheet.gain(action - actions.GAIN)
         elif decision == Phase.REROLL:
             self._reroll(action - actions.REROLL)
         elif decision == Phase.VIRTUAL:
@@ -508,10 +195,10 @@ class Tequila(Game):
         elif decision == Phase.CASK:
             if action == actions.CASK + actions.YES:
                 sheet.spend(*components.CASK_PRODUCTION_COST)
-                self.gain_left += sheet.gain(components.BARREL, sheet.cask_matching())
-            self.phase = Phase.SHOP
+                state.gain_left += sheet.gain(components.BARREL, sheet.cask_matching())
+            state.phase = Phase.SHOP
         else:  # shop
-            self.phase = Phase.NEXT
+            state.phase = Phase.NEXT
             if action == actions.SHOP + actions.YES:
                 self._ask_payment(1, "shop")
         self._advance()
@@ -521,25 +208,27 @@ class Tequila(Game):
         """The starting player's one re-roll: none, the first die, the second or both."""
         for die in (0, 1):
             if choice in (1 + die, 3):
-                self.dice[die] = int(self.rng.integers(1, 7))
+                self.state.dice[die] = int(self.rng.integers(1, 7))
         self._start_turn()
 
     def _assign_virtual(self, player: int, choice: int) -> None:
-        sheet = self.sheets[player]
-        fences, builds, free_road = self.dice_actions(player, self.dice, choice)
+        state = self.state
+        sheet = state.sheets[player]
+        fences, builds, free_road = self.dice_actions(player, state.dice, choice)
         sheet.assign_dice(choice, fences, builds, free_road or sheet.free_road)
-        self.phase = Phase.MAIN
+        state.phase = Phase.MAIN
 
     def dice_actions(self, player: int, dice: Sequence[int], virtual: int) -> tuple[int, int, bool]:
         """What ``dice`` with the virtual die on fencing (0) or building (1) give ``player`` this round:
         (fences, building actions, a free road)."""
+        state = self.state
         # dice showing 1-3 go to fencing, 4-6 to building; the virtual die (no resource) joins one side
         fence_dice = sum(d in components.FENCE_DIE_VALUES for d in dice) + (virtual == 0)
         builds = len(dice) + 1 - fence_dice  # one building action per die
-        table = components.PURPLE_FENCES_BY_DICE if self.jimadores[player] == "purple" else components.FENCES_BY_DICE
+        table = components.PURPLE_FENCES_BY_DICE if state.jimadores[player] == "purple" else components.FENCES_BY_DICE
         fences = table[fence_dice]
         free_road = False
-        if self.jimadores[player] == "red":
+        if state.jimadores[player] == "red":
             builds += components.RED_EXTRA_BUILDS
         if self.config["cask_tile"] == "B":
             if virtual == 0:
@@ -575,21 +264,23 @@ class Tequila(Game):
             self._ask_payment(components.EXTRA_ACTION_COST, "extra")
 
     def _ask_payment(self, amount: int, purpose: str, target: int = -1) -> None:
-        self.pay_left, self.pay_purpose, self.pay_target = amount, purpose, target
+        state = self.state
+        state.pay_left, state.pay_purpose, state.pay_target = amount, purpose, target
 
     def _pay_choice(self, sheet: Sheet, resource: int) -> None:
+        state = self.state
         sheet.spend(resource)
-        self.pay_left -= 1
-        if self.pay_left:
+        state.pay_left -= 1
+        if state.pay_left:
             return
         player = self._seat
-        if self.pay_purpose == "road":
-            self._build(player, self.pay_target)
-        elif self.pay_purpose == "extra":
+        if state.pay_purpose == "road":
+            self._build(player, state.pay_target)
+        elif state.pay_purpose == "extra":
             sheet.buy_extra()
         else:  # shop
-            self.gain_left += sheet.gain_coins(sheet.linked_shops())
-        self.pay_purpose, self.pay_target = "", -1
+            state.gain_left += sheet.gain_coins(sheet.linked_shops())
+        state.pay_purpose, state.pay_target = "", -1
 
     # ------------------------------------------------------------------ the farm
     def _fence(self, sheet: Sheet, segment: int) -> None:
@@ -601,125 +292,123 @@ class Tequila(Game):
                 sheet.reward_fields(new_fields)
                 for f in farm.spaces_of(new_fields):
                     for resource in components.FIELDS[f][0]:
-                        self.gain_left += sheet.gain(resource)
+                        self.state.gain_left += sheet.gain(resource)
 
     def _build(self, player: int, index: int) -> None:
         """Draw a paid building: resources on its spaces, first connections, filled sections."""
-        sheet = self.sheets[player]
+        state = self.state
+        sheet = state.sheets[player]
         placement = farm.PLACEMENTS[index]
         newly_linked = sheet.add_building(placement.kind, index)
         for resource in farm.PLACEMENT_RESOURCES[index]:
-            self.gain_left += sheet.gain(resource)
-        orange = components.ORANGE_CONNECTION_EXTRA if self.jimadores[player] == "orange" else 0
+            state.gain_left += sheet.gain(resource)
+        orange = components.ORANGE_CONNECTION_EXTRA if state.jimadores[player] == "orange" else 0
         for i in newly_linked:
             bonus = components.CONNECTION_BONUS.get(sheet.buildings[i][0])
             if bonus is None:
                 continue
             what, amount = bonus
             if what == "coin":
-                self.gain_left += sheet.gain_coins(amount + orange)
+                state.gain_left += sheet.gain_coins(amount + orange)
             else:
-                self.gain_left += sheet.gain(components.RESOURCES.index(what), amount + orange)
+                state.gain_left += sheet.gain(components.RESOURCES.index(what), amount + orange)
         for s in farm.PLACEMENT_SECTIONS[index]:
             if not sheet.sections >> s & 1 and farm.SECTIONS[s] & ~sheet.occupied == 0:
                 sheet.fill_section(s)
-                self.gain_left += sheet.gain_coins(components.SECTION_COINS)
+                state.gain_left += sheet.gain_coins(components.SECTION_COINS)
                 self._claim(player, SECTION_BONUS + s)
 
     def _claim(self, player: int, bonus: int) -> bool:
         """Gain a "first to" bonus if nobody had it before this round (solo: always)."""
-        first = self.bonus_round[bonus]
-        if not (self.solo or first < 0 or first == self.round):
+        state = self.state
+        first = state.bonus_round[bonus]
+        if not (self.solo or first < 0 or first == state.round):
             return False
         if first < 0:
-            self.bonus_round[bonus] = self.round
-        self.sheets[player].gain_bonus(bonus)
+            state.bonus_round[bonus] = state.round
+        state.sheets[player].gain_bonus(bonus)
         return True
 
     # ------------------------------------------------------------------ free actions
     def _produce(self, player: int, tequila: int) -> None:
-        sheet = self.sheets[player]
+        state = self.state
+        sheet = state.sheets[player]
         sheet.pay(components.TEQUILA_COSTS[tequila])
         sheet.add_production(tequila)
         if sheet.production[tequila] == components.PRODUCTION_BONUS_SQUARE + 1 and self._claim(
             player, TEQUILA_BONUS + tequila
         ):
-            self.gain_left += sheet.gain_coins(components.PRODUCTION_BONUS_COINS)
+            state.gain_left += sheet.gain_coins(components.PRODUCTION_BONUS_COINS)
         collections = min(min(sheet.production), components.COLLECTION_TRACK_LENGTH)
         while sheet.collections < collections:
             sheet.add_collection()
             if sheet.collections <= len(components.COLLECTION_PRESTIGE):
-                self.gain_left += sheet.gain_coins(components.COLLECTION_COINS)
+                state.gain_left += sheet.gain_coins(components.COLLECTION_COINS)
 
     def _sell(self, player: int, m: int) -> None:
-        sheet = self.sheets[player]
+        state = self.state
+        sheet = state.sheets[player]
         row, col = divmod(m, components.MARKET_COLUMNS)
         first_in_column = not sheet.market & MARKET_COLUMN_MASKS[col]
         gain = components.MARKET_GAIN
         if row == components.MARKET_REQUIREMENT_ROW:
-            if self.jimadores[player] == "green":
+            if state.jimadores[player] == "green":
                 gain = components.GREEN_REQUIREMENT_GAIN
         else:
             sheet.pay(self.market_cost(player, m))
         sheet.mark_market(m)
-        self.gain_left += gain
+        state.gain_left += gain
         if first_in_column and col in components.MARKET_COLUMN_BONUSES:
             bonus = MARKET_BONUS + MARKET_BONUS_COLUMNS.index(col)
             if self._claim(player, bonus):
-                self.gain_left += sheet.gain_coins(components.MARKET_COLUMN_BONUSES[col][0])
+                state.gain_left += sheet.gain_coins(components.MARKET_COLUMN_BONUSES[col][0])
 
     # ------------------------------------------------------------------ end of a turn and round
     def _end_main_phase(self, player: int, sheet: Sheet) -> None:
+        state = self.state
         sheet.end_main_phase()
-        red = self.jimadores[player] == "red"
+        red = state.jimadores[player] == "red"
         fields = sheet.kind_count[components.AGAVE_FIELD]
         kilns = sheet.kind_count[components.KILN]
-        self.gain_left += sheet.gain(components.AGAVE, fields if red else fields // components.AGAVE_FIELDS_PER_AGAVE)
-        self.gain_left += sheet.gain(components.WATER, kilns if red else kilns // components.KILNS_PER_WATER)
-        self.phase = Phase.CASK
-
-    def _cask_worthwhile(self, sheet: Sheet) -> bool:
-        resource, amount = components.CASK_PRODUCTION_COST
-        room = sheet.marked[components.BARREL] < components.RESOURCE_TRACK_LENGTH
-        return sheet.held(resource) >= amount and sheet.cask_matching() > 0 and room
-
-    def _shop_worthwhile(self, sheet: Sheet) -> bool:
-        return sheet.total_held() >= 1 and sheet.linked_shops() > 0
+        state.gain_left += sheet.gain(components.AGAVE, fields if red else fields // components.AGAVE_FIELDS_PER_AGAVE)
+        state.gain_left += sheet.gain(components.WATER, kilns if red else kilns // components.KILNS_PER_WATER)
+        state.phase = Phase.CASK
 
     def _advance(self) -> None:
         """Move on through automatic steps until somebody has a decision to make."""
-        while not self.pay_left:
-            if self.gain_left:
-                if self.sheets[self._seat].can_gain_any():
+        state = self.state
+        while not state.pay_left:
+            if state.gain_left:
+                if state.sheets[self._seat].can_gain_any():
                     return
-                self.gain_left = 0
-            phase = self.phase
+                state.gain_left = 0
+            phase = state.phase
             if phase == Phase.CASK:
-                if self._cask_worthwhile(self.sheets[self._seat]):
+                if state.sheets[self._seat].cask_worthwhile():
                     return
-                self.phase = Phase.SHOP
+                state.phase = Phase.SHOP
             elif phase == Phase.SHOP:
-                if self._shop_worthwhile(self.sheets[self._seat]):
+                if state.sheets[self._seat].shop_worthwhile():
                     return
-                self.phase = Phase.NEXT
+                state.phase = Phase.NEXT
             elif phase == Phase.NEXT:
                 if self.alone is not None:  # a copy playing one seat's round: it waits for the others
                     self._seat = -1
                     return
-                self.turn += 1
+                state.turn += 1
                 self._seat = self._seat_to_act()
-                if self.turn < self.num_players:
+                if state.turn < self.num_players:
                     self._start_turn()
                     continue
-                self.round += 1
-                if self.round == components.ROUNDS:
-                    self.phase = Phase.OVER
+                state.round += 1
+                if state.round == components.ROUNDS:
+                    state.phase = Phase.OVER
                     self._over = True
                     self._seat = -1
-                    self.shown_sheets = [sheet.public_sheet() for sheet in self.sheets]
+                    state.shown_sheets = [sheet.public_sheet() for sheet in state.sheets]
                     return
                 if not self.solo:
-                    self.start_player = (self.start_player + 1) % self.num_players
+                    state.start_player = (state.start_player + 1) % self.num_players
                 self._begin_round()
             else:
                 return
@@ -731,15 +420,16 @@ class Tequila(Game):
         (``alone``) and then waits (``current_player`` -1). ``None`` at any other moment. The seats' rounds
         do not touch each other (the "first to" bonuses are settled per round), so any interleaving of
         their decisions gives the game that playing them seat by seat gives."""
-        if self.alone is not None or self.phase != Phase.VIRTUAL or self.turn or self.pay_left:
+        state = self.state
+        if self.alone is not None or state.phase != Phase.VIRTUAL or state.turn or state.pay_left:
             return None
         parts = {}
         for seat in range(self.num_players):
             part = copy.deepcopy(self)
             part.alone = seat
-            if seat != self.start_player:  # its turn starts now too: the dice resources of the round
-                part.gain_left = 0
-                part.turn = (seat - self.start_player) % self.num_players
+            if seat != state.start_player:  # its turn starts now too: the dice resources of the round
+                part.state.gain_left = 0
+                part.state.turn = (seat - state.start_player) % self.num_players
                 part._seat = seat
                 part._start_turn()
                 part._advance()
@@ -751,18 +441,19 @@ class Tequila(Game):
     def join_simultaneous(self, parts: Mapping[int, Tequila]) -> None:
         """Take every seat's round back from its copy (all must wait), with the "first to" bonuses first
         gained in this round, then go on as after the last seat's turn."""
+        state = self.state
         if sorted(parts) != list(range(self.num_players)) or any(p.current_player != -1 for p in parts.values()):
             raise ValueError("join_simultaneous needs every seat's copy, each done with its round")
         for seat, part in parts.items():
-            self.sheets[seat] = part.sheets[seat]
-            self._main_masks[seat] = _MainMask()
-            for bonus, first in enumerate(part.bonus_round):
-                if first == self.round:
-                    self.bonus_round[bonus] = first
-        self.turn = self.num_players - 1
-        self.phase = Phase.NEXT
-        self.pay_left = self.gain_left = 0
-        self.pay_purpose, self.pay_target = "", -1
+            state.sheets[seat] = part.state.sheets[seat]
+            self.mask_cache.forget(seat)
+            for bonus, first in enumerate(part.state.bonus_round):
+                if first == state.round:
+                    state.bonus_round[bonus] = first
+        state.turn = self.num_players - 1
+        state.phase = Phase.NEXT
+        state.pay_left = state.gain_left = 0
+        state.pay_purpose, state.pay_target = "", -1
         self._advance()
         self._settle()
         self._mask_cache = None
@@ -770,18 +461,18 @@ class Tequila(Game):
     def determinize(self, seat: int, rng: np.random.Generator, replay: Policy | None = None) -> Tequila:
         """A copy for search: the rounds the others played so far this round played again from its start by
         ``replay`` (random legal actions by default), chance seeded from ``rng`` (``tequila.determinization``)."""
-        return determinization.determinize(self, seat, rng, replay)  # type: ignore[return-value]
+        return determinization.determinize(self, seat, rng, replay)
 
     # ------------------------------------------------------------------ scores and rewards
     def score_breakdowns(self) -> list[dict[str, int]]:
-        return score_breakdown(self.sheets)
+        return score_breakdown(self.state.sheets)
 
     def scores(self) -> np.ndarray:
         return np.array([sum(b.values()) for b in self.score_breakdowns()], dtype=float)
 
     def tie_breaks(self) -> list[int]:
         """Resources shown on fenced-off fields: the tie-break."""
-        return [s.fenced_resources() for s in self.sheets]
+        return [s.fenced_resources() for s in self.state.sheets]
 
     def ranking_keys(self) -> np.ndarray:
         """Score first, then the tie-break (fenced-off resources: fewer than 1000 on any sheet)."""
@@ -799,6 +490,7 @@ class Tequila(Game):
         return solo_rank(int(result)) if num_players == 1 else None
 
     def final_info(self) -> dict[str, Any]:
+        state = self.state
         breakdowns = self.score_breakdowns()
         totals = [sum(b.values()) for b in breakdowns]
         info: dict[str, Any] = {
@@ -806,8 +498,8 @@ class Tequila(Game):
             "score_breakdown": breakdowns,
             "tie_break": self.tie_breaks(),
             "winners": self.winners(),
-            "achievements": [achievements(s, t) for s, t in zip(self.sheets, totals, strict=True)],
-            "jimadores": list(self.jimadores),
+            "achievements": [achievements(s, t) for s, t in zip(state.sheets, totals, strict=True)],
+            "jimadores": list(state.jimadores),
         }
         if self.solo:
             info["solo_rank"] = solo_rank(totals[0])
@@ -823,38 +515,40 @@ class Tequila(Game):
         return render_text(self)
 
     # ------------------------------------------------------------------ state dicts
-    def _load(self, state: TequilaState) -> None:
-        """Make ``state`` the position (each field is the engine's attribute of that name, the sheets live
-        ``Sheet``s), then rebuild what follows from it: whose decision it is, the kept main-phase masks,
-        the observer."""
-        for field in dataclasses.fields(TequilaState):
-            setattr(self, field.name, getattr(state, field.name))
-        self.sheets = [Sheet(saved) for saved in state.sheets]
-        self._over = self.phase == Phase.OVER
+    def _load(self, state: TequilaState[SheetState]) -> None:
+        """Make ``state`` the position (its lists are taken as they are, its sheets become live ``Sheet``
+        copies), then rebuild what follows from it: whose decision it is, the kept masks, the observer."""
+        self.state = TequilaState(
+            **{field.name: getattr(state, field.name) for field in _POSITION_FIELDS},
+            sheets=[Sheet(saved) for saved in state.sheets],
+        )
+        self._over = self.state.phase == Phase.OVER
         self._seat = self._seat_to_act()
-        self._main_masks = [_MainMask() for _ in self.sheets]
+        self.mask_cache = MaskCache(self.num_players)
         self.observer = TequilaObserver(self.num_players)
         self.alone: int | None = None  # a copy playing one seat's part of a round (``split_simultaneous``)
         self._settle()
 
-    def saved_state(self) -> TequilaState:
-        """The position as a ``TequilaState`` (shares the engine's lists: read, do not change)."""
-        values = {field.name: getattr(self, field.name) for field in dataclasses.fields(TequilaState)}
-        values["sheets"] = [sheet.saved_state() for sheet in self.sheets]
-        return TequilaState(**values)
+    def saved_state(self) -> TequilaState[SheetState]:
+        """The position with its sheets as saved (copies; the other lists are the engine's: read, do not
+        change)."""
+        state = self.state
+        return TequilaState(
+            **{field.name: getattr(state, field.name) for field in _POSITION_FIELDS},
+            sheets=[sheet.saved_state() for sheet in state.sheets],
+        )
+
+    def clone(self) -> Tequila:
+        """An independent copy (for search or look-ahead): the options, the generator and the position
+        copied, the facts that follow from it rebuilt (as ``from_state_dict(state_dict())`` gives)."""
+        other = copy.copy(self)
+        other.rng = copy.deepcopy(self.rng)
+        other._mask_cache = None
+        other._load(copy.deepcopy(self.saved_state()))
+        return other
 
     def _state_to_dict(self) -> dict[str, Any]:
-        return self.saved_state().to_dict()
+        return self.state.to_dict()  # (a live sheet is written as the SheetState it is)
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> None:
         self._load(TequilaState.from_dict(data, num_players=self.num_players, game=self.name))
-
-
-def _a(kind: int) -> str:
-    """A building kind with its article: "a kiln", "an agave field"."""
-    noun = components.BUILDING_NOUNS[kind]
-    return f"an {noun}" if noun[0] in "aeiou" else f"a {noun}"
-
-
-def _cost_text(cost: Mapping[int, int]) -> str:
-    return " + ".join(f"{n} {components.RESOURCES[r]}" for r, n in cost.items()) or "nothing"

@@ -21,7 +21,7 @@ from fiesta_envs.core.observer import ObservationLayout, Observer
 from fiesta_envs.tequila import components, farm, layout
 from fiesta_envs.tequila.public_sheet import PublicSheet
 from fiesta_envs.tequila.sheet import Sheet
-from fiesta_envs.tequila.state import Phase
+from fiesta_envs.tequila.state import Phase, TequilaState
 
 
 class Table(Protocol):
@@ -29,29 +29,29 @@ class Table(Protocol):
 
     num_players: int
     config: dict[str, Any]
-    round: int
-    dice: Sequence[int]
     decision: Phase
-    pay_left: int
-    pay_purpose: str
-    gain_left: int
-    start_player: int
-    bonus_round: Sequence[int]
-    jimadores: Sequence[str | None]
-    sheets: Sequence[Sheet]  # as they are now
-    shown_sheets: Sequence[PublicSheet]  # as the others see them: as they stood when the round began
+    #: The position: its ``sheets`` as they are now, its ``shown_sheets`` as the others see them (as they
+    #: stood when the round began).
+    state: TequilaState[Sheet]
 
 
 class TrackCounts(Protocol):
     """The counted tracks of a sheet (a ``PublicSheet`` or a live ``Sheet``)."""
 
-    marked: Sequence[int]
-    crossed: Sequence[int]
-    coins: int
-    production: Sequence[int]
-    collections: int
-    extra_bought: int
-    gears_unused: int
+    @property
+    def marked(self) -> Sequence[int]: ...
+    @property
+    def crossed(self) -> Sequence[int]: ...
+    @property
+    def coins(self) -> int: ...
+    @property
+    def production(self) -> Sequence[int]: ...
+    @property
+    def collections(self) -> int: ...
+    @property
+    def extra_bought(self) -> int: ...
+    @property
+    def gears_unused(self) -> int: ...
 
 
 class RoundActions(Protocol):
@@ -165,23 +165,24 @@ _PURPOSE_ONE_HOT = {p: [float(p == other) for other in layout.PURPOSES] for p in
 
 def table_entries(game: Table, seat: int) -> list[float]:
     """The table blocks (``layout.TABLE_BLOCKS``) as ``seat`` sees them."""
+    state = game.state
     n = game.num_players
-    die1, die2 = game.dice
+    die1, die2 = state.dice
     # a bonus first gained in this round is not seen before the round ends (unless by the seat itself)
-    now = game.round
+    now = state.round
     return [
         *_ROUND_ONE_HOT[now],
         *_DIE_ONE_HOT[die1 - 1],
         *_DIE_ONE_HOT[die2 - 1],
         *_DECISION_ONE_HOT[game.decision],
-        min(game.pay_left, layout.PAY_CAP) / layout.PAY_CAP,
-        *_PURPOSE_ONE_HOT[game.pay_purpose],
-        min(game.gain_left, layout.GAIN_CAP) / layout.GAIN_CAP,
-        float(game.start_player == seat),
-        ((seat - game.start_player) % n) / n,
-        *[float(0 <= first < now) for first in game.bonus_round],
+        min(state.pay_left, layout.PAY_CAP) / layout.PAY_CAP,
+        *_PURPOSE_ONE_HOT[state.pay_purpose],
+        min(state.gain_left, layout.GAIN_CAP) / layout.GAIN_CAP,
+        float(state.start_player == seat),
+        ((seat - state.start_player) % n) / n,
+        *[float(0 <= first < now) for first in state.bonus_round],
         float(game.config["cask_tile"] == "B"),
-        *my_round_entries(game.sheets[seat]),
+        *my_round_entries(state.sheets[seat]),
     ]
 
 
@@ -204,31 +205,33 @@ class TequilaObserver(Observer[Table]):
         return [(seat + k) % self.num_players for k in range(1, self.num_players)]
 
     def encode(self, game: Table, seat: int, out: np.ndarray) -> None:
+        state = game.state
         out[: layout.TABLE_SIZE] = table_entries(game, seat)
         at = layout.TABLE_SIZE
-        out[at : at + layout.SHEET_SIZE] = encode_sheet(game.sheets[seat].public_sheet(), game.jimadores[seat])
+        out[at : at + layout.SHEET_SIZE] = encode_sheet(state.sheets[seat].public_sheet(), state.jimadores[seat])
         for other in self._others(seat):
             at += layout.SHEET_SIZE
-            out[at : at + layout.SHEET_SIZE] = encode_sheet(game.shown_sheets[other], game.jimadores[other])
+            out[at : at + layout.SHEET_SIZE] = encode_sheet(state.shown_sheets[other], state.jimadores[other])
 
     def observe(self, game: Table, seat: int) -> np.ndarray:
         """The reference, pulling what changed: the others' start-of-round sheets are encoded once per round,
         the seat's own sheet again only when a fact behind its bits changed (the farm's buildings, the
         fenced-off fields, sections, fences, market or bonuses: else only its counts are rewritten)."""
-        if game.shown_sheets is not self._shown_source:
-            self._shown_source = game.shown_sheets
+        state = game.state
+        if state.shown_sheets is not self._shown_source:
+            self._shown_source = state.shown_sheets
             self._shown_encoded = [
-                encode_sheet(sheet, jimador) for sheet, jimador in zip(game.shown_sheets, game.jimadores, strict=True)
+                encode_sheet(sheet, jimador) for sheet, jimador in zip(state.shown_sheets, state.jimadores, strict=True)
             ]
         out = np.empty(self.layout.size, dtype=np.float32)
         out[: layout.TABLE_SIZE] = table_entries(game, seat)
         at = layout.TABLE_SIZE
-        sheet = game.sheets[seat]
+        sheet = state.sheets[seat]
         # buildings are only ever added, and never overlap: the occupied spaces change with each one
         bits_of = (sheet.occupied, sheet.rewarded_fields, sheet.sections, sheet.fences, sheet.market, sheet.bonuses)
         own = self._own_encoded[seat]
         if own is None or bits_of != self._own_bits_of[seat]:
-            own = self._own_encoded[seat] = encode_sheet(sheet.public_sheet(), game.jimadores[seat])
+            own = self._own_encoded[seat] = encode_sheet(sheet.public_sheet(), state.jimadores[seat])
             self._own_bits_of[seat] = bits_of
         else:
             write_counts(sheet, own)

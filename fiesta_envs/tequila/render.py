@@ -26,18 +26,15 @@ import numpy as np
 from fiesta_envs.tequila import components, farm
 from fiesta_envs.tequila.affordable import market_cost
 from fiesta_envs.tequila.sheet import Sheet
+from fiesta_envs.tequila.state import Phase, TequilaState
 
 
 class Table(Protocol):
     """What the text shows of a game (a ``Tequila`` engine provides it; the renderer reads, never plays)."""
 
     num_players: int
-    round: int
-    dice: Sequence[int]
-    start_player: int
-    decision: object  # a ``state.Phase`` (its ``label`` names it)
-    sheets: Sequence[Sheet]
-    jimadores: Sequence[str | None]
+    state: TequilaState[Sheet]
+    decision: Phase
 
     @property
     def is_over(self) -> bool: ...
@@ -53,7 +50,7 @@ BUILDING_LETTERS = ("r", "g", "k", "d", "c", "s")
 #: Letter drawn for each resource printed on a square or a field, or paid at the market.
 RESOURCE_LETTERS = ("a", "w", "j", "y", "b")
 #: Letter drawn for an empty square by the resource printed on it (None: none).
-ICON_LETTERS = {None: ".", **dict(enumerate(RESOURCE_LETTERS))}
+ICON_LETTERS: dict[int | None, str] = {None: ".", **dict(enumerate(RESOURCE_LETTERS))}
 WATER = "~"
 #: Width of a field's two squares (`` a b ``) and of a fence segment drawn down (``20`` or ``||``).
 FIELD_WIDTH = 2 * components.FIELD_SIZE + 1
@@ -201,10 +198,10 @@ def _count(n: int, noun: str) -> str:
 
 
 def sheet_lines(game: Table, seat: int) -> list[str]:
-    sheet = game.sheets[seat]
+    sheet = game.state.sheets[seat]
     held = ", ".join(f"{name} {sheet.held(r)}/{sheet.marked[r]}" for r, name in enumerate(components.RESOURCES))
     tequila = ", ".join(f"{t} {n}" for t, n in zip(components.TEQUILAS, sheet.production, strict=True))
-    jimador = game.jimadores[seat]
+    jimador = game.state.jimadores[seat]
     lines = [
         f"player_{seat} ({jimador or 'side A'} jimador), {int(game.scores()[seat])} prestige: coins {sheet.coins}, "
         f"collections {sheet.collections}, extras bought {sheet.extra_bought}, unused gears {sheet.gears_unused}",
@@ -259,8 +256,9 @@ def render_text(game: Table) -> str:
         head = f"Tequila: game over, scores {[int(s) for s in game.scores()]}"
     else:
         head = (
-            f"Tequila: round {game.round + 1}/{components.ROUNDS}, dice {game.dice[0]} {game.dice[1]}, "
-            f"starting player_{game.start_player}, player_{game.current_player} to {game.decision.label}"
+            f"Tequila: round {game.state.round + 1}/{components.ROUNDS}, "
+            f"dice {game.state.dice[0]} {game.state.dice[1]}, "
+            f"starting player_{game.state.start_player}, player_{game.current_player} to {game.decision.label}"
         )
     lines = [head]
     for seat in range(game.num_players):

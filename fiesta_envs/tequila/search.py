@@ -10,12 +10,13 @@ play again the rounds the others have played so far this round (``tequila.determ
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 from fiesta_envs.core.search import MonteCarloSearch
 from fiesta_envs.tequila.baselines import Planner
+from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.state import Phase
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ class TequilaSearch(MonteCarloSearch):
     default_budget = 8
 
     def searched(self, game: Game, player: int, legal: np.ndarray) -> bool:
-        return game.decision in SEARCHED_DECISIONS and len(legal) > 1  # type: ignore[attr-defined]
+        return cast(Tequila, game).decision in SEARCHED_DECISIONS and len(legal) > 1
 
     def determinize(self, game: Game, player: int) -> Game:
-        return game.determinize(player, self.rng, replay=self.heuristic)  # type: ignore[call-arg]
+        return cast(Tequila, game).determinize(player, self.rng, replay=self.heuristic)

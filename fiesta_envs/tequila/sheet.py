@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
-from fiesta_envs.tequila import components, farm, layout
+from fiesta_envs.tequila import components, farm, layout, speedups
 from fiesta_envs.tequila.affordable import Affordable, affordable
+from fiesta_envs.tequila.fencing import Fencing
+from fiesta_envs.tequila.flood_fill import FloodFillFencing
 from fiesta_envs.tequila.public_sheet import PublicSheet
 from fiesta_envs.tequila.state import SHEET_FIELDS, SheetState
 
@@ -50,6 +53,18 @@ MARKET_COLUMN_MASKS: tuple[int, ...] = tuple(
 )
 
 
+def _market_requirements(green: bool) -> tuple[tuple[int, int], ...]:
+    discount = components.GREEN_MARKET_DISCOUNT if green else 0
+    return tuple(
+        (components.BUILDINGS.index(kind), max(0, amount - discount)) for kind, amount in components.MARKET_REQUIREMENTS
+    )
+
+
+#: ``MARKET_REQUIREMENTS[green][col]``: the standing requirement of market column ``col``'s requirement space,
+#: (building kind, how many), the green jimador's discounted.
+MARKET_REQUIREMENTS = (_market_requirements(False), _market_requirements(True))
+
+
 def open_market_spaces(marked: int) -> int:
     """Spaces one may mark (if unmarked): column 0, and every space touching a marked one."""
     opened = MARKET_COLUMN_MASKS[0]
@@ -60,35 +75,37 @@ def open_market_spaces(marked: int) -> int:
     return opened
 
 
+def _copied(value: Any) -> Any:
+    """A saved fact, its lists copied (the rest are numbers and booleans)."""
+    return list(value) if isinstance(value, list) else value
+
+
 #: What follows from a set of fences (cached: every new sheet has none, loads repeat positions; a sheet
 #: keeps a copy).
-_fence_facts = lru_cache(maxsize=4096)(farm.Fencing)
+_fence_facts = lru_cache(maxsize=4096)(Fencing)
 
 
 #: ``farm.connections``, cached (loads repeat positions); its answers are only ever read.
 _connections = lru_cache(maxsize=4096)(farm.connections)
 
 
-class Sheet:
-    """One player's sheet in play: the saved facts (attributes named as ``SheetState``'s fields) and what
-    follows from them (cached).
+class Sheet(SheetState):
+    """One player's sheet in play: its saved facts (the ``SheetState`` it is) and what follows from them
+    (kept up to date, or cached).
 
-    Change a sheet only through its methods: they keep the cached facts (the held resources, the
+    Change a sheet only through its methods: they keep the facts that follow (the held resources, the
     farm's connections and zones, the legal fences) up to date.
     """
 
     def __init__(self, saved: SheetState | None = None) -> None:
         """A sheet continuing ``saved`` (a copy of it; default: an empty sheet)."""
         saved = SheetState() if saved is None else saved
-        for name in SHEET_FIELDS:
-            value = getattr(saved, name)
-            setattr(self, name, list(value) if isinstance(value, list) else value)
+        super().__init__(**{name: _copied(getattr(saved, name)) for name in SHEET_FIELDS})
         self._rebuild()
 
     def saved_state(self) -> SheetState:
         """The saved facts (a copy)."""
-        values = {name: getattr(self, name) for name in SHEET_FIELDS}
-        return SheetState(**{name: list(v) if isinstance(v, list) else v for name, v in values.items()})
+        return SheetState(**{name: _copied(getattr(self, name)) for name in SHEET_FIELDS})
 
     def _rebuild(self) -> None:
         """Rebuild every cached fact from the saved ones (a new sheet or a load)."""
@@ -139,7 +156,8 @@ class Sheet:
 
     def _refresh_fences(self) -> None:
         """Recompute what follows from the fences (new sheet or load); ``draw_fence`` keeps it after."""
-        self.fencing = _fence_facts(self.fences).copy()  # zones, joined corners, forbidden segments
+        # zones, forbidden segments (and the speed-up's joined corners)
+        self.fencing = _fence_facts(self.fences).copy() if speedups.ENABLED else FloodFillFencing(self.fences)
         self.zones = self.fencing.zones  # in order of their lowest field (the same list, kept by fencing)
         self.legal_fence_bits = self.fencing.legal  # the segments that may be drawn now
 
@@ -214,6 +232,16 @@ class Sheet:
 
     def can_gain_any(self) -> bool:
         return any(m < components.RESOURCE_TRACK_LENGTH for m in self.marked)
+
+    def cask_worthwhile(self) -> bool:
+        """May the end of the round fill casks (the agave to pay, a cask connected to a distiller, room)?"""
+        resource, amount = components.CASK_PRODUCTION_COST
+        room = self.marked[components.BARREL] < components.RESOURCE_TRACK_LENGTH
+        return self.hand[resource] >= amount and self.cask_matching() > 0 and room
+
+    def shop_worthwhile(self) -> bool:
+        """May the end of the round sell in shops (a resource to pay, a shop connected to a cask)?"""
+        return self.total_held() >= 1 and self.linked_shops() > 0
 
     # ------------------------------------------------------------------ the round's actions
     def start_turn(self, gears: int) -> None:

@@ -1,8 +1,9 @@
 """The saved position of a game of Tequila (``TequilaState``), its sheets (``SheetState``) and its phases.
 
 Nothing here is rule code but the checks a loaded position must pass (``TequilaState.check``). The engine
-(``game.Tequila``) keeps the position as attributes of the same names, with live ``sheet.Sheet`` objects
-for the saved sheets, and rebuilds what follows from it after a load (``Tequila._load``).
+(``game.Tequila``) plays on a ``TequilaState`` (its ``state``) whose sheets are live ``sheet.Sheet`` objects
+(a ``SheetState`` with what follows from it kept up to date), and rebuilds those after a load
+(``Tequila._load``).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from fiesta_envs.core.fields import FieldReader, to_json_safe
 from fiesta_envs.tequila import components, farm
@@ -88,12 +89,12 @@ class SheetState:
     @classmethod
     def read(cls, read: FieldReader) -> SheetState:
         """Read a saved sheet (errors name ``sheets[1].coins``...)."""
-        round_ints = {name: read.int(name, low, high) for name, (low, high) in ROUND_INT_RANGES.items()}
+        round_ints: dict[str, Any] = {name: read.int(name, low, high) for name, (low, high) in ROUND_INT_RANGES.items()}
         return cls(**read_public_facts(read), **round_ints, free_road=read.bool("free_road"))
 
-    def held(self) -> list[int]:
-        """Resources held per track (marked, not crossed out)."""
-        return [m - c for m, c in zip(self.marked, self.crossed, strict=True)]
+    def total_held(self) -> int:
+        """Resources held on all tracks (marked, not crossed out)."""
+        return sum(self.marked) - sum(self.crossed)
 
     def public_sheet(self) -> PublicSheet:
         return PublicSheet.of(self, farm.connections(self.buildings).linked)
@@ -103,9 +104,15 @@ class SheetState:
 SHEET_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(SheetState))
 
 
+#: The sheets of a position: ``SheetState`` as saved, ``sheet.Sheet`` in play.
+SheetT = TypeVar("SheetT", bound=SheetState)
+
+
 @dataclass
-class TequilaState:
-    """The saved position of a game: exactly what its state dict holds (one field per entry)."""
+class TequilaState(Generic[SheetT]):
+    """The position of a game: exactly what its state dict holds (one field per entry). Its sheets are
+    ``SheetState`` as saved and read (``TequilaState[SheetState]``), live ``sheet.Sheet`` objects in play
+    (``TequilaState[Sheet]``, the engine's ``state``)."""
 
     round: int  # rounds finished (``components.ROUNDS`` once the game is over)
     start_player: int
@@ -118,15 +125,15 @@ class TequilaState:
     gain_left: int  # resources of choice still to gain
     bonus_round: list[int]  # per "first to" bonus, the round it was first gained (-1: not yet)
     jimadores: list[str | None]  # per seat, its side-B jimador board (None: side A)
-    sheets: list[SheetState]
+    sheets: list[SheetT]
     shown_sheets: list[PublicSheet]  # per seat, its sheet's public facts at the start of the round
 
-    @classmethod
-    def new_game(cls, jimadores: list[str | None]) -> TequilaState:
+    @staticmethod
+    def new_game(jimadores: list[str | None]) -> TequilaState[SheetState]:
         """Empty sheets before the first round begins (the engine then rolls the dice, which are 1 and 1
         until it does, and shows the sheets)."""
         sheets = [SheetState() for _ in jimadores]
-        return cls(
+        return TequilaState(
             round=0,
             start_player=0,
             turn=0,
@@ -148,12 +155,12 @@ class TequilaState:
         data["shown_sheets"] = [sheet.to_dict() for sheet in self.shown_sheets]
         return data
 
-    @classmethod
-    def from_dict(cls, data: Any, *, num_players: int, game: str = "tequila") -> TequilaState:
+    @staticmethod
+    def from_dict(data: Any, *, num_players: int, game: str = "tequila") -> TequilaState[SheetState]:
         """Read and check a state dict (``InvalidStateError`` naming the field or the rule it breaks)."""
         read = FieldReader(data, game)
         n = num_players
-        state = cls(
+        state = TequilaState(
             round=read.int("round", 0, components.ROUNDS),
             start_player=read.int("start_player", 0, n - 1),
             turn=read.int("turn", 0, n),
@@ -164,7 +171,7 @@ class TequilaState:
             pay_target=read.int("pay_target", -1, farm.NUM_PLACEMENTS - 1),
             gain_left=read.int("gain_left", 0),
             bonus_round=read.int_list("bonus_round", NUM_BONUSES, -1, components.ROUNDS - 1),
-            jimadores=read.choice_list("jimadores", JIMADOR_CHOICES, n),  # type: ignore[arg-type]
+            jimadores=[*read.choice_list("jimadores", JIMADOR_CHOICES, n)],
             sheets=[SheetState.read(part) for part in read.parts("sheets", n)],
             shown_sheets=[PublicSheet.read(part) for part in read.parts("shown_sheets", n)],
         )
@@ -202,7 +209,7 @@ class TequilaState:
             )
             sheet = self.sheets[seat]
             read.problem_if(
-                self.pay_left > sum(sheet.held()),
+                self.pay_left > sheet.total_held(),
                 f"player {seat} must pay {self.pay_left} resources but holds fewer",
             )
             full = all(m >= components.RESOURCE_TRACK_LENGTH for m in sheet.marked)

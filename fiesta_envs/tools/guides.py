@@ -106,20 +106,20 @@ def _tequila_hint(game: Any, seat: int) -> str | None:
     from fiesta_envs.tequila.render import orientation_lines
     from fiesta_envs.tequila.state import Phase
 
-    decision = game.decision
+    decision, state = game.decision, game.state
     if decision == Phase.REROLL:
         low = ", ".join(map(str, sorted(components.FENCE_DIE_VALUES)))
         return (
-            f"you start the round: re-roll none, one or both dice (now {game.dice[0]} {game.dice[1]}); each die "
+            f"you start the round: re-roll none, one or both dice (now {state.dice[0]} {state.dice[1]}); each die "
             f"gives every player its cask-tile resource, dice showing {low} go to fencing, the others to building"
         )
     if decision == Phase.VIRTUAL:
         return "your virtual die (no resource) joins the fencing dice or the building dice this round"
     if decision == Phase.PAY:
-        purpose = {"road": "road", "extra": "extra free action", "shop": "shop sale"}.get(game.pay_purpose, "payment")
-        return f"pay one resource of your choice for the {purpose} ({game.pay_left} left to pay)"
+        purpose = {"road": "road", "extra": "extra free action", "shop": "shop sale"}.get(state.pay_purpose, "payment")
+        return f"pay one resource of your choice for the {purpose} ({state.pay_left} left to pay)"
     if decision == Phase.GAIN:
-        return f"gain one resource of your choice ({game.gain_left} left to gain)"
+        return f"gain one resource of your choice ({state.gain_left} left to gain)"
     if decision == Phase.CASK:
         return "end of your round: fill your casks (1 agave, barrels for each cask connected to a distiller)?"
     if decision == Phase.SHOP:

@@ -50,7 +50,7 @@ class SimultaneousRounds:
 
 
 SIMULTANEOUS_ROUNDS: dict[str, SimultaneousRounds] = {
-    "tequila": SimultaneousRounds(lambda game: game.round, frozenset({"reroll"})),  # type: ignore[attr-defined]
+    "tequila": SimultaneousRounds(lambda game: game.state.round, frozenset({"reroll"})),  # type: ignore[attr-defined]
 }
 
 

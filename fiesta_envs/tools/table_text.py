@@ -105,10 +105,10 @@ def _tequila(game: Any, seat: int) -> TableText:
     from fiesta_envs.tequila.render import sheet_lines
 
     view = seen_by(game, seat)
-    starter = "you start" if game.start_player == seat else f"player_{game.start_player} starts"
-    where = [] if game.is_over else [f"round {game.round + 1} of {components.ROUNDS}"]
+    starter = "you start" if game.state.start_player == seat else f"player_{game.state.start_player} starts"
+    where = [] if game.is_over else [f"round {game.state.round + 1} of {components.ROUNDS}"]
     if not game.is_over:
-        where.append(f"dice {game.dice[0]} and {game.dice[1]} ({starter} the round)")
+        where.append(f"dice {game.state.dice[0]} and {game.state.dice[1]} ({starter} the round)")
     status = _status(where, game, seat, game.decision.label)
     parts = [Part(_owned(s, seat, "farm"), s, tuple(sheet_lines(view, s))) for s in _own_first(game, seat)]
     return TableText(status, tuple(parts))
