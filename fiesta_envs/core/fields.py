@@ -20,7 +20,7 @@ import enum
 import functools
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from fiesta_envs.core.errors import InvalidStateError
 
@@ -76,6 +76,10 @@ def first_unknown_key(given: Any, written: Any, path: str = "") -> str | None:
 @functools.cache
 def _field_names(dataclass_type: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(dataclass_type))
+
+
+#: A value among given choices (``FieldReader.choice_list``).
+ChoiceT = TypeVar("ChoiceT")
 
 
 class FieldReader:
@@ -161,7 +165,7 @@ class FieldReader:
             raise self.fail(field, expected, value)
         return value
 
-    def choice_list(self, key: str, choices: Sequence[str], length: int | None = None) -> list[str]:
+    def choice_list(self, key: str, choices: Sequence[ChoiceT], length: int | None = None) -> list[ChoiceT]:
         """A list whose every entry is one of ``choices``."""
         field = self._name(key)
         values = self._list(self.raw(key), field, length)

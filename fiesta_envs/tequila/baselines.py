@@ -171,7 +171,7 @@ class Planner(VersionedPolicy):
         """Version 2's seeded tie-breaker for ``action`` (0 for version 1, which is deterministic)."""
         return 0.0 if self.tie_breaks is None else float(self.tie_breaks[action])
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Tequila, player: int) -> int:
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Tequila, player: int) -> int:
         legal = np.flatnonzero(action_mask)
         if len(legal) == 1:
             return int(legal[0])

@@ -60,8 +60,8 @@ class PublicSheet:
     @classmethod
     def of(cls, sheet: Any, linked: Sequence[bool]) -> PublicSheet:
         """The public facts of ``sheet`` (anything with the saved fields: a live ``Sheet``, a ``SheetState``)."""
-        values = [tuple(value) if isinstance(value, list) else value for value in _public_values(sheet)]
-        return cls(*values, linked=tuple(linked))
+        values: list[Any] = [tuple(value) if isinstance(value, list) else value for value in _public_values(sheet)]
+        return cls(**dict(zip(PUBLIC_FIELDS, values, strict=True)), linked=tuple(linked))
 
     def to_dict(self) -> dict[str, Any]:
         return {name: to_json_safe(getattr(self, name)) for name in PUBLIC_FIELDS}
