@@ -351,10 +351,12 @@ def performance_page(data: Mapping[str, Any]) -> str:
     machine = data["machine"]
     load = machine.get("load_average")
     on = f"{machine['cpus']} CPU cores"
-    if load:
+    if load and load[0] > 1.5:  # the measurement itself keeps one core busy
         on += (
             f" (load average {load[0]:.1f} while measuring: other programs ran, so the shares say more than the rates)"
         )
+    elif load:
+        on += f" (load average {load[0]:.1f} while measuring: the measurement alone)"
     rows = [
         [code(r["config"]), number(round(r["frames_per_second"]))]
         + [f"{r['share'][key]:.0%}" for key, _ in TRAINING_PARTS]
