@@ -76,7 +76,8 @@ if TYPE_CHECKING:
 class GameSpecLike(Protocol):
     """What the registry needs of a game (``fiesta_envs.registry.GameSpec``)."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def game_class(self) -> type[Game]: ...
 

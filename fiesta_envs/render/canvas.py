@@ -74,7 +74,8 @@ def seat_colour(seat: int) -> RGB:
 
 def mix(colour: RGB, other: RGB, amount: float) -> RGB:
     """``colour`` moved ``amount`` (0..1) of the way towards ``other``."""
-    return tuple(round(a + (b - a) * amount) for a, b in zip(colour, other, strict=True))  # type: ignore[return-value]
+    red, green, blue = (round(a + (b - a) * amount) for a, b in zip(colour, other, strict=True))
+    return red, green, blue
 
 
 def text_colour_on(fill: RGB) -> RGB:

@@ -21,9 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from fiesta_envs.core.game import Game
+
+if TYPE_CHECKING:
+    from fiesta_envs.tequila.game import Tequila
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,7 @@ class SimultaneousRounds:
 
 
 SIMULTANEOUS_ROUNDS: dict[str, SimultaneousRounds] = {
-    "tequila": SimultaneousRounds(lambda game: game.state.round, frozenset({"reroll"})),  # type: ignore[attr-defined]
+    "tequila": SimultaneousRounds(lambda game: cast("Tequila", game).state.round, frozenset({"reroll"})),
 }
 
 
