@@ -13,6 +13,7 @@ import json
 
 import numpy as np
 import pytest
+from play_support import played as random_play
 
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 from fiesta_envs.fiesta_mexicana.state import FiestaMexicanaState
@@ -21,13 +22,9 @@ FIELDS = {field.name for field in dataclasses.fields(FiestaMexicanaState)}
 
 
 def played(steps: int, seed: int = 3, **options) -> FiestaMexicana:
-    """A game after ``steps`` random legal actions (fewer if it ends first)."""
-    game = FiestaMexicana(num_players=3, seed=seed, **options)
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        if game.is_over:
-            break
-        game.step(int(rng.choice(game.legal_actions())))
+    """A 3-player game after ``steps`` random legal actions (fewer if it ends first)."""
+    game = random_play(FiestaMexicana, 3, seed, steps, **options)
+    assert isinstance(game, FiestaMexicana)
     return game
 
 

@@ -8,6 +8,7 @@ import json
 
 import numpy as np
 import pytest
+from play_support import played
 
 from fiesta_envs.core.errors import InvalidStateError
 from fiesta_envs.core.fields import to_json_safe
@@ -66,16 +67,6 @@ def test_a_refused_campaign_state_leaves_the_game_as_it_was():
     assert game.state_dict() == before
 
 
-def _played(game_class, num_players: int, seed: int, steps: int, **options):
-    game = game_class(num_players=num_players, seed=seed, **options)
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        if game.is_over:
-            break
-        game.step(int(rng.choice(game.legal_actions())))
-    return game
-
-
 GAMES = [
     pytest.param(FiestaDeLosMuertos, MuertosState, {"constraints": 2, "draw_choice": True}, id="fiesta_de_los_muertos"),
     pytest.param(LaCatrina, CatrinaState, {"cortege": True}, id="la_catrina"),
@@ -85,7 +76,7 @@ GAMES = [
 @pytest.mark.parametrize(("game_class", "state_class", "options"), GAMES)
 def test_the_engine_state_is_the_dataclass_and_no_field_is_copied_onto_the_engine(game_class, state_class, options):
     for steps in (0, 30, 400):
-        game = _played(game_class, 4, 5, steps, **options)
+        game = played(game_class, 4, 5, steps, **options)
         assert type(game.state) is state_class
         assert isinstance(game.state.round, Round) and isinstance(game.state.round, RoundState)
         assert game.state.round.team is game.state.team  # the round plays for the game's team
@@ -113,7 +104,7 @@ def _mutate(state: MuertosState) -> None:
 @pytest.mark.parametrize(("game_class", "state_class", "options"), GAMES)
 def test_a_clone_is_equal_and_independent(game_class, state_class, options):
     for steps in (0, 25, 90):
-        game = _played(game_class, 4, 11, steps, **options)
+        game = played(game_class, 4, 11, steps, **options)
         before = game.state_dict()
         twin = game.clone()
         assert type(twin) is type(game) and twin.state_dict() == before

@@ -3,30 +3,16 @@ weights, bit for bit."""
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 import torch
 from sb3_contrib import MaskablePPO
+from training_support import fiesta_mexicana_env
 
 from fiesta_envs.training.lean_ppo import LeanMaskablePPO, covers, lean, masked_policy_step
 from fiesta_envs.training.lean_vec_env import LeanDummyVecEnv
-from fiesta_envs.training.train import _build_env
 
-MAKE = functools.partial(
-    _build_env,
-    game="fiesta_mexicana",
-    num_players=2,
-    options={"action_features": True, "reward": "margin"},
-    baselines={"greedy": 1.0, "random": 0.5},
-    self_play_weight=0.0,
-    deterministic_members=False,
-    cooperative=False,
-    members=[],
-    reward_shaping=1.0,
-    gamma=0.99,
-)
+MAKE = fiesta_mexicana_env({"greedy": 1.0, "random": 0.5})
 
 
 def new_model(algorithm: type, env: LeanDummyVecEnv, **policy: object) -> MaskablePPO:

@@ -8,24 +8,12 @@ from pathlib import Path
 
 import numpy as np
 from stable_baselines3.common.vec_env import DummyVecEnv
+from training_support import fiesta_mexicana_env
 
 from fiesta_envs.core.mlp import ActorSnapshot
 from fiesta_envs.training.lean_vec_env import LeanDummyVecEnv, batched_logits
-from fiesta_envs.training.train import _build_env
 
-MAKE = functools.partial(
-    _build_env,
-    game="fiesta_mexicana",
-    num_players=2,
-    options={"action_features": True, "reward": "margin"},
-    baselines={"greedy": 1.0, "random": 1.0},
-    self_play_weight=0.0,
-    deterministic_members=False,
-    cooperative=False,
-    members=[],
-    reward_shaping=1.0,
-    gamma=0.99,
-)
+MAKE = fiesta_mexicana_env({"greedy": 1.0, "random": 1.0})
 
 
 def assert_same(a: object, b: object) -> None:

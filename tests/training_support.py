@@ -1,0 +1,27 @@
+"""Training environments shared by the training tests."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from fiesta_envs.training.train import _build_env
+
+
+def fiesta_mexicana_env(baselines: Mapping[str, float]) -> Callable[[], Any]:
+    """A factory of the shipped config's kind of Fiesta Mexicana training env (action features, margin reward,
+    shaping) against ``baselines`` by weight, no league."""
+    return functools.partial(
+        _build_env,
+        game="fiesta_mexicana",
+        num_players=2,
+        options={"action_features": True, "reward": "margin"},
+        baselines=dict(baselines),
+        self_play_weight=0.0,
+        deterministic_members=False,
+        cooperative=False,
+        members=[],
+        reward_shaping=1.0,
+        gamma=0.99,
+    )
