@@ -228,9 +228,9 @@ def resolve_agent(
     checkpoints without ``policy.npz``).
     """
     if not isinstance(agent, (str, Path)):
-        label = _object_label(agent)
-        policy_from_object(spec, agent, None, where=label)  # refuses now what cannot become a policy
-        return AgentSource(label, "policy", agent)
+        object_label = _object_label(agent)
+        policy_from_object(spec, agent, None, where=object_label)  # refuses now what cannot become a policy
+        return AgentSource(object_label, "policy", agent)
     text = str(agent).strip()
     if not text:
         raise AgentError(f"{spec.name}: empty agent name; agents: {', '.join(agent_names(spec))}")
@@ -345,8 +345,9 @@ def _check_checkpoint(
         )
     trained_players = meta.get("num_players")
     if num_players is not None and trained_players != num_players:
+        trained_for = players(trained_players) if isinstance(trained_players, int) else "an unknown player count"
         raise AgentError(
-            f"checkpoint {path} was trained for {players(trained_players)}, not {num_players}; "
+            f"checkpoint {path} was trained for {trained_for}, not {num_players}; "
             f"its observations and actions only fit {trained_players}-player games "
             f"(use --players {trained_players})"
         )
@@ -564,7 +565,8 @@ def policy_from_object(spec: GameSpecLike, agent: Any, seed: int | None, *, wher
     if inspect.isclass(agent):
         if not issubclass(agent, Policy) and not hasattr(agent, "act"):
             raise AgentError(f"{spec.name}: {where}: the class {agent.__name__} is not a Policy (it has no act method)")
-        return agent(seed=seed) if _accepts_seed(agent) else agent()
+        policy_class: Any = agent
+        return policy_class(seed=seed) if _accepts_seed(agent) else policy_class()
     if callable(agent):
         required = _required_positional(agent)
         if required == 0:  # a factory

@@ -624,6 +624,7 @@ def write_shipped_agent(
         )
     plain = probe.observation_size - probe.action_features_size
     shortlist_name = None
+    features: int | None
     if shortlist:
         try:
             game_shortlist = shortlist_of(probe, shortlist_version)
@@ -639,7 +640,7 @@ def write_shipped_agent(
             )
         shortlist_name, plain, features = game_shortlist.name, game_shortlist.size, 0
     elif actor.input_size == plain:
-        features: int | None = 0
+        features = 0
     elif actor.input_size == probe.observation_size:
         features = probe.action_features_size
     else:  # trained with action features, this probe made without: the engine computes them

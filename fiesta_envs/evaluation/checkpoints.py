@@ -305,7 +305,7 @@ class CheckpointPolicy(ActorPolicy):
             return "shortlist"
         return super().check_game(game)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game, player: int) -> int:
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int) -> int:
         if self.shortlist_version is not None:
             candidates = shortlist_of(game, self.shortlist_version).build(game, player)
             logits = self.actor.logits(candidates.vector)

@@ -351,8 +351,8 @@ def _summarize_teams(
         histogram = {_format_value(v): n for v, n in sorted(Counter(values).items())}
         mean_return = sum(sum(r.returns) / len(r.returns) for r in results) / len(results)
         grades = Counter(game_class.result_grade(evaluation.num_players, v) for v in sorted(values, reverse=True))
-        grades.pop(None, None)  # best grade first
-        teams.append(TeamResult(label, len(results), mean, low, high, mean_return, histogram, dict(grades)))
+        graded = {grade: count for grade, count in grades.items() if grade is not None}  # best grade first
+        teams.append(TeamResult(label, len(results), mean, low, high, mean_return, histogram, graded))
     matches, comparisons = [], []
     index = {label: i for i, label in enumerate(labels)}
     for i, a in enumerate(labels):
@@ -452,6 +452,10 @@ def _play(
     tasks = schedule(tables, games_per_table, seed)
     writer = RecordWriter(records) if records else None
     try:
+        def write_record(result: GameResult) -> None:
+            if writer is not None and result.record is not None:  # records are kept when there is a writer
+                writer.write(result.record)
+
         results = play_games(
             spec,
             num_players,
@@ -461,7 +465,7 @@ def _play(
             workers=workers,
             keep_records=writer is not None,
             progress=progress,
-            on_result=(lambda r: writer.write(r.record)) if writer is not None else None,
+            on_result=write_record if writer is not None else None,
             backend=backend,
         )
     except BaseException:

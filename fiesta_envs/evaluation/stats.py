@@ -217,7 +217,7 @@ def rate_agents(
     intervals only. The bootstrap is seeded, so the same results always give the same intervals.
     """
     k = len(agents)
-    anchor_index = list(agents).index(anchor) if anchor in agents else 0
+    anchor_index = list(agents).index(anchor) if anchor is not None and anchor in agents else 0
     matrices, _ = cluster_matrices(comparisons, k)
     if len(matrices) == 0:
         raise ValueError("no pairwise results to rate")

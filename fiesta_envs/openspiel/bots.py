@@ -38,12 +38,13 @@ class AgentBot(pyspiel.Bot):
         num_players = game.configuration.num_players
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < num_players:
             raise ValueError(f"{game}: player must be a seat in 0..{num_players - 1}, got {player!r}")
-        source = resolve_agent(game.spec, num_players, spec, game.configuration.options)
+        source = resolve_agent(game.game_spec, num_players, spec, game.configuration.options)
         self.label = source.label
         self.player = player
         self._seed = seed
         self._games = 0
-        self._policy = source.make(game.spec, num_players, seed=None if seed is None else derive_seed(seed, player))
+        seat_seed = None if seed is None else derive_seed(seed, player)
+        self._policy = source.make(game.game_spec, num_players, seed=seat_seed)
 
     def restart_at(self, state: FiestaState) -> None:
         """A new game (or a game joined midway): the agent forgets the last one and reseeds."""

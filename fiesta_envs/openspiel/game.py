@@ -118,6 +118,8 @@ class FiestaGame(pyspiel.Game):
         probe = config.new_engine(game_class, seed=0)
         super().__init__(game_type(spec, probe), game_info(probe), {**parameter_specification(game_class), **params})
         self.game_class = game_class
+        #: this game's entry of the registry (the class attribute ``spec``, known to be set)
+        self.game_spec: GameSpec = spec
         self.configuration = config
         self.has_information_state = probe.observation_is_information_state
         self._blocks = observation_blocks(probe)
@@ -150,8 +152,8 @@ class FiestaGame(pyspiel.Game):
         """The observer OpenSpiel asks for: our observation (default), or the information state where this
         configuration's observation is one (``iig_obs_type.perfect_recall``)."""
         if params:
-            raise ValueError(f"{self.spec.name}: observers take no parameters; got {dict(params)}")
-        check_observation_type(self.spec.name, iig_obs_type, self.has_information_state)
+            raise ValueError(f"{self.game_spec.name}: observers take no parameters; got {dict(params)}")
+        check_observation_type(self.game_spec.name, iig_obs_type, self.has_information_state)
         return FiestaObserver(self._blocks, self._observation_size)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> FiestaGame:

@@ -56,7 +56,7 @@ def action_boxes(game: Any, seat: int) -> dict[str, tuple[float, float, float, f
 
 def pictured_choices(game: Any, seat: int) -> list[int]:
     """The legal actions of ``seat`` (to act now) that ``choice_picture`` draws, in order."""
-    kinds = getattr(module_for(game), "CHOICE_PICTURES", frozenset())
+    kinds: frozenset[str] = getattr(module_for(game), "CHOICE_PICTURES", frozenset())
     if not kinds or game.is_over or game.current_player != seat:
         return []
     return [a for a in game.legal_actions() if game.action_to_string(a).split(" ", 1)[0] in kinds]

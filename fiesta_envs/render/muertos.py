@@ -58,7 +58,7 @@ def _header(canvas: Canvas, game: Any, data: dict[str, Any]) -> float:
     elif table["phase"] in (Phase.YELLOW, Phase.SPEND):
         phase += f" (decider: player_{table['decider']})"
     canvas.text((MARGIN, 36), f"phase: {phase}", 15)
-    x = MARGIN
+    x: float = MARGIN
     x += canvas.text((x, 60), f"Memory Bones: {team['memory']}", 15) + 24
     if game.catrina:
         x += canvas.text((x, 60), f"Limbo Bones: {team['limbo']}", 15) + 24

@@ -215,8 +215,7 @@ def _farm(canvas: Canvas, sheet: dict[str, Any], origin: tuple[float, float]) ->
             canvas.box(inner, fill=BUILDING_COLOURS[kind], outline=COLOURS["ink"])
             letter = BUILDING_LETTERS[kind].upper() if is_linked else BUILDING_LETTERS[kind]
             canvas.text(centre, letter, 12, COLOURS["white"], anchor="mm")
-        elif farm.SPACE_RESOURCE[x] is not None:
-            resource = farm.SPACE_RESOURCE[x]
+        elif (resource := farm.SPACE_RESOURCE[x]) is not None:
             canvas.circle(centre, CELL / 3, RESOURCE_COLOURS[resource])
             canvas.text(centre, components.RESOURCES[resource][0], 11, COLOURS["white"], anchor="mm")
     for segment in farm.spaces_of(sheet["fences"]):

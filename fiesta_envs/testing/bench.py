@@ -222,7 +222,7 @@ def measure(
     separate untimed runs (tracemalloc slows everything down).
     """
     results = [Measurement(c.env, c.api, c.num_players, games) for c in contestants]
-    totals = [[0, 0, []] for _ in contestants]  # steps, games, reset times
+    totals: list[list[Any]] = [[0, 0, []] for _ in contestants]  # steps, games, reset times
     warm_up = seed + 1_000_000
     for contestant in contestants:
         contestant.loop(warm_up, np.random.default_rng(warm_up))  # imports, caches, action names
@@ -389,7 +389,8 @@ class TimedEnv(gymnasium.Wrapper):
     def action_masks(self) -> np.ndarray:
         started = cpu_clock()
         try:
-            return self.env.unwrapped.action_masks()
+            unwrapped: Any = self.env.unwrapped  # a single-seat environment (it has action_masks)
+            return unwrapped.action_masks()
         finally:
             self.clock["seconds"] += cpu_clock() - started
 

@@ -771,7 +771,7 @@ def print_reports(reports: list[FuzzReport]) -> None:
 
     from fiesta_envs.tools.result_tables import console, result_table
 
-    rows = [
+    rows: list[tuple[str, ...]] = [
         (
             report.game,
             str(len(report.configurations)),

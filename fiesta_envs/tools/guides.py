@@ -60,8 +60,9 @@ def _fiesta_mexicana_hint(game: Any, seat: int) -> str | None:
 
         bid = state["high_bid"]
         points = ", ".join(
-            f"{game.action_to_string(a)}: {points_text(choice_outcome(game, seat, a).points)}"
+            f"{game.action_to_string(a)}: {points_text(outcome.points)}"
             for a in game.legal_actions()
+            if (outcome := choice_outcome(game, seat, a)) is not None and outcome.points is not None
         )
         return (
             f"you won {describe_card(state['offer'])} with the bid {bid}: it goes on the space reading {bid}; "

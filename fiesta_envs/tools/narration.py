@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from fiesta_envs.core.game import Game
 
@@ -71,6 +71,12 @@ def is_told(game: Game, held: int | None, player: int, viewer: int | None) -> bo
     if held is None or viewer is None or viewer == player or game.is_over:
         return True
     return SIMULTANEOUS_ROUNDS[game.name].round_of(game) > held
+
+
+class Narrator(Protocol):
+    """A game's own narration of a move (``narrate``'s signature)."""
+
+    def __call__(self, before: Before, game: Game, player: int, name: str, *, viewer: int | None) -> str: ...
 
 
 def narrate(before: Before, game: Game, player: int, name: str, *, viewer: int | None) -> str:
@@ -152,4 +158,4 @@ def _stolen(before: list, after: list, served: bool) -> list[tuple[int, int, str
     ]
 
 
-NARRATORS: dict[str, Callable[[Before, Game, int, str, int | None], str]] = {"tortilla_de_patatas": _tortilla}
+NARRATORS: dict[str, Narrator] = {"tortilla_de_patatas": _tortilla}

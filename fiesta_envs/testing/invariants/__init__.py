@@ -111,7 +111,7 @@ def mask_problems(mask: Any, num_actions: int, is_over: bool) -> Problems:
     return problems
 
 
-def observation_problems(obs: Any, *, size: int, low: Any, high: Any, who: str) -> Problems:
+def observation_problems(obs: Any, *, size: int, low: Any, high: Any, who: str | int) -> Problems:
     """An observation: float32, the declared length, finite, within ``observation_bounds()``."""
     if not isinstance(obs, np.ndarray):
         return [f"observe({who}) returned a {type(obs).__name__}, not a numpy array"]

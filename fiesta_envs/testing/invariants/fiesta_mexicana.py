@@ -92,7 +92,9 @@ def lines(length: int) -> list[tuple[int, ...]]:
     return result
 
 
-SQUARES = [(s, s + 1, s + SIDE, s + SIDE + 1) for s in range(SIDE * SIDE) if s % SIDE < SIDE - 1 and s < 12]
+SQUARES: list[tuple[int, ...]] = [
+    (s, s + 1, s + SIDE, s + SIDE + 1) for s in range(SIDE * SIDE) if s % SIDE < SIDE - 1 and s < 12
+]
 LINES = {3: lines(3), 4: lines(4)}
 
 
@@ -133,7 +135,7 @@ def complete_bowls(cards: Sequence[int], rotations: Sequence[int]) -> list[int]:
 
 def objective_score(code: int, player: int, state: dict[str, Any]) -> int:
     kind = OBJECTIVE_KINDS[code]
-    tables = [[DISH_CARDS[c].dish if c >= 0 else -1 for c in row] for row in state["cards"]]
+    tables: list[list[int]] = [[DISH_CARDS[c].dish if c >= 0 else -1 for c in row] for row in state["cards"]]
     dishes = tables[player]
     if kind.kind == CHILDREN:
         return dishes.count(kind.dish) * kind.points

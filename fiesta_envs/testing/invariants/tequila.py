@@ -234,7 +234,9 @@ def zones(fences: int) -> list[tuple[frozenset[int], bool]]:
         if fences >> segment & 1:
             continue
         if a is None or b is None:
-            open_border.add(b if a is None else a)
+            inside = b if a is None else a
+            if inside is not None:
+                open_border.add(inside)
         else:
             joined[a].add(b)
             joined[b].add(a)

@@ -76,7 +76,7 @@ def check_state(data: dict[str, Any]) -> list[str]:
     state = data["state"]
     menu = MENUS[data["options"]["menu"]]
     problems = []
-    cards = Counter()
+    cards: Counter[str] = Counter()
     for hand in state["hands"]:
         cards.update(hand)
         if len(hand) > MAX_DEAL:
