@@ -131,7 +131,7 @@ sheet K jimador             5     side A, purple, red, orange, green
 ==========================  ====  ===================================================================
 
 The printed farm (water, resource icons, houses) is the same on every sheet and is not repeated:
-it is drawn above. The layout lives in ``fiesta_envs/tequila/layout.py``, the observer in
+it is drawn above. The layout lives in ``fiesta_envs/tequila/observation_layout.py``, the observer in
 ``fiesta_envs/tequila/observation.py``.
 
 Reading an observation

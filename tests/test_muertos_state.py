@@ -1,5 +1,5 @@
 """The saved position (``fiesta_envs/muertos/state.py``): the state dict holds exactly the dataclasses' fields,
-is read back through ``core.fields.FieldReader`` (errors name the field), and a refused dict changes nothing."""
+is read back through ``core.state_fields.FieldReader`` (errors name the field), and a refused dict changes nothing."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from play_support import played
 
 from fiesta_envs.core.errors import InvalidStateError
-from fiesta_envs.core.fields import to_json_safe
+from fiesta_envs.core.state_fields import to_json_safe
 from fiesta_envs.muertos.catrina import LaCatrina
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.round import Round

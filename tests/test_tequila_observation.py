@@ -11,7 +11,7 @@ import pytest
 from tequila_positions import holding, position
 
 from fiesta_envs import tequila_v2
-from fiesta_envs.tequila import components, farm, layout
+from fiesta_envs.tequila import components, farm, observation_layout
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.sheet import MARKET_BONUS, SECTION_BONUS, TEQUILA_BONUS
 
@@ -24,7 +24,7 @@ def documented_blocks(num_players: int) -> list[tuple[str, int]]:
     blocks = [(name, int(size)) for name, size in rows if not name.startswith("sheet K")]
     sheet_rows = [(name.removeprefix("sheet K "), int(size)) for name, size in rows if name.startswith("sheet K")]
     for k in range(num_players):
-        blocks += [(layout.sheet_block(k, name), size) for name, size in sheet_rows]
+        blocks += [(observation_layout.sheet_block(k, name), size) for name, size in sheet_rows]
     return blocks
 
 
@@ -90,8 +90,8 @@ def test_each_sheet_block_decodes_to_the_sheet():
         buildings={1: ["kiln at 2 7 as 1", "agave at 4 5 as 0", "kiln at 5 7 as 1"]},
     )
     for seen, k in ((blocks(game, 1), 0), (blocks(game, 0), 1)):  # seat 1's sheet: its own, then seat 0's other
-        planes = seen[layout.sheet_block(k, "farm")].reshape(len(layout.FARM_PLANES), 8, 8)
-        plane = {name: planes[i] for i, name in enumerate(layout.FARM_PLANES)}
+        planes = seen[observation_layout.sheet_block(k, "farm")].reshape(len(observation_layout.FARM_PLANES), 8, 8)
+        plane = {name: planes[i] for i, name in enumerate(observation_layout.FARM_PLANES)}
         assert np.flatnonzero(plane["fenced off"]).tolist() == [0, 1, 8, 9]  # field 0: spaces 0 0 to 1 1
         assert np.flatnonzero(plane["kiln"]).tolist() == [2 * 8 + 7, 3 * 8 + 7, 5 * 8 + 7, 6 * 8 + 7]
         assert np.flatnonzero(plane["agave"]).tolist() == [4 * 8 + 5, 4 * 8 + 6, 5 * 8 + 5, 5 * 8 + 6]
@@ -99,11 +99,11 @@ def test_each_sheet_block_decodes_to_the_sheet():
         # only the kiln at 5 7 touches the agave field (its chain partner)
         assert np.flatnonzero(plane["linked"]).tolist() == [5 * 8 + 7, 6 * 8 + 7]
         assert np.flatnonzero(plane["section"]).tolist() == farm.spaces_of(farm.SECTIONS[2])
-        assert np.flatnonzero(seen[layout.sheet_block(k, "fences")]).tolist() == [5, 30]
-        tracks = seen[layout.sheet_block(k, "tracks")]
+        assert np.flatnonzero(seen[observation_layout.sheet_block(k, "fences")]).tolist() == [5, 30]
+        tracks = seen[observation_layout.sheet_block(k, "tracks")]
         parts = {}
         at = 0
-        for name, size in layout.TRACK_PARTS:
+        for name, size in observation_layout.TRACK_PARTS:
             parts[name] = tracks[at : at + size]
             at += size
         assert parts["held"] * 24 == pytest.approx([2, 0, 0, 0, 5])
@@ -115,20 +115,22 @@ def test_each_sheet_block_decodes_to_the_sheet():
         assert np.flatnonzero(parts["bonuses"]).tolist() == [SECTION_BONUS + 2, MARKET_BONUS + 1]
         assert parts["extra bought"] * 12 == pytest.approx([3])
         assert parts["unused gears"] * 15 == pytest.approx([5])
-        assert seen[layout.sheet_block(k, "jimador")].tolist() == [0, 0, 0, 0, 1]  # green
+        assert seen[observation_layout.sheet_block(k, "jimador")].tolist() == [0, 0, 0, 0, 1]  # green
 
 
 def test_the_others_are_shown_in_seat_order_after_the_observer():
     game = position(3, sheets={0: {"coins": 3}, 1: {"coins": 6}, 2: {"coins": 9}})
     coins_at = 2 * len(components.RESOURCES)
     seen = blocks(game, 1)
-    coins = [seen[layout.sheet_block(k, "tracks")][coins_at] * 15 for k in range(3)]
+    coins = [seen[observation_layout.sheet_block(k, "tracks")][coins_at] * 15 for k in range(3)]
     assert coins == pytest.approx([6, 9, 3])  # seats 1 (itself), 2, 0
 
 
 def kiln_plane(game: Tequila, seat: int, k: int) -> np.ndarray:
-    planes = blocks(game, seat)[layout.sheet_block(k, "farm")].reshape(len(layout.FARM_PLANES), 64)
-    return planes[layout.FARM_PLANES.index("kiln")]
+    planes = blocks(game, seat)[observation_layout.sheet_block(k, "farm")].reshape(
+        len(observation_layout.FARM_PLANES), 64
+    )
+    return planes[observation_layout.FARM_PLANES.index("kiln")]
 
 
 def test_what_a_seat_does_in_a_round_is_seen_by_the_others_only_when_the_round_ends():
@@ -137,7 +139,7 @@ def test_what_a_seat_does_in_a_round_is_seen_by_the_others_only_when_the_round_e
     assert kiln_plane(game, 0, 0).sum() == 2  # its own sheet as it is now
     assert kiln_plane(game, 1, 1).sum() == 0  # seat 1 does not see it yet
     coins_at = 2 * len(components.RESOURCES)
-    assert blocks(game, 1)[layout.sheet_block(1, "tracks")][coins_at] == 0  # nor the section's coin
+    assert blocks(game, 1)[observation_layout.sheet_block(1, "tracks")][coins_at] == 0  # nor the section's coin
     game.play("end", "virtual build")
     assert game.current_player == 1 and kiln_plane(game, 1, 1).sum() == 0  # seat 1's turn: still hidden
     assert blocks(game, 1)["bonuses taken"].sum() == 0  # the section bonus first taken this round

@@ -43,11 +43,11 @@ from pettingzoo.utils import wrappers
 
 from fiesta_envs.core.aec_state import BOOKKEEPING_KEY, AECBookkeeping, is_env_state_dict
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
-from fiesta_envs.core.fields import FieldReader
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.infos import end_of_game_info, illegal_action_info, no_actions
 from fiesta_envs.core.options import refuse_unknown_keywords
 from fiesta_envs.core.pickling import PicklesGameAsStateDict
+from fiesta_envs.core.state_fields import FieldReader
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 ILLEGAL_ACTION_PENALTY = -1.0

@@ -25,8 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fiesta_envs.core.fields import FieldReader
 from fiesta_envs.core.game import Game
+from fiesta_envs.core.state_fields import FieldReader
 
 BOOKKEEPING_KEY = "aec"
 

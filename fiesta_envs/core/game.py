@@ -31,10 +31,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
-from fiesta_envs.core.fields import first_unknown_key
 from fiesta_envs.core.options import Option, validate_options, validate_player_count
 from fiesta_envs.core.rewards import margin_returns, ranking_returns
 from fiesta_envs.core.rng import generator_from_state, generator_state
+from fiesta_envs.core.state_fields import first_unknown_key
 from fiesta_envs.core.wording import players
 
 if TYPE_CHECKING:

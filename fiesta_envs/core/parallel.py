@@ -60,10 +60,10 @@ from fiesta_envs.core.aec import (
 )
 from fiesta_envs.core.aec_state import is_env_state_dict
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
-from fiesta_envs.core.fields import FieldReader
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.infos import end_of_game_info
 from fiesta_envs.core.options import refuse_unknown_keywords
+from fiesta_envs.core.state_fields import FieldReader
 
 #: The key of the Parallel loop's bookkeeping in ``FiestaParallelEnv.state_dict()``.
 PARALLEL_KEY = "parallel"

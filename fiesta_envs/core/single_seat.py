@@ -46,12 +46,12 @@ from fiesta_envs.core.aec import (
     render_modes,
 )
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
-from fiesta_envs.core.fields import FieldReader
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.infos import end_of_game_info, illegal_action_info
 from fiesta_envs.core.options import refuse_unknown_keywords
 from fiesta_envs.core.pickling import PicklesGameAsStateDict
 from fiesta_envs.core.policy import Policy
+from fiesta_envs.core.state_fields import FieldReader
 from fiesta_envs.core.wording import players
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
-from fiesta_envs.core.fields import FieldReader, to_json_safe
+from fiesta_envs.core.state_fields import FieldReader, to_json_safe
 from fiesta_envs.fiesta_mexicana.board import space_of_number
 from fiesta_envs.fiesta_mexicana.components import (
     NUM_DISH_CARDS,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fiesta_envs.core.fields import FieldReader
+from fiesta_envs.core.state_fields import FieldReader
 from fiesta_envs.muertos.bands import mood_band
 from fiesta_envs.muertos.components import MAX_FLOWERS
 from fiesta_envs.muertos.constraints import CONSTRAINTS, draw_constraints

@@ -19,10 +19,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 from fiesta_envs.core.errors import InvalidOptionError
-from fiesta_envs.core.fields import FieldReader, to_json_safe
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import Option
 from fiesta_envs.core.rng import generator_from_state, generator_state
+from fiesta_envs.core.state_fields import FieldReader, to_json_safe
 from fiesta_envs.muertos.actions import ActionLayout
 from fiesta_envs.muertos.components import LIMBO_BONES, MEMORY_BONES, Phase
 from fiesta_envs.muertos.constraints import check_first_words

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from fiesta_envs.core.fields import FieldReader
+from fiesta_envs.core.state_fields import FieldReader
 from fiesta_envs.muertos.actions import ActionLayout, Kind
 from fiesta_envs.muertos.components import BLANK, MAX_SKULLS, NOT_WRITTEN, STEPS, TABLE_SIZE, Phase
 from fiesta_envs.muertos.constraints import CONSTRAINTS, allowed_after, check_word

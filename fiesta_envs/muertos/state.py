@@ -1,7 +1,7 @@
 """The saved position of Fiesta de los Muertos and La Catrina: exactly what a state dict holds.
 
-Three dataclasses, one line per field, written to JSON-safe dicts by ``core.fields.to_json_safe`` and read
-back field by field through a ``core.fields.FieldReader`` (every error names the field and what was
+Three dataclasses, one line per field, written to JSON-safe dicts by ``core.state_fields.to_json_safe`` and read
+back field by field through a ``core.state_fields.FieldReader`` (every error names the field and what was
 expected, for instance ``fiesta_de_los_muertos: state field 'round.words[1][2]': expected an int in [-2,
 1383], got 5000``):
 
@@ -21,7 +21,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from fiesta_envs.core.fields import FieldReader
+from fiesta_envs.core.state_fields import FieldReader
 from fiesta_envs.muertos.components import NOT_WRITTEN, REWARDS, STEPS, TABLE_SIZE, Phase
 from fiesta_envs.muertos.constraints import CONSTRAINTS
 from fiesta_envs.muertos.lexicon import THEMES

@@ -39,7 +39,7 @@ class Engine(Protocol):
 
     num_players: int
     state: TequilaState[Sheet]
-    alone: int | None  # a copy playing one seat's part of a round
+    only_seat: int | None  # a copy playing one seat's part of a round
     mask_cache: MaskCache
     _seat: int
     _mask_cache: np.ndarray | None
@@ -64,7 +64,7 @@ class Engine(Protocol):
 
     def _advance(self) -> None: ...
 
-    def _settle(self) -> None: ...
+    def _note_decision(self) -> None: ...
 
 
 E = TypeVar("E", bound=Engine)
@@ -124,14 +124,14 @@ def _replay_round(world: Engine, player: int, policy: Policy, rng: np.random.Gen
     """Play ``player``'s round in ``world`` from its start with ``policy`` (on a copy that plays only that
     round, as ``Tequila.split_simultaneous`` makes them), then take its sheet and the bonuses it first took."""
     part = world.clone()
-    part.alone = player
+    part.only_seat = player
     part.state.gain_left = part.state.pay_left = 0
     part.state.pay_purpose, part.state.pay_target = "", -1
     part.state.turn = (player - part.state.start_player) % part.num_players
     part._seat = player
     part._start_turn()
     part._advance()
-    part._settle()
+    part._note_decision()
     part._mask_cache = None
     saved = policy.rng
     policy.rng = np.random.default_rng(int(rng.integers(1 << 63)))

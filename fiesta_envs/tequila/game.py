@@ -32,10 +32,10 @@ from fiesta_envs.core.options import Option
 from fiesta_envs.core.policy import Policy
 from fiesta_envs.tequila import actions, components, determinization, farm, speedups
 from fiesta_envs.tequila.affordable import market_cost
-from fiesta_envs.tequila.layout import observation_size
 from fiesta_envs.tequila.legality import explain_illegal
 from fiesta_envs.tequila.mask_cache import MaskCache
 from fiesta_envs.tequila.observation import TequilaObserver
+from fiesta_envs.tequila.observation_layout import observation_size
 from fiesta_envs.tequila.options import OPTIONS, check_options, jimadores_at_the_start
 from fiesta_envs.tequila.reference_mask import reference_mask
 from fiesta_envs.tequila.scoring import achievements, score_breakdown, solo_rank
@@ -67,7 +67,7 @@ class Tequila(Game):
     version: ClassVar[int] = 2
     #: The position, its sheets live (``Sheet``); what follows from it is kept on the sheets and below.
     state: TequilaState[Sheet]
-    decision: Phase  # what the seat to act is asked (``_settle``)
+    decision: Phase  # what the seat to act is asked (``_note_decision``)
     mask_cache: MaskCache  # the kept legal masks (``mask_cache``): rebuilt by every load
     observer: TequilaObserver
 
@@ -95,7 +95,7 @@ class Tequila(Game):
     def _new_game(self) -> None:
         self._load(TequilaState.new_game(jimadores_at_the_start(self.num_players, self.config, self.rng)))
         self._begin_round()
-        self._settle()
+        self._note_decision()
 
     @property
     def solo(self) -> bool:
@@ -151,7 +151,7 @@ class Tequila(Game):
             return state.start_player
         return (state.start_player + state.turn) % self.num_players
 
-    def _settle(self) -> None:
+    def _note_decision(self) -> None:
         """After every change of position (a step, a new game, a load): what the current player is asked
         now: ``decision`` (a phase, or the ``pay``/``gain`` sub-steps: read it, do not set it)."""
         state = self.state
@@ -202,7 +202,7 @@ class Tequila(Game):
             if action == actions.SHOP + actions.YES:
                 self._ask_payment(1, "shop")
         self._advance()
-        self._settle()
+        self._note_decision()
 
     def _reroll(self, choice: int) -> None:
         """The starting player's one re-roll: none, the first die, the second or both."""
@@ -392,7 +392,7 @@ class Tequila(Game):
                     return
                 state.phase = Phase.NEXT
             elif phase == Phase.NEXT:
-                if self.alone is not None:  # a copy playing one seat's round: it waits for the others
+                if self.only_seat is not None:  # a copy playing one seat's round: it waits for the others
                     self._seat = -1
                     return
                 state.turn += 1
@@ -417,23 +417,23 @@ class Tequila(Game):
     def split_simultaneous(self) -> dict[int, Tequila] | None:
         """Once a round's dice are final (the starting player is about to choose its virtual die): one copy
         of the game per seat, at that seat's first decision of the round, that plays only that seat's round
-        (``alone``) and then waits (``current_player`` -1). ``None`` at any other moment. The seats' rounds
+        (``only_seat``) and then waits (``current_player`` -1). ``None`` at any other moment. The seats' rounds
         do not touch each other (the "first to" bonuses are settled per round), so any interleaving of
         their decisions gives the game that playing them seat by seat gives."""
         state = self.state
-        if self.alone is not None or state.phase != Phase.VIRTUAL or state.turn or state.pay_left:
+        if self.only_seat is not None or state.phase != Phase.VIRTUAL or state.turn or state.pay_left:
             return None
         parts = {}
         for seat in range(self.num_players):
             part = copy.deepcopy(self)
-            part.alone = seat
+            part.only_seat = seat
             if seat != state.start_player:  # its turn starts now too: the dice resources of the round
                 part.state.gain_left = 0
                 part.state.turn = (seat - state.start_player) % self.num_players
                 part._seat = seat
                 part._start_turn()
                 part._advance()
-            part._settle()
+            part._note_decision()
             part._mask_cache = None
             parts[seat] = part
         return parts
@@ -455,7 +455,7 @@ class Tequila(Game):
         state.pay_left = state.gain_left = 0
         state.pay_purpose, state.pay_target = "", -1
         self._advance()
-        self._settle()
+        self._note_decision()
         self._mask_cache = None
 
     def determinize(self, seat: int, rng: np.random.Generator, replay: Policy | None = None) -> Tequila:
@@ -526,8 +526,8 @@ class Tequila(Game):
         self._seat = self._seat_to_act()
         self.mask_cache = MaskCache(self.num_players)
         self.observer = TequilaObserver(self.num_players)
-        self.alone: int | None = None  # a copy playing one seat's part of a round (``split_simultaneous``)
-        self._settle()
+        self.only_seat: int | None = None  # a copy playing one seat's part of a round (``split_simultaneous``)
+        self._note_decision()
 
     def saved_state(self) -> TequilaState[SheetState]:
         """The position with its sheets as saved (copies; the other lists are the engine's: read, do not

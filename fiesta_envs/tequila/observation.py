@@ -18,7 +18,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from fiesta_envs.core.observer import ObservationLayout, Observer
-from fiesta_envs.tequila import components, farm, layout
+from fiesta_envs.tequila import components, farm, observation_layout
 from fiesta_envs.tequila.public_sheet import PublicSheet
 from fiesta_envs.tequila.sheet import Sheet
 from fiesta_envs.tequila.state import Phase, TequilaState
@@ -72,7 +72,7 @@ def _bit_rows(masks: list[int], width: int) -> np.ndarray:
 
 
 def _farm_masks(sheet: PublicSheet) -> list[int]:
-    """The spaces of each farm plane (``layout.FARM_PLANES``) as masks."""
+    """The spaces of each farm plane (``observation_layout.FARM_PLANES``) as masks."""
     fenced_off = 0
     for field in farm.spaces_of(sheet.rewarded_fields):
         fenced_off |= farm.FIELD_SPACES[field]
@@ -90,9 +90,9 @@ def _farm_masks(sheet: PublicSheet) -> list[int]:
 
 
 def _counts(sheet: TrackCounts) -> list[float]:
-    """The counted entries of the ``tracks`` block (``layout.TRACK_PARTS``) before the market."""
-    held = [(m - c) / layout.TRACK for m, c in zip(sheet.marked, sheet.crossed, strict=True)]
-    marked = [m / layout.TRACK for m in sheet.marked]
+    """The counted entries of the ``tracks`` block (``observation_layout.TRACK_PARTS``) before the market."""
+    held = [(m - c) / observation_layout.TRACK for m, c in zip(sheet.marked, sheet.crossed, strict=True)]
+    marked = [m / observation_layout.TRACK for m in sheet.marked]
     production = [p / components.PRODUCTION_TRACK_LENGTH for p in sheet.production]
     coins, collections = (
         sheet.coins / components.COIN_TRACK_LENGTH,
@@ -101,29 +101,35 @@ def _counts(sheet: TrackCounts) -> list[float]:
     return [*held, *marked, coins, *production, collections]
 
 
-_MARKET_AT = sum(size for name, size in layout.TRACK_PARTS[: [n for n, _ in layout.TRACK_PARTS].index("market")])
-_BONUSES_AT = _MARKET_AT + layout.MARKET_SPACES
+_MARKET_AT = sum(
+    size
+    for name, size in observation_layout.TRACK_PARTS[: [n for n, _ in observation_layout.TRACK_PARTS].index("market")]
+)
+_BONUSES_AT = _MARKET_AT + observation_layout.MARKET_SPACES
 _FARM_SIZE, _FENCES_SIZE, _TRACKS_SIZE, _ = (
-    part.stop - part.start for part in ObservationLayout(layout.SHEET_BLOCKS).blocks.values()
+    part.stop - part.start for part in ObservationLayout(observation_layout.SHEET_BLOCKS).blocks.values()
 )
 #: One-hot jimador blocks: side A (None), then each side-B jimador.
 JIMADOR_ONE_HOT: dict[str | None, np.ndarray] = {
-    name: np.eye(len(layout.JIMADOR_CHOICES), dtype=np.float32)[k] for k, name in enumerate(layout.JIMADOR_CHOICES)
+    name: np.eye(len(observation_layout.JIMADOR_CHOICES), dtype=np.float32)[k]
+    for k, name in enumerate(observation_layout.JIMADOR_CHOICES)
 }
 
 
 def encode_sheet(sheet: PublicSheet, jimador: str | None) -> np.ndarray:
     """The four blocks of one sheet (farm, fences, tracks, jimador) as one vector."""
-    out = np.empty(layout.SHEET_SIZE, dtype=np.float32)
+    out = np.empty(observation_layout.SHEET_SIZE, dtype=np.float32)
     masks = [*_farm_masks(sheet), sheet.fences, sheet.market, sheet.bonuses]
     bits = _bit_rows(masks, farm.SPACES)
-    planes = len(layout.FARM_PLANES)
+    planes = len(observation_layout.FARM_PLANES)
     out[:_FARM_SIZE] = bits[:planes].ravel()
     fences_end = _FARM_SIZE + _FENCES_SIZE
     out[_FARM_SIZE:fences_end] = bits[planes, : farm.NUM_SEGMENTS]
     tracks = out[fences_end : fences_end + _TRACKS_SIZE]
-    tracks[_MARKET_AT:_BONUSES_AT] = bits[planes + 1, : layout.MARKET_SPACES]
-    tracks[_BONUSES_AT : _BONUSES_AT + layout.NUM_BONUSES] = bits[planes + 2, : layout.NUM_BONUSES]
+    tracks[_MARKET_AT:_BONUSES_AT] = bits[planes + 1, : observation_layout.MARKET_SPACES]
+    tracks[_BONUSES_AT : _BONUSES_AT + observation_layout.NUM_BONUSES] = bits[
+        planes + 2, : observation_layout.NUM_BONUSES
+    ]
     write_counts(sheet, out)
     out[fences_end + _TRACKS_SIZE :] = JIMADOR_ONE_HOT[jimador]
     return out
@@ -136,17 +142,19 @@ _LAST_COUNTS_AT = _TRACKS_AT + _TRACKS_SIZE - 2  # extra free actions bought, un
 def write_counts(sheet: TrackCounts, out: np.ndarray) -> None:
     """Write the counted track entries of ``sheet`` into its encoded block ``out`` (the rest are bits)."""
     out[_TRACKS_AT : _TRACKS_AT + _MARKET_AT] = _counts(sheet)
-    out[_LAST_COUNTS_AT] = min(sheet.extra_bought, layout.EXTRA_CAP) / layout.EXTRA_CAP
-    out[_LAST_COUNTS_AT + 1] = min(sheet.gears_unused, layout.GEARS_UNUSED_CAP) / layout.GEARS_UNUSED_CAP
+    out[_LAST_COUNTS_AT] = min(sheet.extra_bought, observation_layout.EXTRA_CAP) / observation_layout.EXTRA_CAP
+    out[_LAST_COUNTS_AT + 1] = (
+        min(sheet.gears_unused, observation_layout.GEARS_UNUSED_CAP) / observation_layout.GEARS_UNUSED_CAP
+    )
 
 
 def my_round_entries(sheet: RoundActions) -> list[float]:
-    """The ``my round`` block (``layout.MY_ROUND_PARTS``)."""
+    """The ``my round`` block (``observation_layout.MY_ROUND_PARTS``)."""
     return [
-        min(sheet.fences_left, layout.FENCES_LEFT_CAP) / layout.FENCES_LEFT_CAP,
-        min(sheet.builds_left, layout.BUILDS_LEFT_CAP) / layout.BUILDS_LEFT_CAP,
-        min(sheet.gears_left, layout.GEARS_LEFT_CAP) / layout.GEARS_LEFT_CAP,
-        min(sheet.credits, layout.CREDITS_CAP) / layout.CREDITS_CAP,
+        min(sheet.fences_left, observation_layout.FENCES_LEFT_CAP) / observation_layout.FENCES_LEFT_CAP,
+        min(sheet.builds_left, observation_layout.BUILDS_LEFT_CAP) / observation_layout.BUILDS_LEFT_CAP,
+        min(sheet.gears_left, observation_layout.GEARS_LEFT_CAP) / observation_layout.GEARS_LEFT_CAP,
+        min(sheet.credits, observation_layout.CREDITS_CAP) / observation_layout.CREDITS_CAP,
         float(sheet.free_road),
         float(sheet.virtual == 0),
         float(sheet.virtual == 1),
@@ -159,12 +167,16 @@ _ROUND_ONE_HOT = [
 _DIE_ONE_HOT = [[float(i == v) for i in range(6)] for v in range(6)]
 #: Indexed by the decision (a ``Phase``); "next" (a seat done with its part of a simultaneous round, Parallel
 #: API) and "over" ask nothing: all zeros.
-_DECISION_ONE_HOT = tuple([float(phase.label == decision) for decision in layout.DECISIONS] for phase in Phase)
-_PURPOSE_ONE_HOT = {p: [float(p == other) for other in layout.PURPOSES] for p in ("", *layout.PURPOSES)}
+_DECISION_ONE_HOT = tuple(
+    [float(phase.label == decision) for decision in observation_layout.DECISIONS] for phase in Phase
+)
+_PURPOSE_ONE_HOT = {
+    p: [float(p == other) for other in observation_layout.PURPOSES] for p in ("", *observation_layout.PURPOSES)
+}
 
 
 def table_entries(game: Table, seat: int) -> list[float]:
-    """The table blocks (``layout.TABLE_BLOCKS``) as ``seat`` sees them."""
+    """The table blocks (``observation_layout.TABLE_BLOCKS``) as ``seat`` sees them."""
     state = game.state
     n = game.num_players
     die1, die2 = state.dice
@@ -175,9 +187,9 @@ def table_entries(game: Table, seat: int) -> list[float]:
         *_DIE_ONE_HOT[die1 - 1],
         *_DIE_ONE_HOT[die2 - 1],
         *_DECISION_ONE_HOT[game.decision],
-        min(state.pay_left, layout.PAY_CAP) / layout.PAY_CAP,
+        min(state.pay_left, observation_layout.PAY_CAP) / observation_layout.PAY_CAP,
         *_PURPOSE_ONE_HOT[state.pay_purpose],
-        min(state.gain_left, layout.GAIN_CAP) / layout.GAIN_CAP,
+        min(state.gain_left, observation_layout.GAIN_CAP) / observation_layout.GAIN_CAP,
         float(state.start_player == seat),
         ((seat - state.start_player) % n) / n,
         *[float(0 <= first < now) for first in state.bonus_round],
@@ -190,7 +202,7 @@ class TequilaObserver(Observer[Table]):
     """Tequila observations for one player count (see the module docstring)."""
 
     def __init__(self, num_players: int) -> None:
-        super().__init__(layout.observation_layout(num_players))
+        super().__init__(observation_layout.observation_layout(num_players))
         self.num_players = num_players
         self.reset()
 
@@ -206,12 +218,16 @@ class TequilaObserver(Observer[Table]):
 
     def encode(self, game: Table, seat: int, out: np.ndarray) -> None:
         state = game.state
-        out[: layout.TABLE_SIZE] = table_entries(game, seat)
-        at = layout.TABLE_SIZE
-        out[at : at + layout.SHEET_SIZE] = encode_sheet(state.sheets[seat].public_sheet(), state.jimadores[seat])
+        out[: observation_layout.TABLE_SIZE] = table_entries(game, seat)
+        at = observation_layout.TABLE_SIZE
+        out[at : at + observation_layout.SHEET_SIZE] = encode_sheet(
+            state.sheets[seat].public_sheet(), state.jimadores[seat]
+        )
         for other in self._others(seat):
-            at += layout.SHEET_SIZE
-            out[at : at + layout.SHEET_SIZE] = encode_sheet(state.shown_sheets[other], state.jimadores[other])
+            at += observation_layout.SHEET_SIZE
+            out[at : at + observation_layout.SHEET_SIZE] = encode_sheet(
+                state.shown_sheets[other], state.jimadores[other]
+            )
 
     def observe(self, game: Table, seat: int) -> np.ndarray:
         """The reference, pulling what changed: the others' start-of-round sheets are encoded once per round,
@@ -224,8 +240,8 @@ class TequilaObserver(Observer[Table]):
                 encode_sheet(sheet, jimador) for sheet, jimador in zip(state.shown_sheets, state.jimadores, strict=True)
             ]
         out = np.empty(self.layout.size, dtype=np.float32)
-        out[: layout.TABLE_SIZE] = table_entries(game, seat)
-        at = layout.TABLE_SIZE
+        out[: observation_layout.TABLE_SIZE] = table_entries(game, seat)
+        at = observation_layout.TABLE_SIZE
         sheet = state.sheets[seat]
         # buildings are only ever added, and never overlap: the occupied spaces change with each one
         bits_of = (sheet.occupied, sheet.rewarded_fields, sheet.sections, sheet.fences, sheet.market, sheet.bonuses)
@@ -235,8 +251,8 @@ class TequilaObserver(Observer[Table]):
             self._own_bits_of[seat] = bits_of
         else:
             write_counts(sheet, own)
-        out[at : at + layout.SHEET_SIZE] = own
+        out[at : at + observation_layout.SHEET_SIZE] = own
         for other in self._others(seat):
-            at += layout.SHEET_SIZE
-            out[at : at + layout.SHEET_SIZE] = self._shown_encoded[other]
+            at += observation_layout.SHEET_SIZE
+            out[at : at + observation_layout.SHEET_SIZE] = self._shown_encoded[other]
         return out

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
-from fiesta_envs.core.fields import FieldReader, to_json_safe
+from fiesta_envs.core.state_fields import FieldReader, to_json_safe
 from fiesta_envs.tequila import components, farm
-from fiesta_envs.tequila.layout import MARKET_SPACES, NUM_BONUSES
+from fiesta_envs.tequila.observation_layout import MARKET_SPACES, NUM_BONUSES
 
 NUM_RESOURCES = len(components.RESOURCES)
 

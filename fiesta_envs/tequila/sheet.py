@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from fiesta_envs.tequila import components, farm, layout, speedups
+from fiesta_envs.tequila import components, farm, observation_layout, speedups
 from fiesta_envs.tequila.affordable import Affordable, affordable
 from fiesta_envs.tequila.fencing import Fencing
 from fiesta_envs.tequila.flood_fill import FloodFillFencing
@@ -23,12 +23,12 @@ from fiesta_envs.tequila.public_sheet import PublicSheet
 from fiesta_envs.tequila.state import SHEET_FIELDS, SheetState
 
 NUM_RESOURCES = len(components.RESOURCES)
-NUM_BONUSES = layout.NUM_BONUSES
+NUM_BONUSES = observation_layout.NUM_BONUSES
 SECTION_BONUS = 0  # bonus index of section s: SECTION_BONUS + s
 TEQUILA_BONUS = len(components.SECTION_PRESTIGE)  # bonus index of tequila t: TEQUILA_BONUS + t
 MARKET_BONUS = TEQUILA_BONUS + len(components.TEQUILAS)  # then one per bonus column, in column order
 MARKET_BONUS_COLUMNS: tuple[int, ...] = tuple(sorted(components.MARKET_COLUMN_BONUSES))
-MARKET_SPACES = layout.MARKET_SPACES
+MARKET_SPACES = observation_layout.MARKET_SPACES
 
 
 def market_space(row: int, col: int) -> int:

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, Generic, TypeVar
 
-from fiesta_envs.core.fields import FieldReader, to_json_safe
+from fiesta_envs.core.state_fields import FieldReader, to_json_safe
 from fiesta_envs.tequila import components, farm
-from fiesta_envs.tequila.layout import JIMADOR_CHOICES, NUM_BONUSES, PURPOSES
+from fiesta_envs.tequila.observation_layout import JIMADOR_CHOICES, NUM_BONUSES, PURPOSES
 from fiesta_envs.tequila.public_sheet import NUM_RESOURCES, PublicSheet, read_public_facts
 
 

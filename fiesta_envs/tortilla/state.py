@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, NamedTuple
 
-from fiesta_envs.core.fields import FieldReader
+from fiesta_envs.core.state_fields import FieldReader
 from fiesta_envs.tortilla.components import (
     CARD_COUNTS,
     CARD_TYPES,

@@ -1,4 +1,4 @@
-"""core.fields: checked state-dict readers name the field and what was expected."""
+"""core.state_fields: checked state-dict readers name the field and what was expected."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pytest
 
 from fiesta_envs.core.errors import InvalidStateError
-from fiesta_envs.core.fields import FieldReader, to_json_safe
+from fiesta_envs.core.state_fields import FieldReader, to_json_safe
 
 
 def reader(**data):
