@@ -28,38 +28,38 @@ REROLL_CHOICES: tuple[str, ...] = ("none", "first", "second", "both")
 VIRTUAL_CHOICES: tuple[str, ...] = ("fence", "build")
 
 _sizes = (
-    ("REROLL", len(REROLL_CHOICES)),
-    ("VIRTUAL", len(VIRTUAL_CHOICES)),
-    ("FENCE", farm.NUM_SEGMENTS),
-    ("BUILD", farm.NUM_PLACEMENTS),
-    ("FREE_ROAD", farm.SPACES),
-    ("PRODUCE", len(components.TEQUILAS)),
-    ("SELL", MARKET_SPACES),
-    ("EXTRA", 1),
-    ("PAY", len(components.RESOURCES)),
-    ("GAIN", len(components.RESOURCES)),
-    ("CASK", 2),
-    ("SHOP", 2),
-    ("END", 1),
+    ("reroll", len(REROLL_CHOICES)),
+    ("virtual", len(VIRTUAL_CHOICES)),
+    ("fence", farm.NUM_SEGMENTS),
+    ("build", farm.NUM_PLACEMENTS),
+    ("free_road", farm.SPACES),
+    ("produce", len(components.TEQUILAS)),
+    ("sell", MARKET_SPACES),
+    ("extra", 1),
+    ("pay", len(components.RESOURCES)),
+    ("gain", len(components.RESOURCES)),
+    ("cask", 2),
+    ("shop", 2),
+    ("end", 1),
 )
 _starts: dict[str, int] = {}
 _total = 0
 for _name, _size in _sizes:
     _starts[_name] = _total
     _total += _size
-REROLL = _starts["REROLL"]
-VIRTUAL = _starts["VIRTUAL"]
-FENCE = _starts["FENCE"]
-BUILD = _starts["BUILD"]
-FREE_ROAD = _starts["FREE_ROAD"]
-PRODUCE = _starts["PRODUCE"]
-SELL = _starts["SELL"]
-EXTRA = _starts["EXTRA"]
-PAY = _starts["PAY"]
-GAIN = _starts["GAIN"]
-CASK = _starts["CASK"]
-SHOP = _starts["SHOP"]
-END = _starts["END"]
+REROLL = _starts["reroll"]
+VIRTUAL = _starts["virtual"]
+FENCE = _starts["fence"]
+BUILD = _starts["build"]
+FREE_ROAD = _starts["free_road"]
+PRODUCE = _starts["produce"]
+SELL = _starts["sell"]
+EXTRA = _starts["extra"]
+PAY = _starts["pay"]
+GAIN = _starts["gain"]
+CASK = _starts["cask"]
+SHOP = _starts["shop"]
+END = _starts["end"]
 NUM_ACTIONS = _total
 YES, NO = 0, 1  # offsets within CASK and SHOP
 
@@ -88,7 +88,7 @@ KINDS: tuple[str, ...] = tuple(name for name, size in _sizes for _ in range(size
 
 
 def kind_of(action: int) -> str:
-    """The name of the range an action belongs to (``"FENCE"``, ``"BUILD"``...)."""
+    """The name of the range an action belongs to (``"fence"``, ``"build"``...)."""
     if not 0 <= action < NUM_ACTIONS:
         raise ValueError(action)
     return KINDS[action]

@@ -239,11 +239,11 @@ class Tequila(Game):
 
     def _main_action(self, player: int, sheet: Sheet, action: int) -> None:
         kind = actions.KINDS[action]
-        if kind == "END":
+        if kind == "end":
             self._end_main_phase(player, sheet)
-        elif kind == "FENCE":
+        elif kind == "fence":
             self._fence(sheet, action - actions.FENCE)
-        elif kind == "BUILD":
+        elif kind == "build":
             index = action - actions.BUILD
             sheet.use_building_action()
             if farm.PLACEMENTS[index].kind == components.ROAD:
@@ -251,16 +251,16 @@ class Tequila(Game):
             else:
                 sheet.pay(components.BUILDING_COSTS[farm.PLACEMENTS[index].kind])
                 self._build(player, index)
-        elif kind == "FREE_ROAD":
+        elif kind == "free_road":
             sheet.use_free_road()
             self._build(player, farm.ROAD_AT[action - actions.FREE_ROAD])
-        elif kind == "PRODUCE":
+        elif kind == "produce":
             sheet.use_free_action()
             self._produce(player, action - actions.PRODUCE)
-        elif kind == "SELL":
+        elif kind == "sell":
             sheet.use_free_action()
             self._sell(player, action - actions.SELL)
-        elif kind == "EXTRA":
+        elif kind == "extra":
             self._ask_payment(components.EXTRA_ACTION_COST, "extra")
 
     def _ask_payment(self, amount: int, purpose: str, target: int = -1) -> None:

@@ -27,7 +27,7 @@ def explain_illegal(game: Position, action: int) -> str:
     """Why ``action`` is not legal for the player to act (the rule it breaks)."""
     decision = game.decision
     kind = actions.kind_of(action)
-    if decision in _ASKED and kind != decision.name:
+    if decision in _ASKED and kind != decision.label:
         return f"now you must {_ASKED[decision]}"
     player = game.current_player
     sheet = game.state.sheets[player]
@@ -41,25 +41,25 @@ def explain_illegal(game: Position, action: int) -> str:
         return "shops need 1 resource to pay and a shop connected to a cask"
     if decision != Phase.MAIN:
         return _NOT_NOW
-    if kind in ("REROLL", "VIRTUAL", "PAY", "GAIN", "CASK", "SHOP"):
+    if kind in ("reroll", "virtual", "pay", "gain", "cask", "shop"):
         return "that choice is not asked now (you are in your main phase)"
-    if kind == "FENCE":
+    if kind == "fence":
         if not sheet.fences_left:
             return "you have no fences left this round"
         return farm.fence_problem(action - actions.FENCE, sheet.fences) or _NOT_NOW
-    if kind == "BUILD":
+    if kind == "build":
         return building_problem(sheet, action - actions.BUILD) or _NOT_NOW
-    if kind == "FREE_ROAD":
+    if kind == "free_road":
         if not sheet.free_road:
             return "you have no free road this round (cask tile B, virtual die on building)"
         return overlap_text(sheet, farm.ROAD_AT[action - actions.FREE_ROAD], "the road")
-    if kind in ("PRODUCE", "SELL") and not sheet.free_actions():
+    if kind in ("produce", "sell") and not sheet.free_actions():
         return "you have no free action left (gears and bought extras are used up)"
-    if kind == "PRODUCE":
+    if kind == "produce":
         return production_problem(sheet, action - actions.PRODUCE) or _NOT_NOW
-    if kind == "SELL":
+    if kind == "sell":
         return sale_problem(sheet, game.state.jimadores[player] == "green", action - actions.SELL) or _NOT_NOW
-    if kind == "EXTRA":
+    if kind == "extra":
         return f"an extra free action costs {components.EXTRA_ACTION_COST} resources; you hold {sheet.total_held()}"
     return _NOT_NOW
 
