@@ -52,8 +52,9 @@ class ConfigError(FiestaError, ValueError):
     """A config file that cannot be read or does not pass validation."""
 
 
-class _Strict(BaseModel):
-    """Unknown fields are refused; no silent type coercion ("3" is not 3, true is not 1)."""
+class ConfigSection(BaseModel):
+    """A part of a training config: unknown fields are refused; no silent type coercion ("3" is not 3, true is not
+    1)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, validate_default=True)
 
@@ -62,7 +63,7 @@ PositiveInt = Annotated[int, Field(gt=0)]
 Probability = Annotated[float, Field(ge=0.0, le=1.0)]
 
 
-class PPOConfig(_Strict):
+class PPOConfig(ConfigSection):
     """Hyper-parameters of sb3-contrib's MaskablePPO (same names and meaning)."""
 
     learning_rate: Annotated[float, Field(gt=0.0, le=1.0)] = 3e-4
@@ -81,7 +82,7 @@ class PPOConfig(_Strict):
     activation: Literal["tanh", "relu"] = "tanh"
 
 
-class SelfPlayConfig(_Strict):
+class SelfPlayConfig(ConfigSection):
     """Frozen past selves: a snapshot of the learner joins the pool every ``snapshot_every`` steps."""
 
     weight: Annotated[float, Field(ge=0.0)] = 0.0  # share of opponent seats filled from the pool
@@ -90,14 +91,14 @@ class SelfPlayConfig(_Strict):
     deterministic: bool = False  # frozen selves sample their moves (more varied opposition)
 
 
-class OpponentsConfig(_Strict):
+class OpponentsConfig(ConfigSection):
     """Who sits in the other seats, drawn per episode and per seat by weight."""
 
     baselines: dict[str, Annotated[float, Field(ge=0.0)]] = {"random": 1.0}
     self_play: SelfPlayConfig = SelfPlayConfig()
 
 
-class EvalConfig(_Strict):
+class EvalConfig(ConfigSection):
     """Evaluation during training against scripted baselines (logged to TensorBoard)."""
 
     every: Annotated[int, Field(ge=0)] = 0  # steps between evaluations; 0 = never
@@ -105,7 +106,7 @@ class EvalConfig(_Strict):
     baselines: list[str] = []  # empty: every scripted baseline of the game and random
 
 
-class FinalEvalConfig(_Strict):
+class FinalEvalConfig(ConfigSection):
     """The evaluation table printed at the end of the run."""
 
     games: Annotated[int, Field(ge=0)] = 200  # per baseline; 0 = skip
@@ -113,7 +114,7 @@ class FinalEvalConfig(_Strict):
     workers: PositiveInt = 1  # processes playing the games
 
 
-class PretrainConfig(_Strict):
+class PretrainConfig(ConfigSection):
     """Behaviour cloning of a scripted player before PPO (see training/pretrain.py)."""
 
     teacher: str  # any agent spec (fiesta_envs/agents/registry.py): greedy, ppo, search:budget=4, a checkpoint...
@@ -133,7 +134,7 @@ class PretrainConfig(_Strict):
 RAY_ADDRESS_PATTERN = re.compile(r"^(ray://)?[A-Za-z0-9_.-]+:[0-9]{1,5}$")
 
 
-class RllibConfig(_Strict):
+class RllibConfig(ConfigSection):
     """The Ray RLlib backend (``backend: rllib``, ``training/rllib_train.py``): where and how wide to sample."""
 
     num_env_runners: Annotated[int, Field(ge=0, le=1024)] = 2  # sampling actors; 0: sample in the driver
@@ -154,7 +155,7 @@ class RllibConfig(_Strict):
         )
 
 
-class TrainConfig(_Strict):
+class TrainConfig(ConfigSection):
     game: str
     num_players: int | None = None  # None: the game's default player count
     options: dict[str, Any] = {}  # passed to the game (e.g. reward: margin)
