@@ -19,6 +19,7 @@ from fiesta_envs.core.errors import (
     InvalidOptionError,
     InvalidStateError,
 )
+from fiesta_envs.core.policy import Policy
 from fiesta_envs.registry import GAMES, game_spec, make_aec_env, make_gym_env, register_environments
 from fiesta_envs.version import __version__
 
@@ -43,6 +44,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidOptionError",
     "InvalidStateError",
+    "Policy",
     "__version__",
     "benchmark",
     "game_spec",
