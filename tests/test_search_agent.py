@@ -202,3 +202,31 @@ def test_actions_applied_counts_the_moves_of_an_engine_object_since_reset():
     assert game.actions_applied == 2
     game.load_state_dict(game.state_dict())
     assert game.actions_applied == 0
+
+
+def test_playing_a_decision_left_to_the_proposer_asks_it_once():
+    search = make_policy("fiesta_mexicana", "search:proposer=ppo:budget=2", seed=0)
+    game = game_spec("fiesta_mexicana").game_class()(num_players=2)
+    game.reset(seed=0)
+    while True:
+        legal = np.flatnonzero(game.legal_mask())
+        if len(legal) > 1 and not search.searched(game, game.current_player, legal):
+            break
+        game.step(int(legal[0]))
+    calls = []
+    described = search.proposer.action_probabilities
+    search.proposer.action_probabilities = lambda *args: calls.append(1) or described(*args)
+    player, mask = game.current_player, game.legal_mask()
+    action = search.act(None, mask, game, player)
+    assert calls == []  # playing needs the proposer's choice only
+    probabilities = search.action_probabilities(None, mask, game, player)
+    assert calls == [1] and np.isclose(probabilities.sum(), 1.0) and probabilities[mask == 0].sum() == 0
+    assert search.act(None, mask, game, player) == action  # the same position is not decided again
+
+
+def test_bad_search_options_name_the_option_and_what_is_allowed():
+    spec = game_spec("fiesta_mexicana")
+    with pytest.raises(InvalidOptionError, match="temperature=0: must be a number > 0"):
+        resolve_agent(spec, 2, "search:temperature=0")
+    with pytest.raises(InvalidOptionError, match="proposer=.*must be an agent spec"):
+        make_policy("fiesta_mexicana", "search", seed=0).__class__(proposer="ppo")  # not made by the registry

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.options import Option
 from fiesta_envs.core.policy import Policy, legal_actions
 
@@ -117,9 +118,13 @@ class MonteCarloSearch(Policy):
         self.margin_weight = self.default_margin_weight if margin_weight is None else float(margin_weight)
         self.temperature = self.default_temperature if temperature is None else float(temperature)
         self.heuristic = self.rollout_policy(seed=seed)
+        problem = _an_agent(proposer)
+        if problem is not None:
+            raise InvalidOptionError(f"{type(self).__name__}: option proposer={proposer!r}: {problem}")
         self.proposer = proposer
         # the last decision: (game, its actions_applied, player, action, probabilities), for action_probabilities
-        self._last: tuple[Game, int, int, int, np.ndarray] | None = None
+        # (None until asked for: a decision left to the proposer describes itself only when asked)
+        self._last: tuple[Game, int, int, int, np.ndarray | None] | None = None
 
     def start_episode(self, seed: int | None) -> None:
         """A new game: the search's generator and its heuristic's per-game draws (``planner``'s tie-breaks) both
@@ -159,31 +164,39 @@ class MonteCarloSearch(Policy):
 
     # ------------------------------------------------------------------ deciding
     def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int) -> int:
-        return self._decision(action_mask, game, player)[0]
+        return self._decision(action_mask, game, player)
 
     def action_probabilities(
         self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int
     ) -> np.ndarray:
         """The search's distribution over the actions here (see the module docstring); the decision ``act`` just
         made in this position is not searched again."""
-        return self._decision(action_mask, game, player)[1]
+        action = self._decision(action_mask, game, player)
+        assert self._last is not None  # set by _decision for this position
+        probabilities = self._last[4]
+        if probabilities is None:  # not searched: the proposer's own distribution, computed now that it is asked
+            probabilities = self._proposer_probabilities(action_mask, game, player, action)
+            self._last = (*self._last[:4], probabilities)
+        return probabilities
 
-    def _decision(self, action_mask: np.ndarray, game: Game, player: int) -> tuple[int, np.ndarray]:
-        """The action and the distribution of this position, searched once per position."""
+    def _decision(self, action_mask: np.ndarray, game: Game, player: int) -> int:
+        """The action of this position, searched once per position (the distribution is kept beside it)."""
         last = self._last
         if last is not None and last[0] is game and last[1] == game.actions_applied and last[2] == player:
-            return last[3], last[4]
+            return last[3]
         action, probabilities = self._search(action_mask, game, player)
         self._last = (game, game.actions_applied, player, action, probabilities)
-        return action, probabilities
+        return action
 
-    def _search(self, action_mask: np.ndarray, game: Game, player: int) -> tuple[int, np.ndarray]:
+    def _search(self, action_mask: np.ndarray, game: Game, player: int) -> tuple[int, np.ndarray | None]:
+        """The action and its distribution; None for a decision left to the proposer, whose own distribution
+        (a network's second pass) is computed only if ``action_probabilities`` asks for it."""
         legal = legal_actions(action_mask)
         if len(legal) == 1:
             return int(legal[0]), self._one_hot(len(action_mask), int(legal[0]))
         proposal = self._proposal(game, player)
         if not self.searched(game, player, legal):
-            return proposal, self._proposer_probabilities(action_mask, game, player, proposal)
+            return proposal, None
         candidates = self.candidates(game, player, legal, proposal)
         if len(candidates) == 1:
             return candidates[0], self._one_hot(len(action_mask), candidates[0])
