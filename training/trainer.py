@@ -73,7 +73,8 @@ class Trainer:
         self.show_progress = progress and config.progress_bar
         self.backend: Backend = backend if backend is not None else make_backend(config, self.run_dir, note)
         unit = self.backend.schedule_unit
-        self.total = _round_up(config.total_timesteps, unit)
+        # (0 steps: a run that is only its pretrain stage; its network is the checkpoint at step 0)
+        self.total = _round_up(config.total_timesteps, unit) if config.total_timesteps else 0
         self.checkpoint_every = _round_up(config.checkpoint_every, unit)
         self.snapshot_every = _round_up(config.opponents.self_play.snapshot_every, unit)
         self.eval_every = _round_up(config.eval.every, unit) if config.eval.every else 0
@@ -120,7 +121,7 @@ class Trainer:
         save_config(config, self.run_dir / RUN_CONFIG)
         (self.run_dir / EVAL_LOG).unlink(missing_ok=True)
         self.step = self.backend.start(None, None)
-        if config.pretrain is not None:  # a resumable starting point: the cloned network
+        if config.pretrain is not None or config.init is not None:  # a resumable starting point
             self.backend.save_checkpoint(self.step, self._meta(self.step))
         self._note(
             f"training {config.game} ({players(config.num_players)}) for {self.total:,} steps "
