@@ -104,6 +104,7 @@ class EvalConfig(ConfigSection):
     every: Annotated[int, Field(ge=0)] = 0  # steps between evaluations; 0 = never
     games: PositiveInt = 50  # per baseline, seats rotated
     baselines: list[str] = []  # empty: every scripted baseline of the game and random
+    at_start: bool = False  # also evaluate the network PPO starts from (step 0, after init and pretrain)
 
 
 class FinalEvalConfig(ConfigSection):
