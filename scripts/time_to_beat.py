@@ -85,7 +85,7 @@ def result_row(config: Any, config_name: str, baseline: str, rows: Sequence[Mapp
 
 def record(path: Path, row: Mapping[str, Any]) -> None:
     """Replace the row of the same game, players, config and baseline in ``path`` (atomically)."""
-    data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"rows": []}
+    data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"table": "time_to_beat", "rows": []}
     kept = [r for r in data["rows"] if tuple(r.get(k) for k in KEY) != tuple(row[k] for k in KEY)]
     data["rows"] = sorted([*kept, dict(row)], key=lambda r: tuple(str(r[k]) for k in KEY))
     write_atomically(path, json.dumps(data, indent=2) + "\n")
@@ -141,6 +141,20 @@ def _config_name(path: Path | str) -> str:
         return str(path)
 
 
+def _without_paths_of_this_machine(arguments: Sequence[str]) -> list[str]:
+    """The arguments without ``--run-dir`` and ``--json`` (where this machine wrote; the result does not depend on
+    them)."""
+    kept, skip = [], False
+    for argument in arguments:
+        if skip:
+            skip = False
+        elif argument in ("--run-dir", "--json"):
+            skip = True
+        elif not argument.startswith(("--run-dir=", "--json=")):
+            kept.append(argument)
+    return kept
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", type=Path, help="the training config to time")
@@ -155,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     given = list(argv) if argv is not None else sys.argv[1:]
     args = parser.parse_args(given)
-    args.command = shlex.join(["python", "scripts/time_to_beat.py", *given])
+    args.command = shlex.join(["python", "scripts/time_to_beat.py", *_without_paths_of_this_machine(given)])
     if (args.config is None) == (args.from_run is None):
         parser.error("give --config (train and time it) or --from-run (read a finished run), not both")
     if args.games < 1 or args.every < 1:

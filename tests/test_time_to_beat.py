@@ -90,7 +90,8 @@ def test_a_timed_run_evaluates_at_start_and_stops_at_the_first_beating_evaluatio
         assert beaten.index(True) == len(beaten) - 1 and row["step"] == steps[-1]
     else:
         assert not any(beaten) and steps[-1] == 1024
-    assert row["command"].startswith("python scripts/time_to_beat.py") and len(row["load_average"]) == 2
+    assert row["command"].startswith("python scripts/time_to_beat.py") and "--run-dir" not in row["command"]
+    assert len(row["load_average"]) == 2 and json.loads(out.read_text())["table"] == "time_to_beat"
     with pytest.raises(SystemExit, match="not empty"):
         script.main(args)
 
