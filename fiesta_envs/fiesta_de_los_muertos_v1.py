@@ -222,7 +222,7 @@ Version history
   drift (a lexicon with few polysemous words leaves a team nothing to get wrong).
 """
 
-from fiesta_envs.core.aec import aec_env_classes
+from fiesta_envs.envs.aec import aec_env_classes
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.registry import game_spec
 

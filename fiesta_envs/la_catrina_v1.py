@@ -124,7 +124,7 @@ Version history
 - v0 (fiesta_envs 0.1.0): the first version, lexicon version 2 (see ``fiesta_de_los_muertos_v1``; 1685 actions).
 """
 
-from fiesta_envs.core.aec import aec_env_classes
+from fiesta_envs.envs.aec import aec_env_classes
 from fiesta_envs.muertos.catrina import LaCatrina
 from fiesta_envs.registry import game_spec
 

@@ -10,9 +10,9 @@ import re
 import numpy as np
 import pytest
 
-from fiesta_envs.core.policy import RandomPolicy
 from fiesta_envs.fiesta_mexicana.state import Phase as FiestaMexicanaPhase
 from fiesta_envs.muertos.components import Phase as MuertosPhase
+from fiesta_envs.policies.policy import RandomPolicy
 from fiesta_envs.registry import game_spec
 from fiesta_envs.tequila import components as tequila_components
 from fiesta_envs.tequila.render import BUILDING_LETTERS, LEGEND, RESOURCE_LETTERS

@@ -29,7 +29,7 @@ import numpy as np
 
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import Option
-from fiesta_envs.core.policy import Policy
+from fiesta_envs.policies.policy import Policy
 from fiesta_envs.tequila import actions, components, determinization, farm, speedups
 from fiesta_envs.tequila.affordable import market_cost
 from fiesta_envs.tequila.legality import explain_illegal
