@@ -126,7 +126,7 @@ def test_a_tequila_decision_is_less_than_half_the_lines_it_was() -> None:
 @pytest.mark.parametrize(
     ("game", "phases", "asked_never"),
     [
-        ("tequila", TequilaPhase, {"next", "over"}),
+        ("tequila", TequilaPhase, {"turn_done", "over"}),
         ("fiesta_mexicana", FiestaMexicanaPhase, {"over"}),
         ("tortilla_de_patatas", TortillaPhase, {"over"}),
         ("fiesta_de_los_muertos", MuertosPhase, {"done"}),
