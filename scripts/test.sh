@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/python -m ruff check fiesta_envs training tests
 .venv/bin/python -m mypy   # the type check of the package ([tool.mypy] in pyproject.toml)
+.venv/bin/lint-imports --no-cache --no-logo   # each layer imports only the ones below ([tool.importlinter])
 .venv/bin/python scripts/make_results_pages.py --check   # the results pages and README table match results/*.json
 site=$(mktemp -d)
 bash scripts/docs.sh --site-dir "$site"
