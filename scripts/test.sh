@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Set up (if needed), check the code with ruff and mypy, build the documentation site with every warning an error
-# (scripts/docs.sh into a temporary directory, ~10 s), and run the default test suite: every rule, API
-# conformance, fuzzing (a few hundred games per environment), training smoke test. Long tests are skipped here:
+# Set up (if needed), check the code with ruff, mypy and lint-imports (the layers), build the documentation site
+# with every warning an error (scripts/docs.sh into a temporary directory, ~10 s), and run the default test suite:
+# every rule, API conformance, fuzzing (a few hundred games per environment), training smoke test. Long tests are
+# skipped here:
 #   .venv/bin/python -m pytest -m slow    # training to a win rate, baseline matches
 #   .venv/bin/python -m pytest -m fuzz    # long fuzzing
 set -euo pipefail
