@@ -11,7 +11,7 @@ import pytest
 
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.sheet import Sheet
-from fiesta_envs.tequila.state import SAVED_PHASE_LABELS, Phase, SheetState, TequilaState
+from fiesta_envs.tequila.state import SheetState, TequilaState
 
 STATE_FIELDS = {field.name for field in dataclasses.fields(TequilaState)}
 
@@ -86,19 +86,3 @@ def test_a_clone_goes_on_as_the_game_does() -> None:
         for copy in (game, clone, through_dict):
             copy.step(action)
         assert clone.state_dict() == game.state_dict() == through_dict.state_dict()
-
-
-def test_a_seat_done_with_its_turn_is_saved_as_next() -> None:
-    """``Phase.TURN_DONE`` keeps the label state dicts and messages have always used."""
-    assert Phase.TURN_DONE.label == "next" and Phase.from_label("next") is Phase.TURN_DONE
-    assert [Phase.from_label(phase.label) for phase in Phase] == list(Phase)
-    assert "next" in SAVED_PHASE_LABELS and "turn_done" not in SAVED_PHASE_LABELS
-    game = Tequila(seed=3)
-    rng = np.random.default_rng(3)
-    while game.state.phase != Phase.TURN_DONE:  # a shop answer's payment is pending
-        assert not game.is_over, "the game ended without a seat's turn done"
-        legal = np.flatnonzero(game.legal_mask())
-        game.step(int(legal[rng.integers(len(legal))]))
-    data = json.loads(json.dumps(game.state_dict()))
-    assert data["phase"] == "next"
-    assert Tequila.from_state_dict(data).state.phase == Phase.TURN_DONE
