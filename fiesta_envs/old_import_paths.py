@@ -8,7 +8,9 @@ saved under an old path still work: they give the module at its new path -- the 
 to import instead.
 
 ``import fiesta_envs`` installs the finder (``install``), so every old path works as soon as the package
-is imported; the finder is asked last, after the real modules are looked for.
+is imported; the finder is asked last, after the real modules are looked for. Reading a moved module as an
+attribute of ``fiesta_envs.core`` (``fiesta_envs.core.policy`` after ``import fiesta_envs``) imports it by
+its old path too.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import warnings
 from collections.abc import Sequence
 from types import ModuleType
 
+#: The package the modules moved out of.
+CORE = "fiesta_envs.core"
 #: The release that removes the old paths.
 REMOVED_IN = "0.4.0"
 
@@ -74,7 +78,18 @@ class OldImportPathFinder(importlib.abc.MetaPathFinder):
         return importlib.machinery.ModuleSpec(fullname, _MovedModuleLoader())
 
 
+def moved_module_attribute(name: str) -> ModuleType:
+    """``fiesta_envs.core``'s module ``__getattr__``: a moved module read as an attribute, imported by its old
+    path (so it warns); any other missing name is an ``AttributeError`` as usual."""
+    old = f"{CORE}.{name}"
+    if old not in MOVED_MODULES:
+        raise AttributeError(f"module {CORE!r} has no attribute {name!r}")
+    return importlib.import_module(old)
+
+
 def install() -> None:
-    """Append the finder to ``sys.meta_path`` (once)."""
+    """Append the finder to ``sys.meta_path`` (once), and let ``fiesta_envs.core`` give moved modules as
+    attributes."""
     if not any(isinstance(finder, OldImportPathFinder) for finder in sys.meta_path):
         sys.meta_path.append(OldImportPathFinder())
+    vars(importlib.import_module(CORE))["__getattr__"] = moved_module_attribute
