@@ -6,11 +6,12 @@ scripts/test.sh), top first: the applications and each game's public module, the
 (``core``). Here they are checked again on the import graph of ``test_import_graph`` -- every import, at
 the top, inside functions and under ``TYPE_CHECKING`` -- which also sees the training package (installed
 from ``training/``, outside the package folder that ``lint-imports`` reads); and every module of the
-package must sit in a layer, so that a new one is placed on purpose.
+package must sit in a layer, so that a new one is placed on purpose. No module reads its callers' frames.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
@@ -114,3 +115,15 @@ def test_the_layers_below_the_applications_are_the_roles_in_order():
     bottom_up = [sorted(members) for members, _ in reversed(contract_layers())]
     assert bottom_up[:5] == [["core"], ["files"], ["policies"], GAME_PACKAGES, ["envs"]]
     assert len(bottom_up) == 6
+
+
+def test_no_module_reads_its_callers_frames():
+    """What a module does depends on its arguments, never on who called it (``sys._getframe``,
+    ``inspect.currentframe``, ``inspect.stack``)."""
+    reading = re.compile(r"\b(?:sys\._getframe|inspect\.currentframe|inspect\.stack)\b|\bimport _getframe\b")
+    using = [
+        str(path.relative_to(ROOT.parent))
+        for path in sorted([*ROOT.rglob("*.py"), *(ROOT.parent / "training").rglob("*.py")])
+        if reading.search(path.read_text(encoding="utf-8"))
+    ]
+    assert not using, f"modules reading the call stack: {using}"
