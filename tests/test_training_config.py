@@ -97,7 +97,7 @@ def test_malformed_set_overrides(toy_file, override, expected):
         # bad values
         ("ppo.activation=sigmoid", "field 'ppo.activation': Input should be 'tanh' or 'relu'"),
         ("ppo.gamma=1.5", "field 'ppo.gamma': Input should be less than or equal to 1"),
-        ("total_timesteps=-5", "field 'total_timesteps': Input should be greater than 0 (got -5, an int)"),
+        ("total_timesteps=-5", "field 'total_timesteps': Input should be greater than or equal to 0 (got -5, an int)"),
         ("ppo.net_arch=[0]", "field 'ppo.net_arch.0': Input should be greater than 0"),
         ("reward_shaping=-1", "field 'reward_shaping': Input should be greater than or equal to 0"),
         ("vec_env=threads", "field 'vec_env': Input should be 'subproc' or 'dummy'"),

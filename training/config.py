@@ -104,6 +104,7 @@ class EvalConfig(ConfigSection):
     every: Annotated[int, Field(ge=0)] = 0  # steps between evaluations; 0 = never
     games: PositiveInt = 50  # per baseline, seats rotated
     baselines: list[str] = []  # empty: every scripted baseline of the game and random
+    at_start: bool = False  # also evaluate the network PPO starts from (step 0, after init and pretrain)
 
 
 class FinalEvalConfig(ConfigSection):
@@ -119,6 +120,9 @@ class PretrainConfig(ConfigSection):
 
     teacher: str  # any agent spec (fiesta_envs/agents/registry.py): greedy, ppo, search:budget=4, a checkpoint...
     games: PositiveInt = 1000  # games in which the teacher plays the learner's seat
+    # who moves in the learner's seat while the teacher labels every decision (None: the teacher itself); e.g.
+    # the network being improved, so the labels cover the positions it reaches (expert iteration, DAgger)
+    played_by: str | None = None
     opponents: dict[str, Annotated[float, Field(ge=0.0)]] = {}  # other seats by weight; empty: the teacher
     epochs: PositiveInt = 10
     batch_size: PositiveInt = 512
@@ -160,7 +164,7 @@ class TrainConfig(ConfigSection):
     num_players: int | None = None  # None: the game's default player count
     options: dict[str, Any] = {}  # passed to the game (e.g. reward: margin)
     seed: Annotated[int, Field(ge=0)] = 0
-    total_timesteps: PositiveInt
+    total_timesteps: Annotated[int, Field(ge=0)]  # 0: no PPO, the run is its ``pretrain`` stage (and ``init``)
     n_envs: Annotated[int, Field(ge=1, le=256)] = 1
     # "subproc": one worker process per environment (when n_envs > 1); "dummy": all in this process
     vec_env: Literal["subproc", "dummy"] = "subproc"
@@ -179,6 +183,8 @@ class TrainConfig(ConfigSection):
     shortlist: bool = False
     # the version of the game's shortlist (with ``shortlist: true``): 1, the shipped agents', or a later one
     shortlist_version: int = 1
+    # a trained network the run's policy starts from (training/warm_start.py): ppo, a checkpoint, a .zip
+    init: str | None = None
     pretrain: PretrainConfig | None = None  # behaviour cloning before PPO (None: start from scratch)
     checkpoint_every: PositiveInt = 50000
     eval: EvalConfig = EvalConfig()
@@ -237,7 +243,11 @@ class TrainConfig(ConfigSection):
         elif self.shortlist_version != 1:  # (1, the default, is in every saved config)
             raise _FieldError("shortlist_version", "a shortlist version other than 1 needs `shortlist: true`")
         pretrain_names = (
-            [("pretrain.teacher", [self.pretrain.teacher]), ("pretrain.opponents", list(self.pretrain.opponents))]
+            [
+                ("pretrain.teacher", [self.pretrain.teacher]),
+                ("pretrain.opponents", list(self.pretrain.opponents)),
+                ("pretrain.played_by", [self.pretrain.played_by] if self.pretrain.played_by else []),
+            ]
             if self.pretrain is not None
             else []
         )
@@ -272,13 +282,22 @@ class TrainConfig(ConfigSection):
             raise _FieldError(
                 "opponents", "the weights of opponents.baselines and opponents.self_play.weight must not all be 0"
             )
+        if self.total_timesteps == 0 and self.pretrain is None:
+            raise _FieldError(
+                "total_timesteps",
+                "0 steps of PPO leaves nothing to train without a `pretrain` stage; give a number of steps > 0",
+            )
         if self.backend == "rllib":
+            if self.init is not None:
+                raise _FieldError("init", "the rllib backend has no warm start; remove `init` (or use backend: sb3)")
             if self.pretrain is not None:
                 raise _FieldError(
                     "pretrain", "the rllib backend has no behaviour cloning; remove `pretrain` (or use backend: sb3)"
                 )
             if self.reward_shaping > 0:
                 raise _FieldError("reward_shaping", "the rllib backend trains on the game's reward; set it to 0")
+        if self.init is not None:
+            self._check_init()
         if self.ppo.batch_size > self.ppo.n_steps * self.n_envs:
             raise _FieldError(
                 "ppo.batch_size",
@@ -286,6 +305,15 @@ class TrainConfig(ConfigSection):
                 f"{self.ppo.n_steps} x {self.n_envs} = {self.ppo.n_steps * self.n_envs}",
             )
         return self
+
+    def _check_init(self) -> None:
+        from fiesta_envs.core.errors import InvalidOptionError
+        from fiesta_envs.training.warm_start import WarmStartError, check_fits, initial_actor
+
+        try:
+            check_fits(initial_actor(self), self)
+        except (WarmStartError, InvalidOptionError) as exc:
+            raise _FieldError("init", str(exc)) from exc
 
     # -- derived ---------------------------------------------------------------------
     @property

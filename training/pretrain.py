@@ -34,10 +34,10 @@ Everything is seeded from the run's seed: the same config gives the same cloned 
 
 from __future__ import annotations
 
-import itertools
 import json
+import shutil
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -117,15 +117,23 @@ class Decisions:
 
 # ---------------------------------------------------------------------------------- collection
 def _collect_games(
-    env_factory: Any, game: str, teacher: str, episode_seeds: list[int], gamma: float, soft: bool = False
+    env_factory: Any,
+    game: str,
+    teacher: str,
+    episode_seeds: list[int],
+    gamma: float,
+    soft: bool = False,
+    played_by: str | None = None,
 ) -> Decisions:
-    """Play one episode per seed with ``teacher`` in the learner's seat of ``env_factory()``; ``soft``: keep the
-    teacher's probability of every action too (its action, one-hot, where it names only its choice)."""
+    """Play one episode per seed in the learner's seat of ``env_factory()``, ``teacher`` labelling every decision
+    and moving (``played_by``: that agent moves instead); ``soft``: keep the teacher's probability of every action
+    too (its action, one-hot, where it names only its choice)."""
     from fiesta_envs.registry import make_policy
 
     env = env_factory()
     base = env.unwrapped
     policy = make_policy(game, teacher)
+    mover = make_policy(game, played_by) if played_by is not None else policy
     shortlisted = _is_shortlisted(env)
     if soft and shortlisted:
         raise ValueError("pretrain.targets: probabilities needs an environment without a shortlist")
@@ -133,15 +141,17 @@ def _collect_games(
     for index, episode_seed in enumerate(episode_seeds):
         observation, _ = env.reset(seed=episode_seed)
         policy.start_episode(episode_seed + 1)
+        if mover is not policy:
+            mover.start_episode(episode_seed + 2)
         rewards = []
         done = False
         while not done:
             mask = env.get_wrapper_attr("action_masks")()
+            legal = base.game.legal_mask()
             if shortlisted:  # the learner sees the shortlist; the teacher plays from the engine
                 seen = base.game.observe(base.seat) if policy.needs_observation else None
-                action = _candidate_of(env, policy.act(seen, base.game.legal_mask(), base.game, base.seat))
+                action = _candidate_of(env, policy.act(seen, legal, base.game, base.seat))
             else:
-                legal = base.game.legal_mask()
                 action = policy.act(observation, legal, base.game, base.seat)
                 if soft:
                     probabilities = policy.action_probabilities(observation, legal, base.game, base.seat)
@@ -152,6 +162,16 @@ def _collect_games(
             observations.append(observation)
             masks.append(mask)
             actions.append(action)
+            if mover is not policy:  # the teacher's action is the label; the mover's is played
+                seen = (
+                    observation
+                    if not shortlisted
+                    else base.game.observe(base.seat)
+                    if mover.needs_observation
+                    else None
+                )
+                moved = mover.act(seen, legal, base.game, base.seat)
+                action = _candidate_of(env, moved) if shortlisted else moved
             observation, reward, terminated, truncated, _ = env.step(action)
             rewards.append(float(reward))
             done = terminated or truncated
@@ -196,24 +216,101 @@ def episode_seeds(seed: int, games: int) -> list[int]:
     return [int(rng.integers(2**62)) for _ in range(games)]
 
 
-def collect_decisions(config: Any, env_factory: Any, seed: int) -> Decisions:
-    """The teacher's decisions over ``config.pretrain.games`` games (in ``workers`` processes)."""
+#: games per collection job: the unit of progress notes and of the partial data sets kept for a restart
+CHUNK = 25
+PARTS_DIR = "parts"
+NOTE_EVERY_SECONDS = 30.0
+
+
+def collect_decisions(
+    config: Any,
+    env_factory: Any,
+    seed: int,
+    *,
+    parts_dir: Path | None = None,
+    meta: Mapping[str, Any] | None = None,
+    note: Any = None,
+) -> Decisions:
+    """The teacher's decisions over ``config.pretrain.games`` games, in jobs of ``CHUNK`` games (on ``workers``
+    processes). With ``parts_dir``, each finished job is saved there (with ``meta``) and reused by a restart; with
+    ``note``, progress is reported. The data set depends only on the seed, not on workers or restarts."""
     settings = config.pretrain
     seeds = episode_seeds(seed, settings.games)
-    workers = min(settings.workers, settings.games)
-    bounds = np.linspace(0, len(seeds), workers + 1).astype(int)
     soft = settings.targets == "probabilities"
     jobs = [
-        (env_factory, config.game, settings.teacher, seeds[start:stop], config.ppo.gamma, soft)
-        for start, stop in itertools.pairwise(bounds)
+        (
+            env_factory,
+            config.game,
+            settings.teacher,
+            seeds[start : start + CHUNK],
+            config.ppo.gamma,
+            soft,
+            settings.played_by,
+        )
+        for start in range(0, len(seeds), CHUNK)
     ]
-    if workers == 1:
-        return _collect_games(*jobs[0])
+    part_meta = {**dict(meta or {}), "chunk": CHUNK}
+    parts: list[Decisions | None] = [
+        Decisions.load(_part_path(parts_dir, index), {**part_meta, "part": index}) if parts_dir is not None else None
+        for index in range(len(jobs))
+    ]
+    todo = [index for index, part in enumerate(parts) if part is None]
+    if note is not None and len(todo) < len(jobs):
+        note(f"pretrain: reusing {len(jobs) - len(todo)} of {len(jobs)} collected parts from {parts_dir}")
+    progress = _Progress(settings.games, sum(len(jobs[i][3]) for i in range(len(jobs)) if i not in todo), note)
+    for index, part in zip(todo, _run_jobs([jobs[i] for i in todo], settings.workers), strict=True):
+        parts[index] = part
+        if parts_dir is not None:
+            part.save(_part_path(parts_dir, index), {**part_meta, "part": index})
+        progress.advance(len(jobs[index][3]))
+    return Decisions.concatenate([part for part in parts if part is not None])
+
+
+def _part_path(parts_dir: Path | None, index: int) -> Path:
+    assert parts_dir is not None
+    return parts_dir / f"part_{index:05d}.npz"
+
+
+def _collect_job(job: tuple) -> Decisions:
+    return _collect_games(*job)
+
+
+def _run_jobs(jobs: list[tuple], workers: int) -> Iterator[Decisions]:
+    """Each job's decisions, in order, as they finish."""
+    workers = min(workers, len(jobs))
+    if workers <= 1:
+        yield from map(_collect_job, jobs)
+        return
     import multiprocessing
 
     with multiprocessing.get_context("forkserver").Pool(workers) as pool:
-        parts = pool.starmap(_collect_games, jobs)
-    return Decisions.concatenate(parts)
+        yield from pool.imap(_collect_job, jobs)
+
+
+class _Progress:
+    """Notes how many games are collected, at most every ``NOTE_EVERY_SECONDS`` and at the end."""
+
+    def __init__(self, total: int, done: int, note: Any) -> None:
+        self.total, self.done, self.note = total, done, note
+        self.started = self.last = time.perf_counter()
+        self.done_at_start = done
+
+    def advance(self, games: int) -> None:
+        self.done += games
+        now = time.perf_counter()
+        if self.note is None or (now - self.last < NOTE_EVERY_SECONDS and self.done < self.total):
+            return
+        self.last = now
+        elapsed = now - self.started
+        rate = (self.done - self.done_at_start) / elapsed if elapsed > 0 else 0.0
+        left = (
+            f", about {_duration((self.total - self.done) / rate)} to go" if rate > 0 and self.done < self.total else ""
+        )
+        self.note(f"pretrain: {self.done:,} of {self.total:,} games collected ({_duration(elapsed)}{left})")
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
 
 
 # ---------------------------------------------------------------------------------- cloning
@@ -328,6 +425,7 @@ def pretrain(model: Any, config: Any, run_dir: Path, *, env_factory: Any, seed: 
         "num_players": config.num_players,
         "options": dict(config.options),
         "teacher": settings.teacher,
+        **({"played_by": settings.played_by} if settings.played_by is not None else {}),
         **({"targets": settings.targets} if settings.targets != "actions" else {}),  # (older data sets: actions)
         "opponents": dict(settings.opponents),
         "games": settings.games,
@@ -341,9 +439,17 @@ def pretrain(model: Any, config: Any, run_dir: Path, *, env_factory: Any, seed: 
     started = time.perf_counter()
     data = Decisions.load(directory / DATASET, dataset_meta)
     if data is None:
-        note(f"pretrain: collecting {settings.games:,} games of {settings.teacher!r} in the learner's seat")
-        data = collect_decisions(config, env_factory, seed)
+        mover = (
+            f"{settings.played_by!r} moving, {settings.teacher!r} labelling"
+            if settings.played_by
+            else (repr(settings.teacher))
+        )
+        note(f"pretrain: collecting {settings.games:,} games of {mover} in the learner's seat")
+        data = collect_decisions(
+            config, env_factory, seed, parts_dir=directory / PARTS_DIR, meta=dataset_meta, note=note
+        )
         data.save(directory / DATASET, dataset_meta)
+        shutil.rmtree(directory / PARTS_DIR, ignore_errors=True)  # the whole data set replaces its parts
     else:
         note(f"pretrain: reusing {len(data):,} decisions from {directory / DATASET}")
     collected = time.perf_counter() - started

@@ -73,6 +73,8 @@ class SB3Backend:
         self.vec_env = make_vec_env(self.config, [])
         self.model = self._new_model(self.vec_env)
         self._configure_logger(0)
+        if self.config.init is not None:
+            self._warm_start()
         if self.config.pretrain is not None:
             self._pretrain()
         if self.uses_league:  # the first member of the league: the network as PPO starts
@@ -122,6 +124,13 @@ class SB3Backend:
             device=config.device,
             verbose=0,
         )
+
+    def _warm_start(self) -> None:
+        """The policy starts as the network named by ``init`` (training/warm_start.py)."""
+        from fiesta_envs.training.warm_start import copy_into, initial_actor
+
+        copy_into(self.model, initial_actor(self.config))
+        self.note(f"init: the policy starts as {self.config.init!r}")
 
     def _pretrain(self) -> None:
         """Behaviour cloning of ``pretrain.teacher`` before the first PPO step (training/pretrain.py)."""
