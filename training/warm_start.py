@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from fiesta_envs.core.mlp import ActorSnapshot
+from fiesta_envs.policies.mlp import ActorSnapshot
 
 if TYPE_CHECKING:
     from fiesta_envs.training.config import TrainConfig
