@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from fiesta_envs.core.atomic import write_atomically
+from fiesta_envs.files.atomic import write_atomically
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results" / "time_to_beat.json"

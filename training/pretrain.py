@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from fiesta_envs.core.atomic import atomic_target, write_json_atomically
+from fiesta_envs.files.atomic import atomic_target, write_json_atomically
 
 PRETRAIN_DIR = "pretrain"
 DATASET = "dataset.npz"

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.wording import players
 from fiesta_envs.evaluation.checkpoints import CheckpointError, check_compatible, latest_checkpoint, read_meta
+from fiesta_envs.files.atomic import write_atomically
 from fiesta_envs.training.backend import Backend, uses_league
 from fiesta_envs.training.config import TrainConfig, checkpoint_meta, save_config
 from fiesta_envs.training.league import FrozenPolicy
@@ -196,7 +196,7 @@ class Trainer:
         actor = self.backend.actor()
         shortlist = self.config.game_shortlist()
         if shortlist is not None:
-            from fiesta_envs.core.shortlist import ShortlistPolicy
+            from fiesta_envs.policies.shortlist import ShortlistPolicy
 
             return ShortlistPolicy(actor, shortlist, deterministic=True)
         return FrozenPolicy(actor, deterministic=True, name="learner")

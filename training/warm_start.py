@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from fiesta_envs.core.mlp import ActorSnapshot
+from fiesta_envs.policies.mlp import ActorSnapshot
 
 #: the run's ``TrainConfig`` (not imported: the config module calls this one while it validates)
 TrainConfig = Any

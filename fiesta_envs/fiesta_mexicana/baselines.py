@@ -1,4 +1,4 @@
-"""Scripted players for Fiesta Mexicana (``random`` comes from ``fiesta_envs.core.policy``).
+"""Scripted players for Fiesta Mexicana (``random`` comes from ``fiesta_envs.policies.policy``).
 
 ``GreedyPolicy`` plays for points now and for its own objectives, using only what its seat knows
 (every table is public; its own objectives are its own; of the others' only how many they hold):
@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fiesta_envs.core.policy import Policy, VersionedPolicy, first_legal
 from fiesta_envs.fiesta_mexicana import actions
 from fiesta_envs.fiesta_mexicana.board import FIXED_OF, NEIGHBOURS, OPPOSITE, ROTATED_EDGES, VIEW_OF
 from fiesta_envs.fiesta_mexicana.components import CHILDREN, NUM_SPACES, OBJECTIVE_KINDS, PINATA_SPACES, TEENS
@@ -40,6 +39,7 @@ from fiesta_envs.fiesta_mexicana.game import valid_keeps
 from fiesta_envs.fiesta_mexicana.scoring import dish_counts
 from fiesta_envs.fiesta_mexicana.state import Phase
 from fiesta_envs.fiesta_mexicana.valuation import PRIOR_VALUE, best_rotation, objective_worths, placements_values
+from fiesta_envs.policies.policy import Policy, VersionedPolicy, first_legal
 
 if TYPE_CHECKING:
     from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
