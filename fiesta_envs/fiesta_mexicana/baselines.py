@@ -39,7 +39,13 @@ from fiesta_envs.fiesta_mexicana.components import CHILDREN, NUM_SPACES, OBJECTI
 from fiesta_envs.fiesta_mexicana.game import valid_keeps
 from fiesta_envs.fiesta_mexicana.scoring import dish_counts
 from fiesta_envs.fiesta_mexicana.state import Phase
-from fiesta_envs.fiesta_mexicana.valuation import PRIOR_VALUE, best_rotation, objective_worths, placements_values
+from fiesta_envs.fiesta_mexicana.valuation import (
+    PRIOR_VALUE,
+    best_by_number,
+    best_points_by_number,
+    best_rotation,
+    objective_worths,
+)
 
 if TYPE_CHECKING:
     from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
@@ -93,12 +99,12 @@ class GreedyPolicy(VersionedPolicy["FiestaMexicana"]):
         self, game: FiestaMexicana, player: int, objectives: list[int] | None = None
     ) -> dict[int, float]:
         """The dish's value on each number ``player`` may bid now (``objectives``: see ``placements_values``)."""
-        numbers = [int(n) for n in np.flatnonzero(game.legal_bids(player)) + 1]
+        numbers = np.flatnonzero(game.legal_bids(player)).tolist()  # each number n as n - 1
         if not numbers:
             return {}
-        spaces = [game.space_of(player, n) for n in numbers]
-        best = placements_values(game, player, spaces, game.state.offer, objectives)[1].max(axis=1)
-        return {n: float(v) for n, v in zip(numbers, best, strict=True)}
+        held = game.state.objectives[player] if objectives is None else objectives
+        best = best_by_number(game, player, game.state.offer, tuple(code for code in held if code >= 0))[1]
+        return {n + 1: float(best[n]) for n in numbers}
 
     def _auction_v1(self, game: FiestaMexicana, player: int) -> int:
         values = self._number_values(game, player)
@@ -144,8 +150,7 @@ class GreedyPolicy(VersionedPolicy["FiestaMexicana"]):
         rival = game.state.high_bidder
         if rival < 0 or rival == player:
             return 0.0
-        space = game.space_of(rival, game.state.high_bid)
-        points = float(placements_values(game, rival, [space], game.state.offer, [])[0].max())
+        points = float(best_points_by_number(game, rival, game.state.offer)[game.state.high_bid - 1])
         if game.filled[rival] == NUM_SPACES - 1 and self._estimated_lead(game, player) < points:
             return np.inf  # it would end the game ahead of us
         return DENY_WEIGHT * points / (game.num_players - 1)

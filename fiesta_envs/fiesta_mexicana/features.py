@@ -37,12 +37,14 @@ from fiesta_envs.fiesta_mexicana import actions
 from fiesta_envs.fiesta_mexicana.board import FIXED_OF
 from fiesta_envs.fiesta_mexicana.components import NUM_SPACES
 from fiesta_envs.fiesta_mexicana.valuation import (
+    FIXED_OF_ARRAY,
+    best_by_number,
+    best_points_by_number,
     objective_worths,
-    placement_points_table,
-    placements_table,
     placements_values,
     position_memo,
     read_only,
+    table_memo,
 )
 
 if TYPE_CHECKING:
@@ -63,16 +65,13 @@ def _points(points: float) -> float:
     return min(max((points + 4.0) / 20.0, 0.0), 1.0)
 
 
-#: FIXED_OF_ARRAY[o, v]: the fixed space read as number v + 1 on a table turned o times left.
-FIXED_OF_ARRAY = np.array(FIXED_OF, dtype=np.intp)
-
-
 def action_features(game: Game, player: int) -> np.ndarray:
     """The ``FEATURES_SIZE`` action features of ``player`` now (see the module docstring).
 
     Everything but the ``place R`` entries depends only on the tables, the dish on offer and the player's
     objectives, which bids and passes leave alone: that part is computed once per table position
     (``valuation.position_memo``) and copied; the ``place R`` entries are added while the player places.
+    ``reference.action_features`` computes the same from scratch.
     """
     card = game.state.offer
     memo = position_memo(game)
@@ -86,14 +85,6 @@ def action_features(game: Game, player: int) -> np.ndarray:
     return out
 
 
-def compute_action_features(game: Game, player: int) -> np.ndarray:
-    """``action_features`` computed in full now (what the copy of the position's part must equal)."""
-    out = _position_features(game, player, game.state.offer)
-    if game.state.offer >= 0 and game.phase_name == "place" and game.state.high_bidder == player:
-        _place_features(game, player, game.state.offer, out)
-    return out
-
-
 def _place_features(game: Game, player: int, card: int, out: np.ndarray) -> None:
     """The ``place R`` entries of the winner placing ``card``."""
     view = FIXED_OF_ARRAY[game.state.orientation[player]]
@@ -102,22 +93,52 @@ def _place_features(game: Game, player: int, card: int, out: np.ndarray) -> None
     out[PLACE_VALUE : PLACE_VALUE + 4] = np.clip((values[0] + 5.0) / 25.0, 0.0, 1.0)
 
 
+class TableView:
+    """What the action features read of one table turned one way: kept per table and orientation
+    (``valuation.table_memo``), so a table is read again only once a dish is put on it."""
+
+    __slots__ = ("free", "free_flags", "free_twice", "free_numbers", "highest", "top_three")
+
+    def __init__(self, dishes: list[int], orientation: int) -> None:
+        readable = [dishes[space] < 0 for space in FIXED_OF[orientation]]
+        numbers = [v + 1 for v, free in enumerate(readable) if free]  # the free numbers, rising
+        #: the uncovered spaces
+        self.free = len(numbers)
+        #: 1.0 for each free number 1..16, else 0.0 (the ``bid N`` free block)
+        self.free_flags = [1.0 if free else 0.0 for free in readable]
+        #: the flags twice, to zero both bid blocks of covered numbers at once
+        self.free_twice = np.array(self.free_flags * 2)
+        #: bool[16]: the number n reads an uncovered space (entry n - 1)
+        self.free_numbers = read_only(np.array(readable))
+        #: the highest free number (0: none)
+        self.highest = numbers[-1] if numbers else 0
+        #: the three highest free numbers, summed
+        self.top_three = sum(numbers[-3:])
+
+
+def table_view(game: Game, seat: int, orientation: int) -> TableView:
+    """``seat``'s ``TableView`` with the table turned ``orientation`` times left (kept until a dish is put on it)."""
+    views = table_memo(game, seat).derived
+    view = views.get(orientation)
+    if view is None:
+        view = views[orientation] = TableView(game.dishes[seat], orientation)
+    return view
+
+
 def _position_features(game: Game, player: int, card: int) -> np.ndarray:
     """Every entry but ``place R``: what the tables, the dish ``card`` on offer and the objectives give.
 
     The blocks of 16 or fewer entries are worked out on lists (faster than arrays that small), every value
     as a float64 that becomes the same float32 as it would assigned into an array."""
+    state = game.state
     n = game.num_players
     seats = [(player + k) % n for k in range(n)]  # the observer first, then clockwise
-    orientation = game.state.orientation[player]
-    # readable[k][v]: the number v + 1 of seat k's table, as that seat reads it, is on an uncovered space
-    readable = [
-        [game.dishes[seat][space] < 0 for space in FIXED_OF[game.state.orientation[seat] % 4]] for seat in seats
-    ]
+    orientation = state.orientation[player]
+    views = [table_view(game, seat, state.orientation[seat]) for seat in seats]
+    mine = views[0]
     out = [0.0] * FEATURES_SIZE
-    mine = readable[0]
-    out[BID_FREE : BID_FREE + NUM_SPACES] = [1.0 if free else 0.0 for free in mine]
-    highest = [max((v + 1 for v, free in enumerate(numbers) if free), default=0) for numbers in readable[1:]]
+    out[BID_FREE : BID_FREE + NUM_SPACES] = mine.free_flags
+    highest = [view.highest for view in views[1:]]
     if highest:
         above = [0] * NUM_SPACES  # above[v]: the other players with a free number above v + 1
         for h in highest:
@@ -125,32 +146,28 @@ def _position_features(game: Game, player: int, card: int) -> np.ndarray:
                 above[v] += 1
         out[BID_OUTBID : BID_OUTBID + NUM_SPACES] = [count / len(highest) for count in above]
         out[OTHER_HIGHEST : OTHER_HIGHEST + len(highest)] = [h / NUM_SPACES for h in highest]
-    out[FREE_SPACES : FREE_SPACES + n] = [sum(numbers) / NUM_SPACES for numbers in readable]
+    out[FREE_SPACES : FREE_SPACES + n] = [view.free / NUM_SPACES for view in views]
     for slot, worth in enumerate(objective_worths(game, player)):
         if worth is not None:
             out[SLOT_WORTH + slot] = min(worth / 10.0, 1.0)
             out[SLOT_HELD + slot] = 1.0
-    dishes = game.dishes[player]
     for choice, turns in enumerate(actions.ROTATION_TURNS):
-        numbers = [v + 1 for v, space in enumerate(FIXED_OF[(orientation + turns) % 4]) if dishes[space] < 0]
-        out[ROTATE_OPENNESS + choice] = sum(numbers[-3:]) / 45.0
+        out[ROTATE_OPENNESS + choice] = table_view(game, player, (orientation + turns) % 4).top_three / 45.0
     vector = np.array(out, dtype=np.float32)
     if card < 0:
         return vector
     vector[DISH_VALID] = 1.0
-    if any(mine):  # each free number: the best turn on the space it reads (every space valued once, in memo)
-        held = tuple(code for code in game.state.objectives[player] if code >= 0)
-        points, values, _ = placements_table(game, player, card, held)
-        view = FIXED_OF_ARRAY[orientation % 4]
+    if mine.free:  # each free number: the best turn on the space it reads (every space valued once, in memo)
+        held = tuple(code for code in state.objectives[player] if code >= 0)
+        points, values = best_by_number(game, player, card, held)
         block = np.empty(2 * NUM_SPACES)  # bid N: points, then value, of the best turn on the space reading N
-        block[:NUM_SPACES] = (points.max(axis=1)[view] + 4.0) / 20.0
-        block[NUM_SPACES:] = (values.max(axis=1)[view] + 5.0) / 25.0
+        block[:NUM_SPACES] = (points + 4.0) / 20.0
+        block[NUM_SPACES:] = (values + 5.0) / 25.0
         np.minimum(np.maximum(block, 0.0, out=block), 1.0, out=block)  # clipped to [0, 1], so 0 * entry is 0.0
-        block *= out[BID_FREE : BID_FREE + NUM_SPACES] * 2  # the list of free-number flags, twice: covered ones 0
+        block *= mine.free_twice  # covered numbers: 0
         vector[BID_POINTS : BID_VALUE + NUM_SPACES] = block
     for k, other in enumerate(seats[1:]):
-        if any(readable[k + 1]):
-            other_free = np.asarray(game.dishes[other]) < 0
-            best = placement_points_table(game, other, card).max(axis=1)[other_free].max()
-            vector[OTHER_POINTS + k] = _points(max(int(best), -game.state.points[other]))
+        if views[k + 1].free:
+            best = best_points_by_number(game, other, card)[views[k + 1].free_numbers].max()
+            vector[OTHER_POINTS + k] = _points(int(best))
     return vector

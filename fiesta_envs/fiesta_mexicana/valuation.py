@@ -10,7 +10,10 @@ Every function reads only what the valuing player may know: the public tables an
 Computed once per table position: ``position_memo`` keeps every answer on the engine until a dish is put on
 a table (with its points) or the tables turn, so the action features of every seat, ``greedy`` and the
 search read the same numbers during an auction's bids and passes. ``placements_table`` values the dish on
-every space at once; the engine keeps each table's ``facing_halves`` up to date as dishes are placed.
+every space at once, ``best_by_number`` its best turn on each number. What one table alone decides (its bowls,
+dish counts, shapes begun) is kept longer, in ``table_memo``, until a dish is put on that table; the engine
+keeps each table's ``facing_halves`` up to date as dishes are placed. ``reference`` computes every answer from
+scratch, without any of these: the tests compare the two at every step of fuzzed games.
 """
 
 from __future__ import annotations
@@ -19,7 +22,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from fiesta_envs.fiesta_mexicana.board import LINES_OF_3, LINES_OF_4, NEIGHBOURS, OPPOSITE, ROTATED_EDGES, SQUARES
+from fiesta_envs.fiesta_mexicana.board import (
+    FIXED_OF,
+    LINES_OF_3,
+    LINES_OF_4,
+    NEIGHBOURS,
+    OPPOSITE,
+    ROTATED_EDGES,
+    SQUARES,
+)
 from fiesta_envs.fiesta_mexicana.components import (
     CHILDREN,
     DISH_CARDS,
@@ -73,11 +84,21 @@ def dish_objective_value(code: int, player: int, all_dishes: list[list[int]]) ->
     if kind.kind == CHILDREN:
         return float(dish_counts(dishes)[kind.dish])
     if kind.kind == TEENS:
-        counts = [dish_counts(table)[kind.dish] for table in all_dishes]
-        mine, best_other = counts[player], max(c for p, c in enumerate(counts) if p != player)
-        leading = mine >= 1 and mine >= best_other
-        return kind.points * (0.8 if leading else 0.2 * mine / (best_other + 1)) + 0.3 * mine
-    progress = shape_progress(dishes, SHAPES[kind.kind])
+        return teens_value(code, player, [dish_counts(table)[kind.dish] for table in all_dishes])
+    return shape_value(code, shape_progress(dishes, SHAPES[kind.kind]))
+
+
+def teens_value(code: int, player: int, counts: list[int]) -> float:
+    """Estimated worth of a teens objective given every table's count of its dish."""
+    kind = OBJECTIVE_KINDS[code]
+    mine, best_other = counts[player], max(c for p, c in enumerate(counts) if p != player)
+    leading = mine >= 1 and mine >= best_other
+    return kind.points * (0.8 if leading else 0.2 * mine / (best_other + 1)) + 0.3 * mine
+
+
+def shape_value(code: int, progress: float) -> float:
+    """Estimated worth of a seniors objective given its ``shape_progress``."""
+    kind = OBJECTIVE_KINDS[code]
     return kind.points if progress == 1.0 else kind.points * PARTIAL_CREDIT * progress**2
 
 
@@ -106,6 +127,18 @@ def objectives_value(game: Game, player: int, all_dishes: list[list[int]], bowls
     return sum(objective_value(code, player, all_dishes, bowls) for code in game.state.objectives[player] if code >= 0)
 
 
+def objective_value_now(game: Game, code: int, player: int) -> float:
+    """``objective_value`` of ``code`` for ``player`` in the game's position, from the tables' memos."""
+    kind = OBJECTIVE_KINDS[code]
+    if is_bowl_objective(code):
+        return bowl_objective_value(code, table_bowls(game, player))
+    if kind.kind == CHILDREN:
+        return float(table_memo(game, player).counts()[kind.dish])
+    if kind.kind == TEENS:
+        return teens_value(code, player, [table_memo(game, p).counts()[kind.dish] for p in range(game.num_players)])
+    return shape_value(code, table_memo(game, player).shape_progress(kind.kind))
+
+
 # ---------------------------------------------------------------------------------- placement tables
 #: NEIGHBOUR[s, d]: the space next to fixed space s in direction d (N, E, S, W), or NUM_SPACES outside.
 NEIGHBOUR = np.full((NUM_SPACES, 4), NUM_SPACES, dtype=np.intp)
@@ -131,6 +164,8 @@ EDGE_PARTS = np.ascontiguousarray(np.moveaxis(EDGE_POINTS[MINE + 1], 2, -1))
 SKULLS = np.array([card.skulls for card in DISH_CARDS], dtype=np.int64)
 DIRECTIONS = np.arange(4)[None, :]  # broadcast against a table's (16, 4) halves
 ALL_SPACES = np.arange(NUM_SPACES)
+#: FIXED_OF_ARRAY[o, v]: the fixed space read as number v + 1 on a table turned o times left.
+FIXED_OF_ARRAY = np.array(FIXED_OF, dtype=np.intp)
 
 
 def facing_halves(game: Game, player: int) -> np.ndarray:
@@ -161,8 +196,7 @@ def placement_points_table(game: Game, player: int, card: int) -> np.ndarray:
     memo = position_memo(game)
     table = memo.points_tables.get((player, card))
     if table is None:
-        parts = EDGE_PARTS[card, game.state.orientation[player]]  # (d, theirs + 2, r)
-        table = SKULLS[card] + parts[DIRECTIONS, facing_halves(game, player) + 2].sum(axis=1)
+        table = points_table(card, game.state.orientation[player], facing_halves(game, player))
         memo.points_tables[(player, card)] = read_only(table)
     return table
 
@@ -226,43 +260,65 @@ def _placements_values(
     gained = np.maximum(placement_points_table(game, player, card)[where], -game.state.points[player])
     if not codes or len(where) == 0:
         return gained, gained.astype(float)
-    dishes = game.dishes[player]
-    bowls = table_bowls(game, player)
-    before = sum(objective_value(code, player, game.dishes, bowls) for code in codes)
+    before = sum(objective_value_now(game, code, player) for code in codes)
     dish = DISH_CARDS[card].dish
     new_bowls: np.ndarray | None = None
-    all_after: list[list[int]] | None = None
+    counts_after: list[list[int]] | None = None
     after: Any = 0
     for code in codes:
         kind = OBJECTIVE_KINDS[code]
         worth: np.ndarray | float  # per placement, or the same for every one (children and teens)
         if is_bowl_objective(code):
             if new_bowls is None:
-                new_bowls = _bowls_after(game, player, where, card, bowls)
+                new_bowls = _bowls_after(game, player, where, card, table_bowls(game, player))
             count = new_bowls.max(axis=2) if kind.kind == MASKED_THREE_SAME else new_bowls.sum(axis=2)
             worth = np.where(
                 count >= kind.target, float(kind.points), kind.points * PARTIAL_CREDIT * count / kind.target
             )
         elif kind.kind in SHAPES:
-            progress = _shape_progress_after(dishes, kind.kind, where, dish)[:, None]
+            progress = _shape_progress_after(game.dishes[player], kind.kind, where, dish)[:, None]
             worth = np.where(progress == 1.0, float(kind.points), kind.points * PARTIAL_CREDIT * progress**2)
         else:  # children and teens: the same wherever the dish goes
-            if all_after is None:
-                all_after = [list(d) for d in game.dishes]
-                all_after[player][int(where[0]) if free_space is None else free_space] = dish  # any free space
-            worth = dish_objective_value(code, player, all_after)
+            if counts_after is None:
+                counts_after = _counts_after(game, player, int(where[0]) if free_space is None else free_space, dish)
+            counts = [table[kind.dish] for table in counts_after]
+            worth = float(counts[player]) if kind.kind == CHILDREN else teens_value(code, player, counts)
         after = after + worth
     return gained, gained + np.broadcast_to(after, gained.shape) - before
 
 
+def _counts_after(game: Game, player: int, space: int, dish: int) -> list[list[int]]:
+    """Every table's ``dish_counts`` once ``dish`` is put on ``space`` of ``player``'s table (replacing any dish)."""
+    counts = [table_memo(game, p).counts() for p in range(game.num_players)]
+    mine = list(counts[player])
+    mine[dish] += 1
+    replaced = game.dishes[player][space]
+    if replaced >= 0:
+        mine[replaced] -= 1
+    counts[player] = mine
+    return counts
+
+
 def _bowls_after(game: Game, player: int, where: np.ndarray, card: int, bowls: list[int]) -> np.ndarray:
     """(S, r, colour): the complete bowls of ``player``'s table with ``card`` on each of ``where`` in each turn."""
-    mine = MINE[card, game.state.orientation[player]]  # (r, d)
-    theirs = facing_halves(game, player)[where]  # (S, d)
+    return bowls_after(card, game.state.orientation[player], facing_halves(game, player), where, bowls)
+
+
+def bowls_after(card: int, orientation: int, facing: np.ndarray, where: np.ndarray, bowls: list[int]) -> np.ndarray:
+    """(S, r, colour): the complete bowls of a table turned ``orientation`` times left, with ``facing`` halves
+    (``facing_halves``) and ``bowls`` complete, once ``card`` is put on each of ``where`` in each turn r."""
+    mine = MINE[card, orientation]  # (r, d)
+    theirs = facing[where]  # (S, d)
     joined = (mine[None, :, :] >= 0) & (mine[None, :, :] == theirs[:, None, :])  # (S, r, d): complete bowls
     return np.asarray(bowls)[None, None, :] + (
         joined[..., None] & (mine[None, :, :, None] == np.arange(len(SAUCES)))
     ).sum(axis=2)
+
+
+def points_table(card: int, orientation: int, facing: np.ndarray) -> np.ndarray:
+    """(16, 4) int: ``placement_points_table`` of a table turned ``orientation`` times left with ``facing`` halves."""
+    parts = EDGE_PARTS[card, orientation]  # (d, theirs + 2, r)
+    return SKULLS[card] + parts[DIRECTIONS, facing + 2].sum(axis=1)
 
 
 def placement_values(game: Game, player: int, space: int, card: int) -> list[tuple[int, float]]:
@@ -289,17 +345,46 @@ def objective_worths(game: Game, player: int) -> list[float | None]:
     return list(worths)
 
 
+def best_points_by_number(game: Game, player: int, card: int) -> np.ndarray:
+    """For ``card`` on the space reading each number 1..16 of ``player``'s table (entry n - 1), the points of its
+    best turn after the score floor (what anybody can work out for an opponent; covered numbers included).
+    Once per table position: read only."""
+    memo = position_memo(game)
+    key = (player, card)
+    found = memo.best_points.get(key)
+    if found is None:
+        best = np.maximum(placement_points_table(game, player, card).max(axis=1), -game.state.points[player])
+        found = memo.best_points[key] = read_only(best[FIXED_OF_ARRAY[game.state.orientation[player]]])
+    return found
+
+
 def _objective_worths(game: Game, player: int) -> list[float | None]:
-    bowls = table_bowls(game, player)
     table_left = 1.0 - game.filled[player] / NUM_SPACES
     worths: list[float | None] = []
     for code in game.state.objectives[player]:
         if code < 0:
             worths.append(None)
             continue
-        now = objective_value(code, player, game.dishes, bowls)
+        now = objective_value_now(game, code, player)
         worths.append(now + PRIOR_VALUE[OBJECTIVE_KINDS[code].kind] * table_left)
     return worths
+
+
+def best_by_number(
+    game: Game, player: int, card: int, codes: tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray]:
+    """For ``card`` on the space reading each number 1..16 of ``player``'s table (entry n - 1), its best turn's
+    points and value (``placements_table``'s rows maximised, in the order the player reads the numbers; entries
+    of covered numbers hold nothing meaningful): the bid features and ``greedy``'s bids read the same arrays.
+    Once per table position: read only."""
+    memo = position_memo(game)
+    key = (player, card, codes)
+    found = memo.best.get(key)
+    if found is None:
+        points, values, _ = placements_table(game, player, card, codes)
+        view = FIXED_OF_ARRAY[game.state.orientation[player]]
+        found = memo.best[key] = (read_only(points.max(axis=1)[view]), read_only(values.max(axis=1)[view]))
+    return found
 
 
 # ---------------------------------------------------------------------------------- once per position
@@ -309,15 +394,58 @@ class PositionMemo:
     again); the engine drops it when a dish is put on a table (scoring its points) or the tables turn, and when
     it loads a position (``forget_position_memo``)."""
 
-    __slots__ = ("bowls", "derived", "placements", "points_tables", "worths")
+    __slots__ = ("best", "best_points", "derived", "placements", "points_tables", "worths")
 
     def __init__(self) -> None:
-        self.bowls: dict[int, list[int]] = {}
         self.points_tables: dict[tuple[int, int], np.ndarray] = {}
         self.placements: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.best: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
+        self.best_points: dict[tuple[int, int], np.ndarray] = {}
         self.worths: dict[tuple[Any, ...], list[float | None]] = {}
         #: what other modules derive from the same position (the action features), under keys of their own
         self.derived: dict[tuple[Any, ...], Any] = {}
+
+
+class TableMemo:
+    """What one table's dishes and halves alone decide, computed when first asked: kept by the engine
+    (``table_memo``) until a dish is put on that table, however the tables turn or the points change."""
+
+    __slots__ = ("_bowls", "_counts", "_dishes", "_edges", "_progress", "derived")
+
+    def __init__(self, dishes: list[int], edges: list[tuple[int, int, int, int]]) -> None:
+        self._dishes, self._edges = dishes, edges
+        self._bowls: list[int] | None = None
+        self._counts: list[int] | None = None
+        self._progress: dict[str, float] = {}
+        #: what other modules derive from the table alone (the action features), under keys of their own
+        self.derived: dict[Any, Any] = {}
+
+    def bowls(self) -> list[int]:
+        """``scoring.complete_bowls`` of the table (read, do not change)."""
+        if self._bowls is None:
+            self._bowls = complete_bowls(self._dishes, self._edges)
+        return self._bowls
+
+    def counts(self) -> list[int]:
+        """``scoring.dish_counts`` of the table (read, do not change)."""
+        if self._counts is None:
+            self._counts = dish_counts(self._dishes)
+        return self._counts
+
+    def shape_progress(self, kind: str) -> float:
+        """``shape_progress`` of the table for the seniors' shape ``kind``."""
+        progress = self._progress.get(kind)
+        if progress is None:
+            progress = self._progress[kind] = shape_progress(self._dishes, SHAPES[kind])
+        return progress
+
+
+def table_memo(game: Game, player: int) -> TableMemo:
+    """``player``'s ``TableMemo`` (a new one after the engine dropped the last: a dish was put on the table)."""
+    memo: TableMemo | None = game.table_memos[player]
+    if memo is None:
+        memo = game.table_memos[player] = TableMemo(game.dishes[player], game.edges[player])
+    return memo
 
 
 def position_memo(game: Game) -> PositionMemo:
@@ -334,12 +462,8 @@ def forget_position_memo(game: Game) -> None:
 
 
 def table_bowls(game: Game, player: int) -> list[int]:
-    """``scoring.complete_bowls`` of ``player``'s table (once per table position: read, do not change)."""
-    memo = position_memo(game)
-    bowls = memo.bowls.get(player)
-    if bowls is None:
-        bowls = memo.bowls[player] = complete_bowls(game.dishes[player], game.edges[player])
-    return bowls
+    """``scoring.complete_bowls`` of ``player``'s table (``table_memo``: read, do not change)."""
+    return table_memo(game, player).bowls()
 
 
 def read_only(array: np.ndarray) -> np.ndarray:
