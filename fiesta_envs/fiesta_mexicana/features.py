@@ -97,7 +97,7 @@ class TableView:
     """What the action features read of one table turned one way: kept per table and orientation
     (``valuation.table_memo``), so a table is read again only once a dish is put on it."""
 
-    __slots__ = ("free", "free_flags", "free_twice", "free_numbers", "highest", "top_three")
+    __slots__ = ("free", "free_flags", "free_numbers", "free_twice", "highest", "top_three")
 
     def __init__(self, dishes: list[int], orientation: int) -> None:
         readable = [dishes[space] < 0 for space in FIXED_OF[orientation]]

@@ -113,6 +113,14 @@ def best_by_number(game: Game, player: int, card: int, codes: tuple[int, ...]) -
     return points.max(axis=1)[view], values.max(axis=1)[view]
 
 
+def best_rotation(game: Game, player: int, space: int) -> tuple[int, float]:
+    """``valuation.best_rotation``: the best view rotation for the dish on offer on ``space``, and its value."""
+    held = tuple(code for code in game.state.objectives[player] if code >= 0)
+    _, values = placements_values(game, player, np.array([space], dtype=np.intp), game.state.offer, held)
+    best = max(range(4), key=lambda r: (float(values[0, r]), -r))
+    return best, float(values[0, best])
+
+
 def objective_worths(game: Game, player: int) -> list[float | None]:
     """``valuation.objective_worths``: each slot's worth now plus its prior worth times the share of the table left."""
     bowls = complete_bowls(game.dishes[player], game.edges[player])

@@ -140,6 +140,7 @@ def objective_value_now(game: Game, code: int, player: int) -> float:
 
 
 # ---------------------------------------------------------------------------------- placement tables
+ALL_SPACES = np.arange(NUM_SPACES)
 #: NEIGHBOUR[s, d]: the space next to fixed space s in direction d (N, E, S, W), or NUM_SPACES outside.
 NEIGHBOUR = np.full((NUM_SPACES, 4), NUM_SPACES, dtype=np.intp)
 for _space in range(NUM_SPACES):
@@ -156,14 +157,20 @@ EDGE_POINTS = np.array(
 #: CARD_EDGES[card, r]: the card's halves N, E, S, W after r clockwise quarter turns (fixed frame).
 CARD_EDGES = np.array(ROTATED_EDGES, dtype=np.int64)
 SHAPE_CELLS = {kind: np.array(cells, dtype=np.intp) for kind, cells in SHAPES.items()}
+#: SHAPE_MEMBER[kind][s, line]: fixed space s is one of the cells of that shape's line.
+SHAPE_MEMBER = {
+    kind: (cells[None, :, :] == ALL_SPACES[:, None, None]).any(axis=2) for kind, cells in SHAPE_CELLS.items()
+}
 #: MINE[card, o, r]: the card's halves N, E, S, W (fixed frame) when a player whose table is turned o times left
 #: places it turned r times clockwise as seen (``place r``).
 MINE = CARD_EDGES[:, (np.arange(4)[:, None] + np.arange(4)[None, :]) % 4]
 #: EDGE_PARTS[card, o, d, theirs + 2, r]: what edge d of that placement scores against the half ``theirs``.
 EDGE_PARTS = np.ascontiguousarray(np.moveaxis(EDGE_POINTS[MINE + 1], 2, -1))
 SKULLS = np.array([card.skulls for card in DISH_CARDS], dtype=np.int64)
+#: JOINS[card, o, r, d, c]: 1 when that placement (as in ``MINE``) has a half of colour c on edge d: it closes a
+#: bowl of colour c wherever the neighbour's half facing edge d has that colour.
+JOINS = ((MINE >= 0)[..., None] & (MINE[..., None] == np.arange(len(SAUCES)))).astype(np.int64)
 DIRECTIONS = np.arange(4)[None, :]  # broadcast against a table's (16, 4) halves
-ALL_SPACES = np.arange(NUM_SPACES)
 #: FIXED_OF_ARRAY[o, v]: the fixed space read as number v + 1 on a table turned o times left.
 FIXED_OF_ARRAY = np.array(FIXED_OF, dtype=np.intp)
 
@@ -242,21 +249,22 @@ def placements_table(
     key = (player, card, codes)
     found = memo.placements.get(key)
     if found is None:
-        free = np.asarray(game.dishes[player]) < 0
-        if free.any():
-            points, values = _placements_values(game, player, ALL_SPACES, card, codes, int(free.argmax()))
-        else:
-            points, values = np.zeros((NUM_SPACES, 4), dtype=np.int64), np.zeros((NUM_SPACES, 4))
-        found = memo.placements[key] = (read_only(points), read_only(values), read_only(free))
+        table = table_memo(game, player)
+        spaces = table.free_spaces()
+        points, values = np.zeros((NUM_SPACES, 4), dtype=np.int64), np.zeros((NUM_SPACES, 4))
+        if len(spaces):  # the uncovered spaces only: nobody reads the rows of covered ones
+            points[spaces], values[spaces] = _placements_values(game, player, spaces, card, codes, all_free=True)
+        found = memo.placements[key] = (read_only(points), read_only(values), table.free())
     return found
 
 
 def _placements_values(
-    game: Game, player: int, where: np.ndarray, card: int, codes: tuple[int, ...], free_space: int | None = None
+    game: Game, player: int, where: np.ndarray, card: int, codes: tuple[int, ...], all_free: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """``placements_values`` of the fixed spaces ``where`` with the objectives ``codes``, computed now. Each row
     is computed on its own (any ``where`` gives the same row for a space); the dish counts after the placement
-    take the dish on ``free_space`` (an uncovered space; default: the first of ``where``)."""
+    take the dish on the first of ``where`` (replacing a dish there). ``all_free``: every one of ``where`` is
+    uncovered (the seniors' shapes are then read from the table's lines, ``TableMemo.lines``)."""
     gained = np.maximum(placement_points_table(game, player, card)[where], -game.state.points[player])
     if not codes or len(where) == 0:
         return gained, gained.astype(float)
@@ -270,17 +278,24 @@ def _placements_values(
         worth: np.ndarray | float  # per placement, or the same for every one (children and teens)
         if is_bowl_objective(code):
             if new_bowls is None:
-                new_bowls = _bowls_after(game, player, where, card, table_bowls(game, player))
+                new_bowls = table_bowls(game, player) + np.einsum(
+                    "sdc,rdc->src",
+                    table_memo(game, player).facing_colours()[where],
+                    JOINS[card, game.state.orientation[player]],
+                )
             count = new_bowls.max(axis=2) if kind.kind == MASKED_THREE_SAME else new_bowls.sum(axis=2)
             worth = np.where(
                 count >= kind.target, float(kind.points), kind.points * PARTIAL_CREDIT * count / kind.target
             )
         elif kind.kind in SHAPES:
-            progress = _shape_progress_after(game.dishes[player], kind.kind, where, dish)[:, None]
+            if all_free:
+                progress = table_memo(game, player).shape_progress_after(kind.kind, where, dish)[:, None]
+            else:
+                progress = _shape_progress_after(game.dishes[player], kind.kind, where, dish)[:, None]
             worth = np.where(progress == 1.0, float(kind.points), kind.points * PARTIAL_CREDIT * progress**2)
         else:  # children and teens: the same wherever the dish goes
             if counts_after is None:
-                counts_after = _counts_after(game, player, int(where[0]) if free_space is None else free_space, dish)
+                counts_after = _counts_after(game, player, int(where[0]), dish)
             counts = [table[kind.dish] for table in counts_after]
             worth = float(counts[player]) if kind.kind == CHILDREN else teens_value(code, player, counts)
         after = after + worth
@@ -297,11 +312,6 @@ def _counts_after(game: Game, player: int, space: int, dish: int) -> list[list[i
         mine[replaced] -= 1
     counts[player] = mine
     return counts
-
-
-def _bowls_after(game: Game, player: int, where: np.ndarray, card: int, bowls: list[int]) -> np.ndarray:
-    """(S, r, colour): the complete bowls of ``player``'s table with ``card`` on each of ``where`` in each turn."""
-    return bowls_after(card, game.state.orientation[player], facing_halves(game, player), where, bowls)
 
 
 def bowls_after(card: int, orientation: int, facing: np.ndarray, where: np.ndarray, bowls: list[int]) -> np.ndarray:
@@ -370,9 +380,7 @@ def _objective_worths(game: Game, player: int) -> list[float | None]:
     return worths
 
 
-def best_by_number(
-    game: Game, player: int, card: int, codes: tuple[int, ...]
-) -> tuple[np.ndarray, np.ndarray]:
+def best_by_number(game: Game, player: int, card: int, codes: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     """For ``card`` on the space reading each number 1..16 of ``player``'s table (entry n - 1), its best turn's
     points and value (``placements_table``'s rows maximised, in the order the player reads the numbers; entries
     of covered numbers hold nothing meaningful): the bid features and ``greedy``'s bids read the same arrays.
@@ -410,13 +418,27 @@ class TableMemo:
     """What one table's dishes and halves alone decide, computed when first asked: kept by the engine
     (``table_memo``) until a dish is put on that table, however the tables turn or the points change."""
 
-    __slots__ = ("_bowls", "_counts", "_dishes", "_edges", "_progress", "derived")
+    __slots__ = (
+        "_bowls",
+        "_colours",
+        "_counts",
+        "_dishes",
+        "_edges",
+        "_facing",
+        "_free",
+        "_lines",
+        "_progress",
+        "derived",
+    )
 
-    def __init__(self, dishes: list[int], edges: list[tuple[int, int, int, int]]) -> None:
-        self._dishes, self._edges = dishes, edges
+    def __init__(self, dishes: list[int], edges: list[tuple[int, int, int, int]], facing: np.ndarray) -> None:
+        self._dishes, self._edges, self._facing = dishes, edges, facing
         self._bowls: list[int] | None = None
         self._counts: list[int] | None = None
+        self._free: tuple[np.ndarray, np.ndarray] | None = None
         self._progress: dict[str, float] = {}
+        self._lines: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._colours: np.ndarray | None = None
         #: what other modules derive from the table alone (the action features), under keys of their own
         self.derived: dict[Any, Any] = {}
 
@@ -439,12 +461,53 @@ class TableMemo:
             progress = self._progress[kind] = shape_progress(self._dishes, SHAPES[kind])
         return progress
 
+    def free(self) -> np.ndarray:
+        """bool (16,): the uncovered fixed spaces (read only)."""
+        return self._free_spaces()[0]
+
+    def free_spaces(self) -> np.ndarray:
+        """The uncovered fixed spaces, rising (read only)."""
+        return self._free_spaces()[1]
+
+    def _free_spaces(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._free is None:
+            free = np.asarray(self._dishes) < 0
+            self._free = (read_only(free), read_only(np.flatnonzero(free)))
+        return self._free
+
+    def facing_colours(self) -> np.ndarray:
+        """int (16, d, c): 1 where the half facing fixed space s in direction d has colour c (``facing_halves``)."""
+        if self._colours is None:
+            self._colours = read_only((self._facing[:, :, None] == np.arange(len(SAUCES))).astype(np.int64))
+        return self._colours
+
+    def shape_progress_after(self, kind: str, spaces: np.ndarray, dish: int) -> np.ndarray:
+        """``_shape_progress_after`` for uncovered ``spaces``, from each line's dishes (``lines``)."""
+        filled, lowest, highest = self.lines(kind)
+        member = SHAPE_MEMBER[kind][spaces]  # (S, L)
+        filled_after = filled + member
+        one_kind = (filled_after > 0) & (
+            np.where(member, np.maximum(highest, dish), highest) == np.where(member, np.minimum(lowest, dish), lowest)
+        )
+        return np.where(one_kind, filled_after / SHAPE_CELLS[kind].shape[1], 0.0).max(axis=1)
+
+    def lines(self, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per line of the seniors' shape ``kind``: its covered cells, and the lowest and the highest dish on
+        them (``len(DISHES)`` and -1 when none is covered)."""
+        found = self._lines.get(kind)
+        if found is None:
+            dishes = np.asarray(self._dishes)[SHAPE_CELLS[kind]]  # (L, k)
+            present = dishes >= 0
+            found = (present.sum(axis=1), np.where(present, dishes, len(DISHES)).min(axis=1), dishes.max(axis=1))
+            self._lines[kind] = found
+        return found
+
 
 def table_memo(game: Game, player: int) -> TableMemo:
     """``player``'s ``TableMemo`` (a new one after the engine dropped the last: a dish was put on the table)."""
     memo: TableMemo | None = game.table_memos[player]
     if memo is None:
-        memo = game.table_memos[player] = TableMemo(game.dishes[player], game.edges[player])
+        memo = game.table_memos[player] = TableMemo(game.dishes[player], game.edges[player], game.facing[player])
     return memo
 
 
