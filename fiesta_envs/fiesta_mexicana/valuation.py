@@ -128,7 +128,15 @@ def objectives_value(game: Game, player: int, all_dishes: list[list[int]], bowls
 
 
 def objective_value_now(game: Game, code: int, player: int) -> float:
-    """``objective_value`` of ``code`` for ``player`` in the game's position, from the tables' memos."""
+    """``objective_value`` of ``code`` for ``player`` in the game's position (once per table position)."""
+    values = position_memo(game).objective_values
+    value = values.get((player, code))
+    if value is None:
+        value = values[(player, code)] = _objective_value_now(game, code, player)
+    return value
+
+
+def _objective_value_now(game: Game, code: int, player: int) -> float:
     kind = OBJECTIVE_KINDS[code]
     if is_bowl_objective(code):
         return bowl_objective_value(code, table_bowls(game, player))
@@ -166,10 +174,18 @@ SHAPE_MEMBER = {
 MINE = CARD_EDGES[:, (np.arange(4)[:, None] + np.arange(4)[None, :]) % 4]
 #: EDGE_PARTS[card, o, d, theirs + 2, r]: what edge d of that placement scores against the half ``theirs``.
 EDGE_PARTS = np.ascontiguousarray(np.moveaxis(EDGE_POINTS[MINE + 1], 2, -1))
+#: EDGE_PARTS_BY_HALF[card, o, 6 * d + theirs + 2, r]: ``EDGE_PARTS`` with each edge's six halves in one axis, to
+#: multiply with a table's ``TableMemo.facing_one_hot``.
+EDGE_PARTS_BY_HALF = np.ascontiguousarray(EDGE_PARTS.reshape(len(DISH_CARDS), 4, 4 * (len(SAUCES) + 2), 4))
 SKULLS = np.array([card.skulls for card in DISH_CARDS], dtype=np.int64)
 #: JOINS[card, o, r, d, c]: 1 when that placement (as in ``MINE``) has a half of colour c on edge d: it closes a
 #: bowl of colour c wherever the neighbour's half facing edge d has that colour.
 JOINS = ((MINE >= 0)[..., None] & (MINE[..., None] == np.arange(len(SAUCES)))).astype(np.int64)
+#: JOINS_BY_HALF[card, o, 6 * d + theirs + 2, r]: 1 when that placement closes a bowl against the half ``theirs``
+#: facing edge d (all colours together: a table's ``facing_one_hot`` times this counts the bowls it closes).
+JOINS_BY_HALF = np.ascontiguousarray(
+    np.pad(np.moveaxis(JOINS, 2, -1), [(0, 0), (0, 0), (0, 0), (2, 0), (0, 0)]).reshape(len(DISH_CARDS), 4, -1, 4)
+)
 DIRECTIONS = np.arange(4)[None, :]  # broadcast against a table's (16, 4) halves
 #: FIXED_OF_ARRAY[o, v]: the fixed space read as number v + 1 on a table turned o times left.
 FIXED_OF_ARRAY = np.array(FIXED_OF, dtype=np.intp)
@@ -203,7 +219,8 @@ def placement_points_table(game: Game, player: int, card: int) -> np.ndarray:
     memo = position_memo(game)
     table = memo.points_tables.get((player, card))
     if table is None:
-        table = points_table(card, game.state.orientation[player], facing_halves(game, player))
+        parts = EDGE_PARTS_BY_HALF[card, game.state.orientation[player]]
+        table = SKULLS[card] + table_memo(game, player).facing_one_hot() @ parts
         memo.points_tables[(player, card)] = read_only(table)
     return table
 
@@ -271,19 +288,28 @@ def _placements_values(
     before = sum(objective_value_now(game, code, player) for code in codes)
     dish = DISH_CARDS[card].dish
     new_bowls: np.ndarray | None = None
+    total_bowls: np.ndarray | None = None
     counts_after: list[list[int]] | None = None
     after: Any = 0
     for code in codes:
         kind = OBJECTIVE_KINDS[code]
         worth: np.ndarray | float  # per placement, or the same for every one (children and teens)
         if is_bowl_objective(code):
-            if new_bowls is None:
-                new_bowls = table_bowls(game, player) + np.einsum(
-                    "sdc,rdc->src",
-                    table_memo(game, player).facing_colours()[where],
-                    JOINS[card, game.state.orientation[player]],
-                )
-            count = new_bowls.max(axis=2) if kind.kind == MASKED_THREE_SAME else new_bowls.sum(axis=2)
+            if kind.kind == MASKED_THREE_SAME:
+                if new_bowls is None:
+                    new_bowls = table_bowls(game, player) + np.einsum(
+                        "sdc,rdc->src",
+                        table_memo(game, player).facing_colours()[where],
+                        JOINS[card, game.state.orientation[player]],
+                    )
+                count = new_bowls.max(axis=2)
+            else:  # all colours together: the bowls there are, plus those the placement closes
+                if total_bowls is None:
+                    joins = JOINS_BY_HALF[card, game.state.orientation[player]]
+                    total_bowls = (
+                        sum(table_bowls(game, player)) + table_memo(game, player).facing_one_hot()[where] @ joins
+                    )
+                count = total_bowls
             worth = np.where(
                 count >= kind.target, float(kind.points), kind.points * PARTIAL_CREDIT * count / kind.target
             )
@@ -299,7 +325,7 @@ def _placements_values(
             counts = [table[kind.dish] for table in counts_after]
             worth = float(counts[player]) if kind.kind == CHILDREN else teens_value(code, player, counts)
         after = after + worth
-    return gained, gained + np.broadcast_to(after, gained.shape) - before
+    return gained, gained + after - before
 
 
 def _counts_after(game: Game, player: int, space: int, dish: int) -> list[list[int]]:
@@ -402,7 +428,7 @@ class PositionMemo:
     again); the engine drops it when a dish is put on a table (scoring its points) or the tables turn, and when
     it loads a position (``forget_position_memo``)."""
 
-    __slots__ = ("best", "best_points", "derived", "placements", "points_tables", "worths")
+    __slots__ = ("best", "best_points", "derived", "objective_values", "placements", "points_tables", "worths")
 
     def __init__(self) -> None:
         self.points_tables: dict[tuple[int, int], np.ndarray] = {}
@@ -410,6 +436,7 @@ class PositionMemo:
         self.best: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
         self.best_points: dict[tuple[int, int], np.ndarray] = {}
         self.worths: dict[tuple[Any, ...], list[float | None]] = {}
+        self.objective_values: dict[tuple[int, int], float] = {}
         #: what other modules derive from the same position (the action features), under keys of their own
         self.derived: dict[tuple[Any, ...], Any] = {}
 
@@ -427,6 +454,7 @@ class TableMemo:
         "_facing",
         "_free",
         "_lines",
+        "_one_hot",
         "_progress",
         "derived",
     )
@@ -439,6 +467,7 @@ class TableMemo:
         self._progress: dict[str, float] = {}
         self._lines: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._colours: np.ndarray | None = None
+        self._one_hot: np.ndarray | None = None
         #: what other modules derive from the table alone (the action features), under keys of their own
         self.derived: dict[Any, Any] = {}
 
@@ -474,6 +503,16 @@ class TableMemo:
             free = np.asarray(self._dishes) < 0
             self._free = (read_only(free), read_only(np.flatnonzero(free)))
         return self._free
+
+    def facing_one_hot(self) -> np.ndarray:
+        """int (16, 24): 1 at column 6 * d + h + 2 where the half facing fixed space s in direction d is h
+        (``facing_halves``: -2 nothing, -1 no half, else a colour)."""
+        if self._one_hot is None:
+            halves = self._facing + 2 + 6 * np.arange(4)  # (16, d)
+            one_hot = np.zeros((NUM_SPACES, 24), dtype=np.int64)
+            one_hot[ALL_SPACES[:, None], halves] = 1
+            self._one_hot = read_only(one_hot)
+        return self._one_hot
 
     def facing_colours(self) -> np.ndarray:
         """int (16, d, c): 1 where the half facing fixed space s in direction d has colour c (``facing_halves``)."""
