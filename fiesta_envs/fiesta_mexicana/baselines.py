@@ -45,6 +45,7 @@ from fiesta_envs.fiesta_mexicana.valuation import (
     best_points_by_number,
     best_rotation,
     objective_worths,
+    table_view,
 )
 
 if TYPE_CHECKING:
@@ -99,8 +100,9 @@ class GreedyPolicy(VersionedPolicy["FiestaMexicana"]):
         self, game: FiestaMexicana, player: int, objectives: list[int] | None = None
     ) -> dict[int, float]:
         """The dish's value on each number ``player`` may bid now (``objectives``: see ``placements_values``)."""
-        numbers = np.flatnonzero(game.legal_bids(player)).tolist()  # each number n as n - 1
-        if not numbers:
+        high_bid = game.state.high_bid
+        numbers = [n for n in table_view(game, player, game.state.orientation[player]).indices if n >= high_bid]
+        if not numbers:  # (each number n above the high bid as n - 1)
             return {}
         held = game.state.objectives[player] if objectives is None else objectives
         best = best_by_number(game, player, game.state.offer, tuple(code for code in held if code >= 0))[1]
@@ -183,12 +185,13 @@ class GreedyPolicy(VersionedPolicy["FiestaMexicana"]):
         return None if best is None else best[1]
 
     def _could_be_outbid(self, game: FiestaMexicana, player: int, number: int) -> bool:
-        for other in range(game.num_players):
-            if other != player:
-                free = game.legal_bids(other)  # numbers above the current high bid
-                if free[number:].any():
-                    return True
-        return False
+        """Whether another player has a free number above ``number`` (itself above the high bid)."""
+        orientation = game.state.orientation
+        return any(
+            table_view(game, other, orientation[other]).highest > number
+            for other in range(game.num_players)
+            if other != player
+        )
 
     def _weakest_objective(self, game: FiestaMexicana, player: int) -> tuple[int, float] | None:
         """The objective slot worth least (``valuation.objective_worths``)."""
@@ -200,14 +203,13 @@ class GreedyPolicy(VersionedPolicy["FiestaMexicana"]):
         if self.version >= 2 and game.filled[player] == NUM_SPACES - 1:
             return self._last_space_rotation(game, player)
 
-        def openness(left_turns: int) -> tuple[int, ...]:
-            orientation = (game.state.orientation[player] + left_turns) % 4
-            free = [v + 1 for v in range(NUM_SPACES) if game.dishes[player][FIXED_OF[orientation][v]] < 0]
-            return tuple(sorted(free, reverse=True)[:3])
+        def openness(left_turns: int) -> int:
+            """The three highest free numbers after the turn, summed."""
+            return table_view(game, player, (game.state.orientation[player] + left_turns) % 4).top_three
 
         # "none" is listed last in ROTATIONS; prefer it on ties by checking it first
         order = [2, 0, 1]
-        best = max(order, key=lambda i: (sum(openness(actions.ROTATION_TURNS[i])), -order.index(i)))
+        best = max(order, key=lambda i: (openness(actions.ROTATION_TURNS[i]), -order.index(i)))
         return actions.ROTATE + best
 
     def _last_space_rotation(self, game: FiestaMexicana, player: int) -> int:

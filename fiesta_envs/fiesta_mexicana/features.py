@@ -29,12 +29,12 @@ start    size  entries
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from fiesta_envs.fiesta_mexicana import actions
-from fiesta_envs.fiesta_mexicana.board import FIXED_OF
 from fiesta_envs.fiesta_mexicana.components import NUM_SPACES
 from fiesta_envs.fiesta_mexicana.valuation import (
     FIXED_OF_ARRAY,
@@ -44,7 +44,7 @@ from fiesta_envs.fiesta_mexicana.valuation import (
     placements_values,
     position_memo,
     read_only,
-    table_memo,
+    table_view,
 )
 
 if TYPE_CHECKING:
@@ -93,36 +93,15 @@ def _place_features(game: Game, player: int, card: int, out: np.ndarray) -> None
     out[PLACE_VALUE : PLACE_VALUE + 4] = np.clip((values[0] + 5.0) / 25.0, 0.0, 1.0)
 
 
-class TableView:
-    """What the action features read of one table turned one way: kept per table and orientation
-    (``valuation.table_memo``), so a table is read again only once a dish is put on it."""
-
-    __slots__ = ("free", "free_flags", "free_numbers", "free_twice", "highest", "top_three")
-
-    def __init__(self, dishes: list[int], orientation: int) -> None:
-        readable = [dishes[space] < 0 for space in FIXED_OF[orientation]]
-        numbers = [v + 1 for v, free in enumerate(readable) if free]  # the free numbers, rising
-        #: the uncovered spaces
-        self.free = len(numbers)
-        #: 1.0 for each free number 1..16, else 0.0 (the ``bid N`` free block)
-        self.free_flags = [1.0 if free else 0.0 for free in readable]
-        #: the flags twice, to zero both bid blocks of covered numbers at once
-        self.free_twice = np.array(self.free_flags * 2)
-        #: bool[16]: the number n reads an uncovered space (entry n - 1)
-        self.free_numbers = read_only(np.array(readable))
-        #: the highest free number (0: none)
-        self.highest = numbers[-1] if numbers else 0
-        #: the three highest free numbers, summed
-        self.top_three = sum(numbers[-3:])
-
-
-def table_view(game: Game, seat: int, orientation: int) -> TableView:
-    """``seat``'s ``TableView`` with the table turned ``orientation`` times left (kept until a dish is put on it)."""
-    views = table_memo(game, seat).derived
-    view = views.get(orientation)
-    if view is None:
-        view = views[orientation] = TableView(game.dishes[seat], orientation)
-    return view
+@functools.lru_cache(maxsize=1024)
+def _outbid_shares(highest: tuple[int, ...]) -> list[float]:
+    """The ``bid N`` outbid block: per number, the share of the other players whose ``highest`` free number is
+    above it."""
+    above = [0] * NUM_SPACES  # above[v]: the other players with a free number above v + 1
+    for h in highest:
+        for v in range(h - 1):
+            above[v] += 1
+    return [count / len(highest) for count in above]
 
 
 def _position_features(game: Game, player: int, card: int) -> np.ndarray:
@@ -138,13 +117,9 @@ def _position_features(game: Game, player: int, card: int) -> np.ndarray:
     mine = views[0]
     out = [0.0] * FEATURES_SIZE
     out[BID_FREE : BID_FREE + NUM_SPACES] = mine.free_flags
-    highest = [view.highest for view in views[1:]]
+    highest = tuple(view.highest for view in views[1:])
     if highest:
-        above = [0] * NUM_SPACES  # above[v]: the other players with a free number above v + 1
-        for h in highest:
-            for v in range(h - 1):
-                above[v] += 1
-        out[BID_OUTBID : BID_OUTBID + NUM_SPACES] = [count / len(highest) for count in above]
+        out[BID_OUTBID : BID_OUTBID + NUM_SPACES] = _outbid_shares(highest)
         out[OTHER_HIGHEST : OTHER_HIGHEST + len(highest)] = [h / NUM_SPACES for h in highest]
     out[FREE_SPACES : FREE_SPACES + n] = [view.free / NUM_SPACES for view in views]
     for slot, worth in enumerate(objective_worths(game, player)):

@@ -18,6 +18,7 @@ scratch, without any of these: the tests compare the two at every step of fuzzed
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -446,6 +447,7 @@ class TableMemo:
     (``table_memo``) until a dish is put on that table, however the tables turn or the points change."""
 
     __slots__ = (
+        "_bits",
         "_bowls",
         "_colours",
         "_counts",
@@ -456,7 +458,6 @@ class TableMemo:
         "_lines",
         "_one_hot",
         "_progress",
-        "derived",
     )
 
     def __init__(self, dishes: list[int], edges: list[tuple[int, int, int, int]], facing: np.ndarray) -> None:
@@ -468,8 +469,7 @@ class TableMemo:
         self._lines: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._colours: np.ndarray | None = None
         self._one_hot: np.ndarray | None = None
-        #: what other modules derive from the table alone (the action features), under keys of their own
-        self.derived: dict[Any, Any] = {}
+        self._bits: int | None = None
 
     def bowls(self) -> list[int]:
         """``scoring.complete_bowls`` of the table (read, do not change)."""
@@ -489,6 +489,12 @@ class TableMemo:
         if progress is None:
             progress = self._progress[kind] = shape_progress(self._dishes, SHAPES[kind])
         return progress
+
+    def free_bits(self) -> int:
+        """The uncovered fixed spaces as bits (bit s: space s)."""
+        if self._bits is None:
+            self._bits = sum(1 << space for space, dish in enumerate(self._dishes) if dish < 0)
+        return self._bits
 
     def free(self) -> np.ndarray:
         """bool (16,): the uncovered fixed spaces (read only)."""
@@ -540,6 +546,40 @@ class TableMemo:
             found = (present.sum(axis=1), np.where(present, dishes, len(DISHES)).min(axis=1), dishes.max(axis=1))
             self._lines[kind] = found
         return found
+
+
+class TableView:
+    """One table's uncovered spaces as its owner reads them with the table turned one way: what bids, the bid
+    features and table turns read (``table_view``; shared by every table with the same spaces uncovered)."""
+
+    __slots__ = ("free", "free_flags", "free_numbers", "free_twice", "highest", "indices", "top_three")
+
+    def __init__(self, free_bits: int, orientation: int) -> None:
+        readable = [bool(free_bits >> space & 1) for space in FIXED_OF[orientation]]
+        #: n - 1 for each free number n, rising
+        self.indices = tuple(v for v, free in enumerate(readable) if free)
+        #: the uncovered spaces
+        self.free = len(self.indices)
+        #: 1.0 for each free number 1..16, else 0.0 (the ``bid N`` free block)
+        self.free_flags = tuple(1.0 if free else 0.0 for free in readable)
+        #: the flags twice, to zero both bid blocks of covered numbers at once
+        self.free_twice = read_only(np.array(self.free_flags * 2))
+        #: bool[16]: the number n reads an uncovered space (entry n - 1)
+        self.free_numbers = read_only(np.array(readable))
+        #: the highest free number (0: none)
+        self.highest = self.indices[-1] + 1 if self.indices else 0
+        #: the three highest free numbers, summed
+        self.top_three = sum(v + 1 for v in self.indices[-3:])
+
+
+@functools.lru_cache(maxsize=8192)
+def _table_view(free_bits: int, orientation: int) -> TableView:
+    return TableView(free_bits, orientation)
+
+
+def table_view(game: Game, player: int, orientation: int) -> TableView:
+    """``player``'s table as read turned ``orientation`` times left (``TableView``)."""
+    return _table_view(table_memo(game, player).free_bits(), orientation)
 
 
 def table_memo(game: Game, player: int) -> TableMemo:
