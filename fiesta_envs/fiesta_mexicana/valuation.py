@@ -184,6 +184,12 @@ SKULLS = np.array([card.skulls for card in DISH_CARDS], dtype=np.int64)
 JOINS = ((MINE >= 0)[..., None] & (MINE[..., None] == np.arange(len(SAUCES)))).astype(np.int64)
 #: JOINS_BY_HALF[card, o, 6 * d + theirs + 2, r]: 1 when that placement closes a bowl against the half ``theirs``
 #: facing edge d (all colours together: a table's ``facing_one_hot`` times this counts the bowls it closes).
+#: JOINS_BY_COLOUR[card, o, 6 * d + theirs + 2, 4 * r + c]: 1 when that placement closes a bowl of colour c against
+#: the half ``theirs`` facing edge d (a table's ``facing_one_hot`` times this counts the bowls closed per colour).
+JOINS_BY_COLOUR = np.zeros((len(DISH_CARDS), 4, 4 * (len(SAUCES) + 2), 4 * len(SAUCES)), dtype=np.int64)
+for _d in range(4):
+    for _c in range(len(SAUCES)):
+        JOINS_BY_COLOUR[:, :, 6 * _d + _c + 2, _c :: len(SAUCES)] = JOINS[:, :, :, _d, _c]
 JOINS_BY_HALF = np.ascontiguousarray(
     np.pad(np.moveaxis(JOINS, 2, -1), [(0, 0), (0, 0), (0, 0), (2, 0), (0, 0)]).reshape(len(DISH_CARDS), 4, -1, 4)
 )
@@ -281,14 +287,13 @@ def _placements_values(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``placements_values`` of the fixed spaces ``where`` with the objectives ``codes``, computed now. Each row
     is computed on its own (any ``where`` gives the same row for a space); the dish counts after the placement
-    take the dish on the first of ``where`` (replacing a dish there). ``all_free``: every one of ``where`` is
-    uncovered (the seniors' shapes are then read from the table's lines, ``TableMemo.lines``)."""
+    take the dish on the first of ``where`` (replacing a dish there). ``all_free``: ``where`` are the table's
+    uncovered spaces (``TableMemo.free_spaces``), whose shapes the table's memo keeps line by line."""
     gained = np.maximum(placement_points_table(game, player, card)[where], -game.state.points[player])
     if not codes or len(where) == 0:
         return gained, gained.astype(float)
     before = sum(objective_value_now(game, code, player) for code in codes)
     dish = DISH_CARDS[card].dish
-    new_bowls: np.ndarray | None = None
     total_bowls: np.ndarray | None = None
     counts_after: list[list[int]] | None = None
     after: Any = 0
@@ -297,13 +302,9 @@ def _placements_values(
         worth: np.ndarray | float  # per placement, or the same for every one (children and teens)
         if is_bowl_objective(code):
             if kind.kind == MASKED_THREE_SAME:
-                if new_bowls is None:
-                    new_bowls = table_bowls(game, player) + np.einsum(
-                        "sdc,rdc->src",
-                        table_memo(game, player).facing_colours()[where],
-                        JOINS[card, game.state.orientation[player]],
-                    )
-                count = new_bowls.max(axis=2)
+                joins = JOINS_BY_COLOUR[card, game.state.orientation[player]]
+                closed = table_memo(game, player).facing_one_hot()[where] @ joins  # (S, r * colour)
+                count = (table_bowls(game, player) + closed.reshape(len(where), 4, len(SAUCES))).max(axis=2)
             else:  # all colours together: the bowls there are, plus those the placement closes
                 if total_bowls is None:
                     joins = JOINS_BY_HALF[card, game.state.orientation[player]]
@@ -316,7 +317,7 @@ def _placements_values(
             )
         elif kind.kind in SHAPES:
             if all_free:
-                progress = table_memo(game, player).shape_progress_after(kind.kind, where, dish)[:, None]
+                progress = table_memo(game, player).shape_progress_after(kind.kind, dish)[:, None]
             else:
                 progress = _shape_progress_after(game.dishes[player], kind.kind, where, dish)[:, None]
             worth = np.where(progress == 1.0, float(kind.points), kind.points * PARTIAL_CREDIT * progress**2)
@@ -449,7 +450,6 @@ class TableMemo:
     __slots__ = (
         "_bits",
         "_bowls",
-        "_colours",
         "_counts",
         "_dishes",
         "_edges",
@@ -466,8 +466,7 @@ class TableMemo:
         self._counts: list[int] | None = None
         self._free: tuple[np.ndarray, np.ndarray] | None = None
         self._progress: dict[str, float] = {}
-        self._lines: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-        self._colours: np.ndarray | None = None
+        self._lines: dict[str, ShapeLines] = {}
         self._one_hot: np.ndarray | None = None
         self._bits: int | None = None
 
@@ -520,32 +519,41 @@ class TableMemo:
             self._one_hot = read_only(one_hot)
         return self._one_hot
 
-    def facing_colours(self) -> np.ndarray:
-        """int (16, d, c): 1 where the half facing fixed space s in direction d has colour c (``facing_halves``)."""
-        if self._colours is None:
-            self._colours = read_only((self._facing[:, :, None] == np.arange(len(SAUCES))).astype(np.int64))
-        return self._colours
+    def shape_progress_after(self, kind: str, dish: int) -> np.ndarray:
+        """``_shape_progress_after`` of ``dish`` on each uncovered space (``free_spaces``), from the lines."""
+        lines = self._lines.get(kind)
+        if lines is None:
+            lines = self._lines[kind] = ShapeLines(self._dishes, kind, self.free_spaces())
+        return lines.progress_after(dish)
 
-    def shape_progress_after(self, kind: str, spaces: np.ndarray, dish: int) -> np.ndarray:
-        """``_shape_progress_after`` for uncovered ``spaces``, from each line's dishes (``lines``)."""
-        filled, lowest, highest = self.lines(kind)
-        member = SHAPE_MEMBER[kind][spaces]  # (S, L)
-        filled_after = filled + member
-        one_kind = (filled_after > 0) & (
-            np.where(member, np.maximum(highest, dish), highest) == np.where(member, np.minimum(lowest, dish), lowest)
-        )
-        return np.where(one_kind, filled_after / SHAPE_CELLS[kind].shape[1], 0.0).max(axis=1)
 
-    def lines(self, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per line of the seniors' shape ``kind``: its covered cells, and the lowest and the highest dish on
-        them (``len(DISHES)`` and -1 when none is covered)."""
-        found = self._lines.get(kind)
-        if found is None:
-            dishes = np.asarray(self._dishes)[SHAPE_CELLS[kind]]  # (L, k)
-            present = dishes >= 0
-            found = (present.sum(axis=1), np.where(present, dishes, len(DISHES)).min(axis=1), dishes.max(axis=1))
-            self._lines[kind] = found
-        return found
+class ShapeLines:
+    """The lines of one seniors' shape on a table: how far each is filled with one dish, now and once a dish is
+    put on an uncovered space of it (``TableMemo.shape_progress_after``)."""
+
+    __slots__ = ("empty", "grown", "member", "now", "single")
+
+    def __init__(self, dishes: list[int], kind: str, free_spaces: np.ndarray) -> None:
+        cells = SHAPE_CELLS[kind]
+        on_cells = np.asarray(dishes)[cells]  # (L, k)
+        present = on_cells >= 0
+        filled = present.sum(axis=1)
+        lowest, highest = np.where(present, on_cells, len(DISHES)).min(axis=1), on_cells.max(axis=1)
+        one_kind = (filled > 0) & (lowest == highest)
+        #: bool (S, L): uncovered space S lies on the line
+        self.member = SHAPE_MEMBER[kind][free_spaces]
+        #: each line's ``shape_progress`` now (share filled with one dish, else 0)
+        self.now = np.where(one_kind, filled / cells.shape[1], 0.0)
+        #: the line's share once one more cell is covered
+        self.grown = (filled + 1) / cells.shape[1]
+        #: lines with nothing on them yet, and the one dish on each line holding only that dish (else -1)
+        self.empty, self.single = filled == 0, np.where(one_kind, lowest, -1)
+
+    def progress_after(self, dish: int) -> np.ndarray:
+        """``shape_progress`` once ``dish`` is put on each uncovered space: each line through the space grows if
+        it held nothing or only ``dish``, and is worth nothing otherwise; the others stay as they are."""
+        after = np.where(self.empty | (self.single == dish), self.grown, 0.0)
+        return np.where(self.member, after, self.now).max(axis=1)
 
 
 class TableView:
