@@ -19,7 +19,7 @@ from fiesta_envs.fiesta_mexicana.features import FEATURES_SIZE, action_features
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 from fiesta_envs.fiesta_mexicana.valuation import (
     best_by_number,
-    best_points_by_number,
+    best_points,
     objective_worths,
     placements_values,
 )
@@ -37,7 +37,9 @@ def reference_greedy_move(monkeypatch: pytest.MonkeyPatch, greedy: GreedyPolicy,
     scratch = fresh(game)
     with monkeypatch.context() as patched:
         patched.setattr(baselines, "best_by_number", reference.best_by_number)
-        patched.setattr(baselines, "best_points_by_number", lambda g, p, c: reference.best_by_number(g, p, c, ())[0])
+        patched.setattr(
+            baselines, "best_points", lambda g, p, c: reference.placements_table(g, p, c, ())[0].max(axis=1)
+        )
         patched.setattr(baselines, "objective_worths", reference.objective_worths)
         patched.setattr(baselines, "best_rotation", reference.best_rotation)
         return int(greedy.act(None, scratch.legal_mask(), scratch, scratch.current_player))
@@ -49,10 +51,7 @@ def check_valuations(game: FiestaMexicana, scratch: FiestaMexicana, seat: int, r
     if card < 0:
         return
     free_numbers = [n for n in range(16) if game.dishes[seat][game.space_of(seat, n + 1)] < 0]
-    np.testing.assert_array_equal(
-        best_points_by_number(game, seat, card)[free_numbers],
-        reference.best_by_number(scratch, seat, card, ())[0][free_numbers],
-    )
+    np.testing.assert_array_equal(best_points(game, seat, card), reference.best_points(scratch, seat, card))
     held = game.state.objectives[seat]
     for objectives in (held, [], [code for code in held if code >= 0][:1], held[1:]):
         codes = tuple(code for code in objectives if code >= 0)

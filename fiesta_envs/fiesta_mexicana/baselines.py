@@ -42,7 +42,7 @@ from fiesta_envs.fiesta_mexicana.state import Phase
 from fiesta_envs.fiesta_mexicana.valuation import (
     PRIOR_VALUE,
     best_by_number,
-    best_points_by_number,
+    best_points,
     best_rotation,
     objective_worths,
     table_view,
@@ -152,7 +152,7 @@ class GreedyPolicy(VersionedPolicy["FiestaMexicana"]):
         rival = game.state.high_bidder
         if rival < 0 or rival == player:
             return 0.0
-        points = float(best_points_by_number(game, rival, game.state.offer)[game.state.high_bid - 1])
+        points = float(best_points(game, rival, game.state.offer)[game.space_of(rival, game.state.high_bid)])
         if game.filled[rival] == NUM_SPACES - 1 and self._estimated_lead(game, player) < points:
             return np.inf  # it would end the game ahead of us
         return DENY_WEIGHT * points / (game.num_players - 1)

@@ -39,11 +39,12 @@ from fiesta_envs.fiesta_mexicana.components import NUM_SPACES
 from fiesta_envs.fiesta_mexicana.valuation import (
     FIXED_OF_ARRAY,
     best_by_number,
-    best_points_by_number,
+    best_points,
     objective_worths,
     placements_values,
     position_memo,
     read_only,
+    table_memo,
     table_view,
 )
 
@@ -116,7 +117,7 @@ def _position_features(game: Game, player: int, card: int) -> np.ndarray:
     views = [table_view(game, seat, state.orientation[seat]) for seat in seats]
     mine = views[0]
     out = [0.0] * FEATURES_SIZE
-    out[BID_FREE : BID_FREE + NUM_SPACES] = mine.free_flags
+    out[BID_FREE : BID_FREE + NUM_SPACES] = mine.free_flags()
     highest = tuple(view.highest for view in views[1:])
     if highest:
         out[BID_OUTBID : BID_OUTBID + NUM_SPACES] = _outbid_shares(highest)
@@ -139,10 +140,10 @@ def _position_features(game: Game, player: int, card: int) -> np.ndarray:
         block[:NUM_SPACES] = (points + 4.0) / 20.0
         block[NUM_SPACES:] = (values + 5.0) / 25.0
         np.minimum(np.maximum(block, 0.0, out=block), 1.0, out=block)  # clipped to [0, 1], so 0 * entry is 0.0
-        block *= mine.free_twice  # covered numbers: 0
+        block *= mine.free_twice()  # covered numbers: 0
         vector[BID_POINTS : BID_VALUE + NUM_SPACES] = block
     for k, other in enumerate(seats[1:]):
         if views[k + 1].free:
-            best = best_points_by_number(game, other, card)[views[k + 1].free_numbers].max()
+            best = best_points(game, other, card)[table_memo(game, other).free()].max()
             vector[OTHER_POINTS + k] = _points(int(best))
     return vector

@@ -106,6 +106,12 @@ def placements_table(game: Game, player: int, card: int, codes: tuple[int, ...])
     return placements_values(game, player, ALL_SPACES, card, codes, int(free.argmax()))
 
 
+def best_points(game: Game, player: int, card: int) -> np.ndarray:
+    """``valuation.best_points``: the best turn's points after the score floor on each fixed space."""
+    gained = np.maximum(placement_points_table(game, player, card), -game.state.points[player])
+    return gained.max(axis=1)
+
+
 def best_by_number(game: Game, player: int, card: int, codes: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     """``valuation.best_by_number``: the best turn's points and value on the space reading each number."""
     points, values = placements_table(game, player, card, codes)

@@ -18,7 +18,6 @@ scratch, without any of these: the tests compare the two at every step of fuzzed
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -383,16 +382,15 @@ def objective_worths(game: Game, player: int) -> list[float | None]:
     return list(worths)
 
 
-def best_points_by_number(game: Game, player: int, card: int) -> np.ndarray:
-    """For ``card`` on the space reading each number 1..16 of ``player``'s table (entry n - 1), the points of its
-    best turn after the score floor (what anybody can work out for an opponent; covered numbers included).
-    Once per table position: read only."""
+def best_points(game: Game, player: int, card: int) -> np.ndarray:
+    """For ``card`` on each fixed space of ``player``'s table, the points of its best turn after the score floor
+    (what anybody can work out for an opponent; covered spaces included). Once per table position: read only."""
     memo = position_memo(game)
     key = (player, card)
     found = memo.best_points.get(key)
     if found is None:
         best = np.maximum(placement_points_table(game, player, card).max(axis=1), -game.state.points[player])
-        found = memo.best_points[key] = read_only(best[FIXED_OF_ARRAY[game.state.orientation[player]]])
+        found = memo.best_points[key] = read_only(best)
     return found
 
 
@@ -448,7 +446,6 @@ class TableMemo:
     (``table_memo``) until a dish is put on that table, however the tables turn or the points change."""
 
     __slots__ = (
-        "_bits",
         "_bowls",
         "_counts",
         "_dishes",
@@ -458,6 +455,7 @@ class TableMemo:
         "_lines",
         "_one_hot",
         "_progress",
+        "views",
     )
 
     def __init__(self, dishes: list[int], edges: list[tuple[int, int, int, int]], facing: np.ndarray) -> None:
@@ -468,7 +466,8 @@ class TableMemo:
         self._progress: dict[str, float] = {}
         self._lines: dict[str, ShapeLines] = {}
         self._one_hot: np.ndarray | None = None
-        self._bits: int | None = None
+        #: ``table_view`` per orientation
+        self.views: dict[int, TableView] = {}
 
     def bowls(self) -> list[int]:
         """``scoring.complete_bowls`` of the table (read, do not change)."""
@@ -488,12 +487,6 @@ class TableMemo:
         if progress is None:
             progress = self._progress[kind] = shape_progress(self._dishes, SHAPES[kind])
         return progress
-
-    def free_bits(self) -> int:
-        """The uncovered fixed spaces as bits (bit s: space s)."""
-        if self._bits is None:
-            self._bits = sum(1 << space for space, dish in enumerate(self._dishes) if dish < 0)
-        return self._bits
 
     def free(self) -> np.ndarray:
         """bool (16,): the uncovered fixed spaces (read only)."""
@@ -558,36 +551,45 @@ class ShapeLines:
 
 class TableView:
     """One table's uncovered spaces as its owner reads them with the table turned one way: what bids, the bid
-    features and table turns read (``table_view``; shared by every table with the same spaces uncovered)."""
+    features and table turns read (``table_view``: kept per table and orientation until a dish is put on it)."""
 
-    __slots__ = ("free", "free_flags", "free_numbers", "free_twice", "highest", "indices", "top_three")
+    __slots__ = ("_flags", "_twice", "free", "highest", "indices", "top_three")
 
-    def __init__(self, free_bits: int, orientation: int) -> None:
-        readable = [bool(free_bits >> space & 1) for space in FIXED_OF[orientation]]
+    def __init__(self, dishes: list[int], orientation: int) -> None:
         #: n - 1 for each free number n, rising
-        self.indices = tuple(v for v, free in enumerate(readable) if free)
+        self.indices = tuple(v for v, space in enumerate(FIXED_OF[orientation]) if dishes[space] < 0)
         #: the uncovered spaces
         self.free = len(self.indices)
-        #: 1.0 for each free number 1..16, else 0.0 (the ``bid N`` free block)
-        self.free_flags = tuple(1.0 if free else 0.0 for free in readable)
-        #: the flags twice, to zero both bid blocks of covered numbers at once
-        self.free_twice = read_only(np.array(self.free_flags * 2))
-        #: bool[16]: the number n reads an uncovered space (entry n - 1)
-        self.free_numbers = read_only(np.array(readable))
         #: the highest free number (0: none)
         self.highest = self.indices[-1] + 1 if self.indices else 0
         #: the three highest free numbers, summed
-        self.top_three = sum(v + 1 for v in self.indices[-3:])
+        self.top_three = sum(self.indices[-3:]) + len(self.indices[-3:])
+        self._flags: list[float] | None = None
+        self._twice: np.ndarray | None = None
 
+    def free_flags(self) -> list[float]:
+        """1.0 for each free number 1..16, else 0.0 (the ``bid N`` free block; read, do not change)."""
+        if self._flags is None:
+            flags = [0.0] * NUM_SPACES
+            for v in self.indices:
+                flags[v] = 1.0
+            self._flags = flags
+        return self._flags
 
-@functools.lru_cache(maxsize=8192)
-def _table_view(free_bits: int, orientation: int) -> TableView:
-    return TableView(free_bits, orientation)
+    def free_twice(self) -> np.ndarray:
+        """``free_flags`` twice, to zero both bid blocks of covered numbers at once (read only)."""
+        if self._twice is None:
+            self._twice = read_only(np.array(self.free_flags() * 2))
+        return self._twice
 
 
 def table_view(game: Game, player: int, orientation: int) -> TableView:
-    """``player``'s table as read turned ``orientation`` times left (``TableView``)."""
-    return _table_view(table_memo(game, player).free_bits(), orientation)
+    """``player``'s table as read turned ``orientation`` times left (``TableView``; kept in its ``table_memo``)."""
+    views = table_memo(game, player).views
+    view = views.get(orientation)
+    if view is None:
+        view = views[orientation] = TableView(game.dishes[player], orientation)
+    return view
 
 
 def table_memo(game: Game, player: int) -> TableMemo:
