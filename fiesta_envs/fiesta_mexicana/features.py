@@ -94,6 +94,10 @@ def _place_features(game: Game, player: int, card: int, out: np.ndarray) -> None
     out[PLACE_VALUE : PLACE_VALUE + 4] = np.clip((values[0] + 5.0) / 25.0, 0.0, 1.0)
 
 
+_BID_OFFSETS = np.repeat([4.0, 5.0], NUM_SPACES)
+_BID_SCALES = np.repeat([20.0, 25.0], NUM_SPACES)
+
+
 @functools.lru_cache(maxsize=1024)
 def _outbid_shares(highest: tuple[int, ...]) -> list[float]:
     """The ``bid N`` outbid block: per number, the share of the other players whose ``highest`` free number is
@@ -135,10 +139,8 @@ def _position_features(game: Game, player: int, card: int) -> np.ndarray:
     vector[DISH_VALID] = 1.0
     if mine.free:  # each free number: the best turn on the space it reads (every space valued once, in memo)
         held = tuple(code for code in state.objectives[player] if code >= 0)
-        points, values = best_by_number(game, player, card, held)
-        block = np.empty(2 * NUM_SPACES)  # bid N: points, then value, of the best turn on the space reading N
-        block[:NUM_SPACES] = (points + 4.0) / 20.0
-        block[NUM_SPACES:] = (values + 5.0) / 25.0
+        # bid N: points, then value, of the best turn on the space reading N: (points + 4) / 20, (value + 5) / 25
+        block = (np.concatenate(best_by_number(game, player, card, held)) + _BID_OFFSETS) / _BID_SCALES
         np.minimum(np.maximum(block, 0.0, out=block), 1.0, out=block)  # clipped to [0, 1], so 0 * entry is 0.0
         block *= mine.free_twice()  # covered numbers: 0
         vector[BID_POINTS : BID_VALUE + NUM_SPACES] = block

@@ -178,6 +178,8 @@ EDGE_PARTS = np.ascontiguousarray(np.moveaxis(EDGE_POINTS[MINE + 1], 2, -1))
 #: multiply with a table's ``TableMemo.facing_one_hot``.
 EDGE_PARTS_BY_HALF = np.ascontiguousarray(EDGE_PARTS.reshape(len(DISH_CARDS), 4, 4 * (len(SAUCES) + 2), 4))
 SKULLS = np.array([card.skulls for card in DISH_CARDS], dtype=np.int64)
+#: HALF_ONE_HOT[h + 2]: the six possible halves facing an edge (``facing_halves``), one-hot.
+HALF_ONE_HOT = np.eye(len(SAUCES) + 2, dtype=np.int64)
 #: JOINS[card, o, r, d, c]: 1 when that placement (as in ``MINE``) has a half of colour c on edge d: it closes a
 #: bowl of colour c wherever the neighbour's half facing edge d has that colour.
 JOINS = ((MINE >= 0)[..., None] & (MINE[..., None] == np.arange(len(SAUCES)))).astype(np.int64)
@@ -498,18 +500,16 @@ class TableMemo:
 
     def _free_spaces(self) -> tuple[np.ndarray, np.ndarray]:
         if self._free is None:
-            free = np.asarray(self._dishes) < 0
-            self._free = (read_only(free), read_only(np.flatnonzero(free)))
+            free = [dish < 0 for dish in self._dishes]
+            spaces = [space for space, uncovered in enumerate(free) if uncovered]
+            self._free = (read_only(np.array(free)), read_only(np.array(spaces, dtype=np.intp)))
         return self._free
 
     def facing_one_hot(self) -> np.ndarray:
         """int (16, 24): 1 at column 6 * d + h + 2 where the half facing fixed space s in direction d is h
         (``facing_halves``: -2 nothing, -1 no half, else a colour)."""
         if self._one_hot is None:
-            halves = self._facing + 2 + 6 * np.arange(4)  # (16, d)
-            one_hot = np.zeros((NUM_SPACES, 24), dtype=np.int64)
-            one_hot[ALL_SPACES[:, None], halves] = 1
-            self._one_hot = read_only(one_hot)
+            self._one_hot = read_only(HALF_ONE_HOT[self._facing + 2].reshape(NUM_SPACES, -1))
         return self._one_hot
 
     def shape_progress_after(self, kind: str, dish: int) -> np.ndarray:
