@@ -276,9 +276,12 @@ def placements_table(
     if found is None:
         table = table_memo(game, player)
         spaces = table.free_spaces()
-        points, values = np.zeros((NUM_SPACES, 4), dtype=np.int64), np.zeros((NUM_SPACES, 4))
-        if len(spaces):  # the uncovered spaces only: nobody reads the rows of covered ones
-            points[spaces], values[spaces] = _placements_values(game, player, spaces, card, codes, all_free=True)
+        if not codes:  # points only: every space at once
+            points, values = _placements_values(game, player, ALL_SPACES, card, codes)
+        else:  # the uncovered spaces only: nobody reads the rows of covered ones
+            points, values = np.zeros((NUM_SPACES, 4), dtype=np.int64), np.zeros((NUM_SPACES, 4))
+            if len(spaces):
+                points[spaces], values[spaces] = _placements_values(game, player, spaces, card, codes, all_free=True)
         found = memo.placements[key] = (read_only(points), read_only(values), table.free())
     return found
 
@@ -418,8 +421,12 @@ def best_by_number(game: Game, player: int, card: int, codes: tuple[int, ...]) -
     found = memo.best.get(key)
     if found is None:
         points, values, _ = placements_table(game, player, card, codes)
-        view = FIXED_OF_ARRAY[game.state.orientation[player]]
-        found = memo.best[key] = (read_only(points.max(axis=1)[view]), read_only(values.max(axis=1)[view]))
+        best_points = points.max(axis=1)[FIXED_OF_ARRAY[game.state.orientation[player]]]
+        if codes:
+            best_values = values.max(axis=1)[FIXED_OF_ARRAY[game.state.orientation[player]]]
+        else:  # the values are the points
+            best_values = best_points.astype(float)
+        found = memo.best[key] = (read_only(best_points), read_only(best_values))
     return found
 
 
