@@ -90,12 +90,14 @@ def _place_features(game: Game, player: int, card: int, out: np.ndarray) -> None
     """The ``place R`` entries of the winner placing ``card``."""
     view = FIXED_OF_ARRAY[game.state.orientation[player]]
     points, values = placements_values(game, player, [view[game.state.high_bid - 1]], card)
-    out[PLACE_POINTS : PLACE_POINTS + 4] = np.clip((points[0] + 4.0) / 20.0, 0.0, 1.0)
-    out[PLACE_VALUE : PLACE_VALUE + 4] = np.clip((values[0] + 5.0) / 25.0, 0.0, 1.0)
+    place = (np.concatenate((points[0], values[0])) + _PLACE_OFFSETS) / _PLACE_SCALES  # as the bid blocks
+    out[PLACE_POINTS : PLACE_VALUE + 4] = np.minimum(np.maximum(place, 0.0), 1.0)
 
 
 _BID_OFFSETS = np.repeat([4.0, 5.0], NUM_SPACES)
 _BID_SCALES = np.repeat([20.0, 25.0], NUM_SPACES)
+_PLACE_OFFSETS = np.repeat([4.0, 5.0], 4)
+_PLACE_SCALES = np.repeat([20.0, 25.0], 4)
 
 
 @functools.lru_cache(maxsize=1024)
