@@ -100,9 +100,9 @@ class GreedyPolicy(VersionedPolicy["FiestaMexicana"]):
         self, game: FiestaMexicana, player: int, objectives: list[int] | None = None
     ) -> dict[int, float]:
         """The dish's value on each number ``player`` may bid now (``objectives``: see ``placements_values``)."""
-        high_bid = game.state.high_bid
+        high_bid = game.state.high_bid  # the free numbers above it, each number n as n - 1:
         numbers = [n for n in table_view(game, player, game.state.orientation[player]).indices if n >= high_bid]
-        if not numbers:  # (each number n above the high bid as n - 1)
+        if not numbers:
             return {}
         held = game.state.objectives[player] if objectives is None else objectives
         best = best_by_number(game, player, game.state.offer, tuple(code for code in held if code >= 0))[1]

@@ -101,14 +101,14 @@ _PLACE_SCALES = np.repeat([20.0, 25.0], 4)
 
 
 @functools.lru_cache(maxsize=1024)
-def _outbid_shares(highest: tuple[int, ...]) -> list[float]:
+def _outbid_shares(highest: tuple[int, ...]) -> tuple[float, ...]:
     """The ``bid N`` outbid block: per number, the share of the other players whose ``highest`` free number is
     above it."""
     above = [0] * NUM_SPACES  # above[v]: the other players with a free number above v + 1
     for h in highest:
         for v in range(h - 1):
             above[v] += 1
-    return [count / len(highest) for count in above]
+    return tuple(count / len(highest) for count in above)
 
 
 def _position_features(game: Game, player: int, card: int) -> np.ndarray:

@@ -10,9 +10,11 @@ Every function reads only what the valuing player may know: the public tables an
 Computed once per table position: ``position_memo`` keeps every answer on the engine until a dish is put on
 a table (with its points) or the tables turn, so the action features of every seat, ``greedy`` and the
 search read the same numbers during an auction's bids and passes. ``placements_table`` values the dish on
-every space at once, ``best_by_number`` its best turn on each number. What one table alone decides (its bowls,
-dish counts, shapes begun) is kept longer, in ``table_memo``, until a dish is put on that table; the engine
-keeps each table's ``facing_halves`` up to date as dishes are placed. ``reference`` computes every answer from
+every space at once, ``best_by_number`` its best turn on each number, ``best_points`` the points anybody can
+work out for an opponent. What one table alone decides (its bowls, dish counts, seniors' lines, the halves
+facing each space, its free numbers as read turned each way: ``table_view``) is kept longer, in ``table_memo``,
+until a dish is put on that table; the engine keeps each table's ``facing_halves`` up to date as dishes are
+placed. ``reference`` computes every answer from
 scratch, without any of these: the tests compare the two at every step of fuzzed games.
 """
 
