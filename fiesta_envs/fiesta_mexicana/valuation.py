@@ -422,13 +422,14 @@ def best_by_number(game: Game, player: int, card: int, codes: tuple[int, ...]) -
     key = (player, card, codes)
     found = memo.best.get(key)
     if found is None:
-        points, values, _ = placements_table(game, player, card, codes)
-        best_points = points.max(axis=1)[FIXED_OF_ARRAY[game.state.orientation[player]]]
+        view = FIXED_OF_ARRAY[game.state.orientation[player]]
         if codes:
-            best_values = values.max(axis=1)[FIXED_OF_ARRAY[game.state.orientation[player]]]
-        else:  # the values are the points
-            best_values = best_points.astype(float)
-        found = memo.best[key] = (read_only(best_points), read_only(best_values))
+            points, values, _ = placements_table(game, player, card, codes)
+            top_points, top_values = points.max(axis=1)[view], values.max(axis=1)[view]
+        else:  # the values are the points: those anybody can work out (``best_points``)
+            top_points = best_points(game, player, card)[view]
+            top_values = top_points.astype(float)
+        found = memo.best[key] = (read_only(top_points), read_only(top_values))
     return found
 
 
