@@ -494,10 +494,10 @@ class TableMemo:
         return self._counts
 
     def shape_progress(self, kind: str) -> float:
-        """``shape_progress`` of the table for the seniors' shape ``kind``."""
+        """``shape_progress`` of the table for the seniors' shape ``kind`` (its best line now)."""
         progress = self._progress.get(kind)
         if progress is None:
-            progress = self._progress[kind] = shape_progress(self._dishes, SHAPES[kind])
+            progress = self._progress[kind] = float(self._shape_lines(kind).now.max())
         return progress
 
     def free(self) -> np.ndarray:
@@ -524,10 +524,13 @@ class TableMemo:
 
     def shape_progress_after(self, kind: str, dish: int) -> np.ndarray:
         """``_shape_progress_after`` of ``dish`` on each uncovered space (``free_spaces``), from the lines."""
+        return self._shape_lines(kind).progress_after(dish)
+
+    def _shape_lines(self, kind: str) -> ShapeLines:
         lines = self._lines.get(kind)
         if lines is None:
             lines = self._lines[kind] = ShapeLines(self._dishes, kind, self.free_spaces())
-        return lines.progress_after(dish)
+        return lines
 
 
 class ShapeLines:
