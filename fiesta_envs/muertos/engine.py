@@ -254,3 +254,11 @@ class MuertosGame(Game):
         twin._mask_cache = None
         twin.actions_applied = 0
         return twin
+
+    def determinize(self, seat: int, rng: np.random.Generator) -> MuertosGame:
+        """A copy as ``seat`` may believe the game to be: the others' characters, the number cards, the words it
+        has not seen and the guesses not yet revealed drawn afresh from what it knows, chance re-seeded
+        (``muertos.determinization``)."""
+        from fiesta_envs.muertos.determinization import determinize
+
+        return determinize(self, seat, rng)
