@@ -82,6 +82,7 @@ class WritingModel:
         characters[:, :n] = _rows(shared, meanings, lexicon.character_links & static[None, :])
         characters[:, n] = characters[:, :n].sum(axis=1) == 0
         self.characters = characters
+        self._by_next = np.ascontiguousarray(words.T)  # row t: the probability of writing t after each prompt
         self._messages: dict[tuple[Any, ...], list[np.ndarray]] = {}
 
     def state(self, tooth: int) -> int:
@@ -115,7 +116,8 @@ class WritingModel:
                 here = only
             here.flags.writeable = False
             messages[p] = here
-            after = self.words @ here
+            present = np.flatnonzero(here)
+            after = here[present] @ self._by_next[present]  # the words matrix times ``here``, over its non-zeros
             top = float(after.max())
             if top > 0:
                 after /= top
