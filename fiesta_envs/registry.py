@@ -43,7 +43,8 @@ class GameSpec:
 
     def agent_classes(self) -> dict[str, type[Policy]]:
         """Every agent a name gives without a path: ``random``, the scripted baselines and ``search`` (where
-        the game has one; ``team_search`` in the cooperative games). Training draws its opponents from the baselines only: a search is too slow."""
+        the game has one; ``team_search`` in the cooperative games). Training draws its opponents from the
+        baselines only: a search is too slow."""
         from fiesta_envs.core.policy import RandomPolicy
 
         search = {self.search_name: _load(self.search)} if self.search else {}

@@ -16,7 +16,8 @@ is drawn afresh here, from what the seat knows only:
 
 Characters, numbers and words are drawn from a model of how the team writes: a writer picks a legal word with
 probability proportional to ``exp(WRITER_SHARPNESS x value)``, ``value`` being the ``associative`` team's (tags
-shared with the prompt less 0.3 per other meaning, ``muertos.writing``). A skull's character and number are
+shared with the prompt less 0.3 per other meaning, ``muertos.writing``), or, ``ANY_WORD`` of the time, any legal
+word alike. A skull's character and number are
 drawn in proportion to the probability that such writers produce the words the seat saw on it, the hidden words
 then by forward sampling given those words (exact for one skull; the skulls are drawn one after another, each
 among the characters and numbers the earlier ones left). Others' guesses not yet revealed are played again by
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -45,14 +46,19 @@ if TYPE_CHECKING:
 
 #: How sharply the modelled writer prefers the words of higher value (per unit of ``associative``'s value).
 WRITER_SHARPNESS = 5.0
+#: The share of the modelled writer's choices made among all legal words alike (a writer may write any of them).
+ANY_WORD = 0.02
 #: What each other meaning of a word costs (``muertos.writing.PRECISION_WEIGHT``).
 _PRECISION = 0.3
 #: Writing models kept (one per set of constraint cards).
 _MODELS_KEPT = 6
 #: Backward messages kept per model (one per chain of evidence).
 _MESSAGES_KEPT = 4096
+#: Likelihood tables kept (one per state of a seat's knowledge).
+_LIKELIHOODS: dict[tuple[Any, ...], list[np.ndarray]] = {}
+_LIKELIHOODS_KEPT = 64
 #: Tries at drawing a consistent assignment of characters and numbers before completing one at random.
-_ATTEMPTS = 8
+_ATTEMPTS = 16
 
 
 class WritingModel:
@@ -132,7 +138,10 @@ def _rows(shared: np.ndarray, meanings: np.ndarray, allowed: np.ndarray) -> np.n
     top[~np.isfinite(top)] = 0.0
     weights = np.exp(logits - top)
     sums = weights.sum(axis=1, keepdims=True)
-    return np.divide(weights, sums, out=np.zeros_like(weights), where=sums > 0)
+    softmax = np.divide(weights, sums, out=np.zeros_like(weights), where=sums > 0)
+    counts = allowed.sum(axis=1, keepdims=True).astype(np.float32)
+    uniform = np.divide(allowed.astype(np.float32), counts, out=np.zeros_like(weights), where=counts > 0)
+    return (1.0 - ANY_WORD) * softmax + ANY_WORD * uniform
 
 
 @functools.lru_cache(maxsize=_MODELS_KEPT)
@@ -179,8 +188,8 @@ def determinize(game: MuertosGame, seat: int, rng: np.random.Generator) -> Muert
     game_round = game.state.round
     if not game.state.over and game_round.phase != Phase.DONE:
         state["round"] = _drawn_round(game_round, seat, rng)
-    world = rebuilt(game, state, rng)
-    if not world.state.over and Phase.DEDUCE <= game_round.phase <= Phase.DEDUCE:
+    world = cast("MuertosGame", rebuilt(game, state, rng))
+    if not world.state.over and game_round.phase == Phase.DEDUCE:
         _replay_guesses(world, seat)
     return world
 
@@ -213,20 +222,14 @@ def _drawn_round(game_round: Round, seat: int, rng: np.random.Generator) -> dict
         pool = sorted(set(table) - set(own.values()))
     else:
         pool = sorted(set(game_round.deck_pool()) - set(own.values()) - set(own_offers))
-    # skulls whose final word the seat knows first (their numbers are pinned), then its own, then the rest
-    pinned = [j for j in range(skulls) if STEPS - 1 in known.get(j, {})]
-    rest = [int(j) for j in rng.permutation(skulls) if int(j) not in pinned and int(j) not in own]
-    order = pinned + [j for j in own_skulls if j not in pinned] + rest
+    likelihoods = _likelihoods(model, skulls, own, known, pool, finals if deduced else None, by_number)
+    assigned = None
     for _attempt in range(_ATTEMPTS):
-        assigned = _assignment(
-            model, order, own, known, pool, finals if deduced else None, by_number, skulls, rng
-        )
+        assigned = _assignment(likelihoods, own, pool, deduced, rng)
         if assigned is not None:
             break
-    else:  # no consistent assignment found by sequential drawing: the last one, completed at random
-        assigned = _assignment(
-            model, order, own, known, pool, finals if deduced else None, by_number, skulls, rng, strict=False
-        )
+    else:  # no consistent assignment found by sequential drawing: one completed at random where it must
+        assigned = _assignment(likelihoods, own, pool, deduced, rng, strict=False)
     assert assigned is not None
     characters, numbers = assigned
     free_characters = set(pool) - set(characters)
@@ -266,52 +269,139 @@ def _drawn_round(game_round: Round, seat: int, rng: np.random.Generator) -> dict
     return fields
 
 
-def _assignment(
+def _likelihoods(
     model: WritingModel,
-    order: list[int],
+    skulls: int,
     own: dict[int, int],
     known: dict[int, dict[int, int]],
     pool: list[int],
     finals: list[int] | None,
     by_number: list[int],
-    skulls: int,
-    rng: np.random.Generator,
-    strict: bool = True,
-) -> tuple[list[int], list[int]] | None:
-    """Characters by skull and (with ``finals``: from the deduction on) skull indices by number, drawn skull by
-    skull in ``order`` in proportion to how likely the writers produce what the seat saw; None when a skull
-    has no possible choice left (``strict``; otherwise it takes any choice left)."""
-    characters = [-1] * skulls
-    numbers = [-1] * skulls
-    free_characters = set(pool)
-    free_numbers = set(range(skulls))
-    for j in order:
+) -> list[np.ndarray]:
+    """Per skull: (characters, numbers) how likely the modelled writers produce what the seat saw on it, with
+    that character (its own for the seat's skulls, else each of ``pool``) and (with ``finals``: from the
+    deduction on) that number card's final word; one column before the deduction. Kept while the seat's
+    knowledge stays the same (the decisions of a deduction)."""
+    key = (
+        id(model),
+        skulls,
+        tuple(sorted(own.items())),
+        tuple((j, tuple(sorted(teeth.items()))) for j, teeth in sorted(known.items())),
+        tuple(pool),
+        None if finals is None else tuple(finals),
+        tuple(by_number),
+    )
+    found = _LIKELIHOODS.get(key)
+    if found is not None:
+        return found
+    tables = []
+    for j in range(skulls):
         evidence = known.get(j, {})
-        choices_c = [own[j]] if j in own else sorted(free_characters)
-        choices_d = sorted(free_numbers) if finals is not None else [-1]
+        choices_c = [own[j]] if j in own else pool
+        choices_d = range(skulls) if finals is not None else [-1]
         weights = np.zeros((len(choices_c), len(choices_d)))
         for b, d in enumerate(choices_d):
             chain = dict(evidence)
-            if d >= 0:
-                if chain.get(STEPS - 1, finals[d]) != finals[d]:  # type: ignore[index]
+            if finals is not None:
+                if chain.get(STEPS - 1, finals[d]) != finals[d]:
                     continue  # the seat wrote this skull's final word: not this number's
-                chain[STEPS - 1] = finals[d]  # type: ignore[index]
+                chain[STEPS - 1] = finals[d]
             weights[:, b] = _start_weights(model, choices_c, chain, max(chain) if chain else -1)
-            if by_number and d >= 0:
+            if by_number:
                 weights[:, b] *= np.array([c == by_number[d] for c in choices_c], dtype=float)
+        weights.flags.writeable = False
+        tables.append(weights)
+    if len(_LIKELIHOODS) >= _LIKELIHOODS_KEPT:
+        _LIKELIHOODS.clear()
+    _LIKELIHOODS[key] = tables
+    return tables
+
+
+def _assignment(
+    likelihoods: list[np.ndarray],
+    own: dict[int, int],
+    pool: list[int],
+    numbered: bool,
+    rng: np.random.Generator,
+    strict: bool = True,
+) -> tuple[list[int], list[int]] | None:
+    """Characters by skull and skull indices by number (all -1 before the deduction), drawn skull by skull in
+    proportion to ``likelihoods`` among the characters and numbers left, the skull with the fewest possible
+    choices first (numbers, then characters); None when a skull has no possible choice left (``strict``;
+    otherwise it takes any left)."""
+    skulls = len(likelihoods)
+    characters = [-1] * skulls
+    numbers = [-1] * skulls
+    free_c = np.ones(len(pool), dtype=bool)
+    free_d = np.ones(likelihoods[0].shape[1], dtype=bool)
+    left = [int(j) for j in rng.permutation(skulls)]
+    while left:
+        masked = {}
+        for j in left:
+            rows = np.ones(1, dtype=bool) if j in own else free_c
+            masked[j] = likelihoods[j] * rows[:, None] * free_d[None, :]
+        j = min(left, key=lambda k: _choices_left(masked[k]))
+        left.remove(j)
+        weights = _keeping_the_rest_possible(masked[j], [masked[k] for k in left], [k in own for k in left])
         if weights.sum() > 0:
             flat = _pick(weights.ravel(), rng)
         elif strict:
             return None
         else:
-            flat = int(rng.integers(weights.size))
-        a, b = divmod(flat, len(choices_d))
-        characters[j] = choices_c[a]
-        free_characters.discard(choices_c[a])
-        if finals is not None:
-            numbers[choices_d[b]] = j
-            free_numbers.discard(choices_d[b])
+            rows = np.ones(1, dtype=bool) if j in own else free_c
+            open_pairs = np.flatnonzero((rows[:, None] & free_d[None, :]).ravel())
+            flat = int(open_pairs[rng.integers(len(open_pairs))])
+        a, b = divmod(flat, weights.shape[1])
+        if j in own:
+            characters[j] = own[j]
+        else:
+            characters[j] = pool[a]
+            free_c[a] = False
+        if numbered:
+            numbers[b] = j
+            free_d[b] = False
     return characters, numbers
+
+
+def _keeping_the_rest_possible(weights: np.ndarray, others: list[np.ndarray], owned: list[bool]) -> np.ndarray:
+    """``weights`` without the numbers (columns) and characters (rows) whose choice would leave the skulls
+    ``others`` (their masked likelihoods) without distinct numbers, or distinct characters, each may have."""
+    kept = weights.copy()
+    columns = [set(np.flatnonzero(other.any(axis=0)).tolist()) for other in others]
+    if kept.shape[1] > 1:
+        for b in np.flatnonzero(kept.any(axis=0)).tolist():
+            if not _matchable([column - {b} for column in columns]):
+                kept[:, b] = 0.0
+    rows = [
+        set(np.flatnonzero(other.any(axis=1)).tolist()) for other, own in zip(others, owned, strict=True) if not own
+    ]
+    if kept.shape[0] > 1 and len(kept) <= 2 * TABLE_SIZE:  # characters are scarce from the deduction on
+        for a in np.flatnonzero(kept.any(axis=1)).tolist():
+            if not _matchable([row - {a} for row in rows]):
+                kept[a, :] = 0.0
+    return kept
+
+
+def _matchable(supports: list[set[int]]) -> bool:
+    """Whether every set can be given a distinct member of its own (bipartite matching by augmenting paths)."""
+    owner: dict[int, int] = {}
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for x in supports[i]:
+            if x not in seen:
+                seen.add(x)
+                if x not in owner or augment(owner[x], seen):
+                    owner[x] = i
+                    return True
+        return False
+
+    return all(augment(i, set()) for i in range(len(supports)))
+
+
+def _choices_left(weights: np.ndarray) -> tuple[int, int, int]:
+    """How constrained a skull is: the numbers it may still have, then the characters, then the pairs."""
+    possible = weights > 0
+    return int(possible.any(axis=0).sum()), int(possible.any(axis=1).sum()), int(possible.sum())
 
 
 def _start_weights(model: WritingModel, characters: Sequence[int], chain: dict[int, int], last: int) -> np.ndarray:
@@ -363,9 +453,7 @@ def _drawn_draw(
         offer = own_offers if other == seat else [deck.pop(), deck.pop()]
         offers.append(offer)
         if other < game_round.seat:
-            characters[other] = (
-                game_round.characters[other] if other == seat else offer[int(rng.integers(2))]
-            )
+            characters[other] = game_round.characters[other] if other == seat else offer[int(rng.integers(2))]
     fields.update(
         offers=offers,
         characters=characters,

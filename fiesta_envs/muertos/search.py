@@ -7,7 +7,8 @@ the seat may believe it to be (``MuertosGame.determinize``: the others' characte
 words it has not seen and the guesses not yet revealed drawn afresh), each candidate played in each copy, then
 the whole team plays on with ``associative`` in every seat (or the ``rollout`` agent) to the end of the round.
 
-The value of a rollout is the team's result at the end of that round: skulls appeased in Fiesta de los
+A decision stops after ``SETTLED`` copies when every candidate got the same value in each of them (nothing to
+choose between). The value of a rollout is the team's result at the end of that round: skulls appeased in Fiesta de los
 Muertos; in La Catrina the flowers, plus, when the campaign goes on, what the rounds left are worth
 (``CONTINUATION``: the flowers the ``associative`` team adds on average from the next round on). The seat
 keeps ``associative``'s choice unless another candidate beats it by more than one standard error of their
@@ -16,7 +17,7 @@ paired differences (``MonteCarloSearch.choose``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
 
@@ -58,6 +59,8 @@ class MuertosTeamSearch(MonteCarloSearch):
     #: Shortlist candidates compared at a decision when no ``width`` is given.
     default_width = 4
     agent_valued_options = ("proposer", "rollout")
+    #: Copies after which a decision whose candidates all got the same value in every copy stops searching.
+    SETTLED: ClassVar[int] = 3
 
     @classmethod
     def agent_options(cls) -> dict[str, Option]:
@@ -96,6 +99,23 @@ class MuertosTeamSearch(MonteCarloSearch):
         listed = SHORTLIST_V2.build(game, player).actions
         others = [int(a) for a in listed if a != NO_CANDIDATE and a != proposal]
         return [proposal, *others][: self.width]
+
+    def values(self, game: Game, player: int, candidates: list[int]) -> np.ndarray:
+        """The rollout values as ``MonteCarloSearch.values`` draws them, stopping after ``SETTLED`` copies in
+        which every candidate got the same value (most decisions of a team that appeases nearly every skull:
+        nothing to choose between, and ``associative``'s choice is kept)."""
+        values = np.zeros((self.budget, len(candidates)))
+        horizon = self.horizon(game)
+        for k in range(self.budget):
+            world = self.determinize(game, player)
+            rollout_seed = int(self.rng.integers(1 << 63))
+            for i, action in enumerate(candidates):
+                copy = world.clone()
+                copy.step(action)
+                values[k, i] = self._rollout(copy, player, rollout_seed, horizon)
+            if k + 1 == self.SETTLED and np.ptp(values[: k + 1]) == 0:
+                return values[: k + 1]
+        return values
 
     def horizon(self, game: Game) -> Any:
         return _engine(game).state.round_index
