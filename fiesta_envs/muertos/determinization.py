@@ -20,8 +20,9 @@ shared with the prompt less 0.3 per other meaning, ``muertos.writing``), or, ``A
 word alike. A skull's character and number are
 drawn in proportion to the probability that such writers produce the words the seat saw on it, the hidden words
 then by forward sampling given those words (exact for one skull; the skulls are drawn one after another, each
-among the characters and numbers the earlier ones left). Others' guesses not yet revealed are played again by
-``associative`` in the copy; after the reveal they are redrawn with each skull's public count of right guesses.
+among the characters and numbers the earlier ones left). Others' guesses not yet revealed are made again in the
+copy by a ``replay`` policy (``team_search`` passes ``associative``; by default at random); after the reveal they
+are redrawn with each skull's public count of right guesses.
 Chance is re-seeded: the next rounds' deals and constraint cards are not the game's.
 """
 
@@ -29,11 +30,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import numpy as np
 
 from fiesta_envs.core.determinization import rebuilt
+from fiesta_envs.core.game import Game
+from fiesta_envs.core.policy import Policy, RandomPolicy
 from fiesta_envs.core.state_fields import to_json_safe
 from fiesta_envs.muertos.components import BLANK, NOT_WRITTEN, STEPS, TABLE_SIZE, Phase
 from fiesta_envs.muertos.constraints import _key, _previous_allowed, _tables, static_allowed
@@ -41,8 +44,21 @@ from fiesta_envs.muertos.lexicon import Lexicon
 from fiesta_envs.muertos.observation import memory_plan
 
 if TYPE_CHECKING:
-    from fiesta_envs.muertos.engine import MuertosGame
     from fiesta_envs.muertos.round import Round
+    from fiesta_envs.muertos.state import MuertosState
+
+
+class Engine(Protocol):
+    """What determinisation reads and changes of a ``MuertosGame`` (typed here without importing the engine,
+    which imports this module)."""
+
+    state: MuertosState[Round]
+    _mask_cache: np.ndarray | None
+
+    def legal_mask(self) -> np.ndarray: ...
+
+
+E = TypeVar("E", bound=Engine)
 
 #: How sharply the modelled writer prefers the words of higher value (per unit of ``associative``'s value).
 WRITER_SHARPNESS = 5.0
@@ -182,15 +198,16 @@ def written_teeth(game_round: Round) -> list[int]:
 
 
 # ---------------------------------------------------------------------------------- drawing a world
-def determinize(game: MuertosGame, seat: int, rng: np.random.Generator) -> MuertosGame:
-    """A copy of ``game`` with everything hidden from ``seat`` drawn afresh (module docstring)."""
+def determinize(game: E, seat: int, rng: np.random.Generator, replay: Policy | None = None) -> E:
+    """A copy of ``game`` with everything hidden from ``seat`` drawn afresh (module docstring); the others'
+    guesses not yet revealed are made again by ``replay`` (by default at random among the legal matches)."""
     state = to_json_safe(game.state)
     game_round = game.state.round
     if not game.state.over and game_round.phase != Phase.DONE:
         state["round"] = _drawn_round(game_round, seat, rng)
-    world = cast("MuertosGame", rebuilt(game, state, rng))
+    world = cast(E, rebuilt(cast(Game, game), state, rng))
     if not world.state.over and game_round.phase == Phase.DEDUCE:
-        _replay_guesses(world, seat)
+        _replay_guesses(world, seat, replay if replay is not None else RandomPolicy(), rng)
     return world
 
 
@@ -495,19 +512,26 @@ def _drawn_guesses(
     return guesses
 
 
-def _replay_guesses(world: MuertosGame, seat: int) -> None:
-    """During the deduction: the guesses the others have made so far, made again by ``associative`` in the
-    copy (from what each of them knows there)."""
-    from fiesta_envs.muertos.shortlist import deduction_plan
-
+def _replay_guesses(world: Engine, seat: int, replay: Policy, rng: np.random.Generator) -> None:
+    """During the deduction: the guesses the others have made so far, made again in the copy by ``replay``
+    (each from what its seat knows there), skull number by skull number as they were made."""
     game_round = world.state.round
-    for other in range(game_round.rules.num_players):
-        if other == seat or other > game_round.seat:
-            continue
-        done = game_round.rules.skulls if other < game_round.seat else game_round.number
-        if done == 0:
-            continue
-        plan = deduction_plan(game_round, other, version=2)[1]
-        for d in range(done):
-            game_round.guesses[game_round.numbers[d]][other] = int(plan[d])
-    world._mask_cache = None
+    layout = game_round.layout
+    seat_now, number_now = game_round.seat, game_round.number
+    saved = replay.rng
+    replay.rng = np.random.default_rng(int(rng.integers(1 << 63)))
+    try:
+        for other in range(game_round.rules.num_players):
+            if other == seat or other > seat_now:
+                continue
+            done = game_round.rules.skulls if other < seat_now else number_now
+            for d in range(done):
+                game_round.seat, game_round.number = other, d
+                world._mask_cache = None
+                observation = None if not replay.needs_observation else cast(Game, world).observe(other)
+                action = replay.act(observation, world.legal_mask(), cast(Game, world), other)
+                game_round.guesses[game_round.numbers[d]][other] = int(layout.second[action])
+    finally:
+        replay.rng = saved
+        game_round.seat, game_round.number = seat_now, number_now
+        world._mask_cache = None

@@ -21,8 +21,10 @@ import numpy as np
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import Option
+from fiesta_envs.core.policy import Policy
 from fiesta_envs.core.rng import generator_from_state, generator_state
 from fiesta_envs.core.state_fields import FieldReader, to_json_safe
+from fiesta_envs.muertos import determinization
 from fiesta_envs.muertos.actions import ActionLayout
 from fiesta_envs.muertos.components import LIMBO_BONES, MEMORY_BONES, Phase
 from fiesta_envs.muertos.constraints import check_first_words
@@ -255,10 +257,8 @@ class MuertosGame(Game):
         twin.actions_applied = 0
         return twin
 
-    def determinize(self, seat: int, rng: np.random.Generator) -> MuertosGame:
-        """A copy as ``seat`` may believe the game to be: the others' characters, the number cards, the words it
-        has not seen and the guesses not yet revealed drawn afresh from what it knows, chance re-seeded
-        (``muertos.determinization``)."""
-        from fiesta_envs.muertos.determinization import determinize
-
-        return determinize(self, seat, rng)
+    def determinize(self, seat: int, rng: np.random.Generator, replay: Policy | None = None) -> MuertosGame:
+        """A copy as ``seat`` may believe the game to be: the others' characters, the number cards and the words it
+        has not seen drawn afresh from what it knows, the others' guesses not yet revealed made again by
+        ``replay`` (by default at random), chance re-seeded (``muertos.determinization``)."""
+        return determinization.determinize(self, seat, rng, replay)

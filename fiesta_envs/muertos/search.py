@@ -117,6 +117,11 @@ class MuertosTeamSearch(MonteCarloSearch):
                 return values[: k + 1]
         return values
 
+    def determinize(self, game: Game, player: int) -> Game:
+        """A copy as the seat may believe the round to be, the others' guesses so far made again by
+        ``associative``."""
+        return _engine(game).determinize(player, self.rng, replay=self.heuristic)
+
     def horizon(self, game: Game) -> Any:
         return _engine(game).state.round_index
 
