@@ -13,13 +13,14 @@ Importing stays light: numpy, gymnasium and pettingzoo only (no torch).
 
 from typing import TYPE_CHECKING, Any
 
+from fiesta_envs import old_import_paths
 from fiesta_envs.core.errors import (
     FiestaError,
     IllegalActionError,
     InvalidOptionError,
     InvalidStateError,
 )
-from fiesta_envs.core.policy import Policy
+from fiesta_envs.policies.policy import Policy
 from fiesta_envs.registry import GAMES, game_spec, make_aec_env, make_gym_env, register_environments
 from fiesta_envs.version import __version__
 
@@ -52,4 +53,5 @@ __all__ = [
     "make_gym_env",
 ]
 
+old_import_paths.install()
 register_environments()

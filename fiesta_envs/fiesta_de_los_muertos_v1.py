@@ -191,7 +191,7 @@ Rulings we added (the base rules are known from reviews; see the La Catrina page
 
 Baselines
 ---------
-``fiesta_envs.muertos.baselines``: ``associative`` and core's ``random``. ``associative`` version 2 (the
+``fiesta_envs.muertos.baselines``: ``associative`` and the generic ``random``. ``associative`` version 2 (the
 default) writes the word of the best value (shared tags with what it reads, less 0.3 per other meaning),
 avoiding the words it already wrote or read, and deduces from every word its seat wrote and read; version 1
 (``associative:version=1``) writes the word sharing the most tags, ties going to the word with more meanings,
@@ -229,7 +229,7 @@ Version history
   drift (a lexicon with few polysemous words leaves a team nothing to get wrong).
 """
 
-from fiesta_envs.core.aec import aec_env_classes
+from fiesta_envs.envs.aec import aec_env_classes
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.registry import game_spec
 

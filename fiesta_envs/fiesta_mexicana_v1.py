@@ -191,7 +191,7 @@ Version history
   message naming v1.
 """
 
-from fiesta_envs.core.aec import aec_env_classes
+from fiesta_envs.envs.aec import aec_env_classes
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 from fiesta_envs.registry import game_spec
 

@@ -103,7 +103,7 @@ Rulings we added
 Baselines
 ---------
 The ``associative`` team (see ``fiesta_de_los_muertos_v1``; in the campaign version 2 also takes a Memory
-Bone that saves a round only when that is worth the flowers it costs) and core's ``random``. Flowers at the
+Bone that saves a round only when that is worth the flowers it costs) and the generic ``random``. Flowers at the
 end of the campaign for both versions and ``random`` at every player count: the documentation's Results,
 "Cooperative baselines" (``results/team_baselines.json``).
 
@@ -131,7 +131,7 @@ Version history
 - v0 (fiesta_envs 0.1.0): the first version, lexicon version 2 (see ``fiesta_de_los_muertos_v1``; 1685 actions).
 """
 
-from fiesta_envs.core.aec import aec_env_classes
+from fiesta_envs.envs.aec import aec_env_classes
 from fiesta_envs.muertos.catrina import LaCatrina
 from fiesta_envs.registry import game_spec
 

@@ -18,9 +18,9 @@ from fiesta_envs.core.errors import InvalidOptionError
 if TYPE_CHECKING:
     import numpy as np
 
-    from fiesta_envs.core.aec import Picture
     from fiesta_envs.core.game import Game
-    from fiesta_envs.core.policy import Policy
+    from fiesta_envs.envs.aec import Picture
+    from fiesta_envs.policies.policy import Policy
 
 
 @dataclass(frozen=True)
@@ -31,8 +31,8 @@ class GameSpec:
     engine: str  # "module:Class" of the rules engine
     baselines: str  # "module:DICT" of scripted policies by name
     renderer: str | None = None  # module drawing the game (fiesta_envs.render.<...>); None: text only
-    parallel: bool = False  # the public module has parallel_env() too (simultaneous rules: core.parallel)
-    search: str | None = None  # "module:Class" of the game's search agent (``core.search``), named ``search_name``
+    parallel: bool = False  # the public module has parallel_env() too (simultaneous rules: envs.parallel)
+    search: str | None = None  # "module:Class" of the game's search agent (``policies.search``), named ``search_name``
     search_name: str = "search"  # the cooperative games' search plays the whole team ahead: "team_search"
 
     def game_class(self) -> type[Game]:
@@ -45,7 +45,7 @@ class GameSpec:
         """Every agent a name gives without a path: ``random``, the scripted baselines and ``search`` (where
         the game has one; ``team_search`` in the cooperative games). Training draws its opponents from the
         baselines only: a search is too slow."""
-        from fiesta_envs.core.policy import RandomPolicy
+        from fiesta_envs.policies.policy import RandomPolicy
 
         search = {self.search_name: _load(self.search)} if self.search else {}
         return {"random": RandomPolicy, **self.baseline_classes(), **search}
@@ -184,7 +184,7 @@ def make_policy(
 
 def make_gym_env(game: str, **kwargs: Any) -> Any:
     """The single-seat Gymnasium env of ``game`` (the entry point behind ``gymnasium.make``)."""
-    from fiesta_envs.core.single_seat import SingleSeatEnv
+    from fiesta_envs.envs.single_seat import SingleSeatEnv
 
     spec = game_spec(game)
     policy_factory = functools.partial(make_policy, spec.name)  # (policy, seed) -> Policy; picklable

@@ -2,7 +2,7 @@
 simultaneous as printed, its observation shows every public part of every sheet, and its prestige values are
 1.5 times the first ones."""
 
-from fiesta_envs.core.retired import retired_env_functions
+from fiesta_envs.envs.retired import retired_env_functions
 
 env, raw_env, parallel_env = retired_env_functions(
     "tequila_v0",

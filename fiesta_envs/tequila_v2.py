@@ -259,8 +259,8 @@ Version history
   this round).
 """
 
-from fiesta_envs.core.aec import aec_env_classes
-from fiesta_envs.core.parallel import parallel_env_classes
+from fiesta_envs.envs.aec import aec_env_classes
+from fiesta_envs.envs.parallel import parallel_env_classes
 from fiesta_envs.registry import game_spec
 from fiesta_envs.tequila.game import Tequila
 

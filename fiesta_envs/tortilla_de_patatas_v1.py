@@ -215,7 +215,7 @@ Version history
   with a message naming v1.
 """
 
-from fiesta_envs.core.aec import aec_env_classes
+from fiesta_envs.envs.aec import aec_env_classes
 from fiesta_envs.registry import game_spec
 from fiesta_envs.tortilla.game import TortillaDePatatas
 

@@ -22,14 +22,14 @@ import argparse
 import json
 
 from fiesta_envs.agents.shipped import PACKAGE_WEIGHTS_DIR
-from fiesta_envs.core.mlp import ActorSnapshot
-from fiesta_envs.core.shortlist import (
+from fiesta_envs.evaluation.evaluate import evaluate_against_baselines, print_results_table
+from fiesta_envs.policies.mlp import ActorSnapshot
+from fiesta_envs.policies.shortlist import (
     DEFAULT_VERSION,
     ShortlistPolicy,
     first_candidate_policy,
     shortlist_of,
 )
-from fiesta_envs.evaluation.evaluate import evaluate_against_baselines, print_results_table
 from fiesta_envs.registry import game_spec
 
 

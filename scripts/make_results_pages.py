@@ -504,6 +504,41 @@ def tequila_calibration_page(data: Mapping[str, Any]) -> str:
     )
 
 
+def time_to_beat_page(data: Mapping[str, Any]) -> str:
+    """Training minutes from a shipped config until a periodic evaluation first beats the strongest baseline."""
+    rows = data["rows"]
+
+    def cells(r: Row) -> list[str]:
+        evaluations = r["evaluations"]
+        games = sorted({e["games"] for e in evaluations if e.get("games")})
+        if r["beaten"]:
+            when = [f"{r['minutes']:.1f}", number(r["step"]), with_ci(r["win_rate"], r["ci"])]
+        else:
+            last = evaluations[-1] if evaluations else None
+            best = f"not beaten; last {with_ci(last['win_rate'], last['ci'])}" if last else "not beaten"
+            when = ["—", "—", best]
+        load = " → ".join(f"{value:g}" for value in r.get("load_average", []))
+        return [game_title({**r, "setting": f"{r['players']} players"}), code(r["config"]), code(r["baseline"]),
+                *when, "/".join(number(n) for n in games), str(len(evaluations)), load, code(r["command"])]
+
+    return page(
+        "time_to_beat.json",
+        "Time to beat the baseline",
+        "How long a shipped config trains before its network beats the strongest scripted baseline: the run "
+        "evaluates the network it starts from (after its warm start) and then at fixed steps, each time in "
+        "seat-rotated games against the baseline, and stops at the first evaluation whose whole 95% interval is "
+        "above 0.5. Minutes are training minutes on the machine named by its load average (set-up, warm start and "
+        "PPO; the evaluations themselves are not counted). "
+        "`python scripts/time_to_beat.py --from-run RUN_DIR --baseline NAME` reads the same figure from any run "
+        "trained with evaluations.\n\n" + measured_on(rows),
+        table(
+            ["game", "config", "baseline", "minutes", "step", "win rate [95% CI] then", "games per evaluation",
+             "evaluations", "load average (start → end)", "command"],
+            (cells(r) for r in rows),
+        ),
+    )
+
+
 def index_page() -> str:
     return page(
         "*.json",
@@ -521,6 +556,8 @@ def index_page() -> str:
         "- [Tequila's prestige values](tequila-calibration.md): solo scores with the calibrated sheet.\n"
         "- [Long fuzz runs](fuzz.md): every configuration of every game, checked step by step.\n"
         "- [Performance](performance.md): training speed of every shipped config and where its time goes.\n"
+        "- [Time to beat the baseline](time-to-beat.md): training minutes until a config's network beats the "
+        "strongest scripted baseline.\n"
         "- [Ray RLlib backend](rllib.md): its throughput and its shipped config's run.",
     )
 
@@ -568,6 +605,7 @@ def pages() -> dict[Path, str]:
         PAGES / "rllib.md": rllib_page(load("rllib")),
         PAGES / "team-baselines.md": team_baselines_page(load("team_baselines")),
         PAGES / "tequila-calibration.md": tequila_calibration_page(load("tequila_calibration")),
+        PAGES / "time-to-beat.md": time_to_beat_page(load("time_to_beat")),
     }
 
 

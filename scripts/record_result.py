@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from fiesta_envs.core.atomic import write_atomically
+from fiesta_envs.files.atomic import write_atomically
 
 EVALUATION_KEY = ("game", "setting", "agent", "opponent", "seed")
 

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 import fiesta_envs
-from fiesta_envs.core.atomic import write_atomically
+from fiesta_envs.files.atomic import write_atomically
 from fiesta_envs.registry import game_spec, make_policy
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "tequila_calibration.json"

@@ -18,7 +18,7 @@ import pytest
 from toy_game import Nim, TakeOne
 
 from fiesta_envs.core.game import Game
-from fiesta_envs.core.policy import Policy
+from fiesta_envs.policies.policy import Policy
 from fiesta_envs.registry import GameSpec
 
 

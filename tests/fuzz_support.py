@@ -15,8 +15,8 @@ import importlib
 import pytest
 from toy_game import Nim, TakeOne
 
-from fiesta_envs.core.aec import aec_env_classes
 from fiesta_envs.core.game import Game
+from fiesta_envs.envs.aec import aec_env_classes
 from fiesta_envs.registry import GAMES, GameSpec, register_environments
 
 

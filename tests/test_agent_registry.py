@@ -11,7 +11,7 @@ import pytest
 
 from fiesta_envs.agents.registry import AgentError, resolve_agent
 from fiesta_envs.agents.shipped import ShippedPolicy
-from fiesta_envs.core.policy import CallablePolicy, Policy
+from fiesta_envs.policies.policy import CallablePolicy, Policy
 from fiesta_envs.registry import GAMES, make_policy
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,7 +92,7 @@ def test_python_objects_become_policies():
 
 # ---------------------------------------------------------------------- checkpoints of our trainer
 def _random_actor(inputs: int, outputs: int):
-    from fiesta_envs.core.mlp import ActorSnapshot
+    from fiesta_envs.policies.mlp import ActorSnapshot
 
     rng = np.random.default_rng(0)
     weights = [rng.normal(size=(inputs, 8)).astype(np.float32), rng.normal(size=(8, outputs)).astype(np.float32)]
@@ -171,7 +171,7 @@ def test_the_trainer_records_every_option_of_the_game():
 # ---------------------------------------------------------------------- files and modules
 AGENT_FILE = '''
 import numpy as np
-from fiesta_envs.core.policy import Policy
+from fiesta_envs.policies.policy import Policy
 
 
 class Highest(Policy):

@@ -16,7 +16,7 @@ import pytest
 from fuzz_support import TOY_NAME, missing_part, use_toy_registry
 
 from fiesta_envs import cli
-from fiesta_envs.core.atomic import write_json_atomically
+from fiesta_envs.files.atomic import write_json_atomically
 from fiesta_envs.registry import GAMES
 from fiesta_envs.testing.bench import (
     AEC_TARGET,

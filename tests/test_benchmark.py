@@ -15,7 +15,6 @@ import pytest
 import fiesta_envs
 from fiesta_envs.cli import main
 from fiesta_envs.core.errors import InvalidOptionError
-from fiesta_envs.core.policy import Policy, RandomPolicy
 from fiesta_envs.core.rng import derive_seed
 from fiesta_envs.evaluation.benchmark import (
     BenchmarkResult,
@@ -34,6 +33,7 @@ from fiesta_envs.evaluation.ladder import (
 )
 from fiesta_envs.evaluation.stats import fit_against_ladder, rate_against_ladder
 from fiesta_envs.evaluation.tournament import GameResult, tournament_tables
+from fiesta_envs.policies.policy import Policy, RandomPolicy
 from fiesta_envs.registry import game_spec
 
 ROOT = Path(__file__).resolve().parents[1]

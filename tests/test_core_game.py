@@ -227,7 +227,7 @@ def test_an_equal_option_value_is_stored_as_the_declared_choice():
 
 @pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.bool_, np.int64, np.float32])
 def test_legal_actions_are_the_nonzero_entries_of_any_mask(dtype):
-    from fiesta_envs.core.policy import first_legal, legal_actions
+    from fiesta_envs.policies.policy import first_legal, legal_actions
 
     rng = np.random.default_rng(3)
     for _ in range(20):

@@ -40,7 +40,7 @@ def test_every_game_page_has_its_version_history_the_end_infos_and_what_is_simul
     history = page[page.index("Version history\n") :]
     page = " ".join(page.split())  # words wrap anywhere
     assert f"- v{version}" in history or f"- version {version}" in history
-    # the infos as core/infos.py makes them, the breakdown from final_info()
+    # the infos as envs/infos.py makes them, the breakdown from final_info()
     assert "``scores`` (float64" in page and "``winners`` (int8" in page and "final_info()" in page
     assert "simultaneous" in page.lower()  # how the printed game's simultaneous steps are kept (or that none is)
 

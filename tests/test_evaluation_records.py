@@ -74,7 +74,7 @@ def test_records_files_round_trip_and_bad_lines_are_named(toy_registry, tmp_path
 def test_a_failed_tournament_leaves_no_records_file(toy_registry, tmp_path):
     path = tmp_path / "games.jsonl"
     with pytest.raises(Exception, match="illegal action"):
-        from fiesta_envs.core.policy import Policy
+        from fiesta_envs.policies.policy import Policy
 
         class Cheater(Policy):
             name = "cheater"

@@ -10,7 +10,6 @@ import pytest
 from evaluation_toys import register_toys
 
 from fiesta_envs.cli import main
-from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.evaluation.agents import AgentSource
 from fiesta_envs.evaluation.evaluate import (
     Evaluation,
@@ -22,6 +21,7 @@ from fiesta_envs.evaluation.evaluate import (
     summarize,
 )
 from fiesta_envs.evaluation.tournament import GameResult, Table
+from fiesta_envs.files.atomic import write_atomically
 
 
 @pytest.fixture

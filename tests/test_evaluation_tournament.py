@@ -7,7 +7,6 @@ from collections import Counter
 import pytest
 from evaluation_toys import register_toys
 
-from fiesta_envs.core.policy import Policy
 from fiesta_envs.evaluation.agents import AgentError, resolve_agents
 from fiesta_envs.evaluation.evaluate import run_tournament
 from fiesta_envs.evaluation.tournament import (
@@ -19,6 +18,7 @@ from fiesta_envs.evaluation.tournament import (
     seat_counts,
     tournament_tables,
 )
+from fiesta_envs.policies.policy import Policy
 from fiesta_envs.registry import GAMES
 
 AGENTS = ["random", "take_one", "optimal"]

@@ -7,9 +7,9 @@ import pytest
 from fiesta_mexicana_positions import card, card_with, objective, position, turn_to_face
 
 from fiesta_envs.core.errors import InvalidOptionError
-from fiesta_envs.core.policy import Policy, RandomPolicy
 from fiesta_envs.fiesta_mexicana.baselines import BASELINES, NUMBER_PRICE, GreedyPolicy, free_numbers_worth
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
+from fiesta_envs.policies.policy import Policy, RandomPolicy
 from fiesta_envs.registry import make_policy
 
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fiesta_envs.fiesta_mexicana.features import action_features, compute_action_features
+from fiesta_envs.fiesta_mexicana import reference
+from fiesta_envs.fiesta_mexicana.features import action_features
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 from fiesta_envs.fiesta_mexicana.valuation import (
-    _placements_values,
     facing_halves,
     facing_of_table,
     objective_worths,
@@ -47,9 +47,9 @@ def test_cached_features_and_valuations_equal_a_computation_from_scratch(n, vari
                     facing_halves(game, seat), facing_of_table(game.dishes[seat], game.edges[seat])
                 )
                 features = action_features(game, seat)
-                np.testing.assert_array_equal(features, compute_action_features(scratch, seat))
+                np.testing.assert_array_equal(features, reference.action_features(scratch, seat))
                 features[:] = 0.5  # the caller's copy: the cached part must not change
-                np.testing.assert_array_equal(action_features(game, seat), compute_action_features(scratch, seat))
+                np.testing.assert_array_equal(action_features(game, seat), reference.action_features(scratch, seat))
                 assert objective_worths(game, seat) == objective_worths(scratch, seat)
                 if game.state.offer >= 0:
                     card = game.state.offer
@@ -62,7 +62,8 @@ def test_cached_features_and_valuations_equal_a_computation_from_scratch(n, vari
                         held = game.state.objectives[seat] if objectives is None else objectives
                         codes = tuple(code for code in held if code >= 0)
                         got = placements_values(game, seat, spaces, card, objectives)
-                        want = _placements_values(scratch, seat, np.asarray(spaces, dtype=np.intp), card, codes)
+                        where = np.asarray(spaces, dtype=np.intp)
+                        want = reference.placements_values(scratch, seat, where, card, codes)
                         for a, b in zip(got, want, strict=True):
                             assert a.dtype == b.dtype and a.shape == b.shape
                             np.testing.assert_array_equal(a, b)

@@ -9,7 +9,7 @@ import itertools
 
 import pytest
 
-from fiesta_envs.core.policy import RandomPolicy
+from fiesta_envs.policies.policy import RandomPolicy
 from fiesta_envs.registry import GAMES
 from fiesta_envs.tequila import speedups
 from fiesta_envs.tequila.baselines import Planner

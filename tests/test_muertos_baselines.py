@@ -10,7 +10,6 @@ from information_of_muertos import hidden_cases
 from muertos_scenarios import edit_state, give_characters, play_round, write_all
 
 from fiesta_envs.core.errors import InvalidOptionError
-from fiesta_envs.core.policy import Policy, RandomPolicy
 from fiesta_envs.evaluation.agents import resolve_agent
 from fiesta_envs.muertos.baselines import BASELINES, AssociativeTeam, best_matching, shared_with_prompt
 from fiesta_envs.muertos.catrina import LaCatrina
@@ -20,6 +19,7 @@ from fiesta_envs.muertos.engine import LAYOUT, LEXICON
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.memory import seen_chains, seen_words
 from fiesta_envs.muertos.writing import word_values
+from fiesta_envs.policies.policy import Policy, RandomPolicy
 from fiesta_envs.registry import GAMES
 
 

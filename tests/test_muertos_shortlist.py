@@ -1,5 +1,5 @@
 """The shortlist of Fiesta de los Muertos / La Catrina (``fiesta_envs/muertos/shortlist.py``, versions 1 and 2) and
-the generic machinery that trains and plays on it (``fiesta_envs/core/shortlist.py``, shipped agents, the training
+the generic machinery that trains and plays on it (``fiesta_envs/policies/shortlist.py``, shipped agents, the training
 config)."""
 
 from __future__ import annotations
@@ -14,16 +14,7 @@ from shortlist_support import assert_plays_like
 
 from fiesta_envs.agents.shipped import PACKAGE_WEIGHTS_DIR, ShippedAgentError, ShippedPolicy, write_shipped_agent
 from fiesta_envs.core.errors import InvalidOptionError
-from fiesta_envs.core.mlp import ActorSnapshot
-from fiesta_envs.core.shortlist import (
-    NO_CANDIDATE,
-    ShortlistEnv,
-    ShortlistPolicy,
-    first_candidate_policy,
-    shortlist_of,
-    shortlist_version_of,
-)
-from fiesta_envs.core.team_env import TeamEnv
+from fiesta_envs.envs.team_env import TeamEnv
 from fiesta_envs.muertos.baselines import WORD_MEANINGS, AssociativeTeam, best_matching, shared_with_prompt
 from fiesta_envs.muertos.catrina import LaCatrina
 from fiesta_envs.muertos.components import Phase
@@ -41,6 +32,15 @@ from fiesta_envs.muertos.shortlist import (
     deduction_plan,
 )
 from fiesta_envs.muertos.writing import fresh_best_words, word_values
+from fiesta_envs.policies.mlp import ActorSnapshot
+from fiesta_envs.policies.shortlist import (
+    NO_CANDIDATE,
+    ShortlistEnv,
+    ShortlistPolicy,
+    first_candidate_policy,
+    shortlist_of,
+    shortlist_version_of,
+)
 from fiesta_envs.registry import GAMES
 
 CONFIGURATIONS = [

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import io
 
-from fiesta_envs.core.policy import RandomPolicy
 from fiesta_envs.muertos.catrina import LaCatrina
 from fiesta_envs.muertos.components import STEPS, Phase
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
+from fiesta_envs.policies.policy import RandomPolicy
 from fiesta_envs.render import private_lines
 from fiesta_envs.render.muertos import LEXICON
 from fiesta_envs.tools.guides import decision_hint

@@ -28,9 +28,9 @@ make_observation = pytest.importorskip("open_spiel.python.observation").make_obs
 import fiesta_envs.openspiel as fo  # noqa: E402  (after the skip: needs pyspiel)
 from fiesta_envs.core.configurations import configurations  # noqa: E402
 from fiesta_envs.core.errors import InvalidOptionError  # noqa: E402
-from fiesta_envs.core.policy import Policy  # noqa: E402
 from fiesta_envs.evaluation.agents import AgentError  # noqa: E402
 from fiesta_envs.evaluation.stats import wilson_interval  # noqa: E402
+from fiesta_envs.policies.policy import Policy  # noqa: E402
 from fiesta_envs.registry import GAMES, make_aec_env  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

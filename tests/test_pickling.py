@@ -106,7 +106,7 @@ def test_parallel_env_pickles_and_the_copy_continues(spec, num_players, options)
 
 @pytest.mark.parametrize("spec", [pytest.param(s, id=s.name) for s in GAMES.values() if s.game_class().cooperative])
 def test_team_env_pickles_and_the_copy_continues(spec):
-    from fiesta_envs.core.team_env import TeamEnv
+    from fiesta_envs.envs.team_env import TeamEnv
 
     env = TeamEnv(spec.game_class())
     env.reset(seed=4)

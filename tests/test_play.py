@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from fiesta_envs.core.errors import FiestaError
-from fiesta_envs.core.policy import RandomPolicy
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
+from fiesta_envs.policies.policy import RandomPolicy
 from fiesta_envs.tools import play as play_command
 from fiesta_envs.tools.play import PlaySession, play
 

@@ -8,10 +8,10 @@ import io
 import numpy as np
 import pytest
 
-from fiesta_envs.core.policy import RandomPolicy
 from fiesta_envs.fiesta_mexicana.components import describe_card
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 from fiesta_envs.muertos.catrina import LaCatrina
+from fiesta_envs.policies.policy import RandomPolicy
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tools.action_groups import group_actions
 from fiesta_envs.tools.guides import decision_hint

@@ -10,9 +10,9 @@ import re
 import numpy as np
 import pytest
 
-from fiesta_envs.core.policy import RandomPolicy
 from fiesta_envs.fiesta_mexicana.state import Phase as FiestaMexicanaPhase
 from fiesta_envs.muertos.components import Phase as MuertosPhase
+from fiesta_envs.policies.policy import RandomPolicy
 from fiesta_envs.registry import game_spec
 from fiesta_envs.tequila import components as tequila_components
 from fiesta_envs.tequila.render import BUILDING_LETTERS, LEGEND, RESOURCE_LETTERS
@@ -126,7 +126,7 @@ def test_a_tequila_decision_is_less_than_half_the_lines_it_was() -> None:
 @pytest.mark.parametrize(
     ("game", "phases", "asked_never"),
     [
-        ("tequila", TequilaPhase, {"next", "over"}),
+        ("tequila", TequilaPhase, {"turn_done", "over"}),
         ("fiesta_mexicana", FiestaMexicanaPhase, {"over"}),
         ("tortilla_de_patatas", TortillaPhase, {"over"}),
         ("fiesta_de_los_muertos", MuertosPhase, {"done"}),

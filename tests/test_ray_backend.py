@@ -1,4 +1,4 @@
-"""``--backend ray`` of ``fiesta evaluate`` and ``fiesta fuzz`` (``fiesta_envs.core.ray_tasks``).
+"""``--backend ray`` of ``fiesta evaluate`` and ``fiesta fuzz`` (``fiesta_envs.evaluation.ray_tasks``).
 
 Without Ray (the default suite), a stand-in ``ray`` module runs the tasks in this process, with their arguments
 sent through pickle as Ray would: the pieces, the order of the results, the instance's start and shutdown, and
@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from fiesta_envs.cli import main
-from fiesta_envs.core.ray_tasks import BACKENDS, check_backend, import_ray, ray_instance, ray_map
 from fiesta_envs.evaluation.evaluate import run_tournament
+from fiesta_envs.evaluation.ray_tasks import BACKENDS, check_backend, import_ray, ray_instance, ray_map
 from fiesta_envs.evaluation.tournament import RAY_GAMES_PER_TASK
 from fiesta_envs.testing.fuzz import fuzz_all
 

@@ -9,7 +9,7 @@ import pytest
 from pettingzoo.test import render_test
 
 from fiesta_envs import render
-from fiesta_envs.core.aec import aec_env_classes
+from fiesta_envs.envs.aec import aec_env_classes
 from fiesta_envs.registry import GAMES, GameSpec
 
 ENGINES = {

@@ -16,7 +16,7 @@ import gymnasium
 import numpy as np
 import pytest
 
-from fiesta_envs.core.policy import first_legal
+from fiesta_envs.policies.policy import first_legal
 from fiesta_envs.registry import GAMES, GameSpec
 
 STEPS_BEFORE_SAVE = 9

@@ -1,4 +1,4 @@
-"""The ``search`` agent (``fiesta_envs.core.search``): named with options, registered, blind to what its seat
+"""The ``search`` agent (``fiesta_envs.policies.search``): named with options, registered, blind to what its seat
 cannot know, and better than its heuristic where that heuristic blunders."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 from test_determinization import MEMORY_CASES, PROVIDERS
 
 from fiesta_envs.core.errors import InvalidOptionError
-from fiesta_envs.core.policy import parse_agent_spec
 from fiesta_envs.evaluation.agents import agent_names, resolve_agent
+from fiesta_envs.policies.policy import parse_agent_spec
 from fiesta_envs.registry import GAMES, game_spec, make_policy
 from fiesta_envs.tortilla.game import TortillaDePatatas
 from fiesta_envs.tortilla.state import Phase as TortillaPhase

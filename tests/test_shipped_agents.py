@@ -32,10 +32,10 @@ from fiesta_envs.agents.shipped import (
     write_shipped_agent,
 )
 from fiesta_envs.core.errors import InvalidOptionError
-from fiesta_envs.core.mlp import ActorSnapshot
-from fiesta_envs.core.policy import RandomPolicy
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 from fiesta_envs.fiesta_mexicana.observation import observation_size
+from fiesta_envs.policies.mlp import ActorSnapshot
+from fiesta_envs.policies.policy import RandomPolicy
 from fiesta_envs.registry import GAMES, make_gym_env, make_policy
 
 REPO = Path(__file__).resolve().parents[1]
@@ -145,7 +145,7 @@ def test_export_writes_weights_and_a_description(checkpoint, tmp_path, capsys):
     assert info["training"]["summary"]["ppo"] == {"net_arch": [32]}
     assert info["training"]["checkpoint_sha256"] == read_meta(checkpoint)["sha256"]
     assert info["npz_bytes"] == npz.stat().st_size
-    from fiesta_envs.core.saved_files import sha256_of
+    from fiesta_envs.files.saved_files import sha256_of
 
     assert info["sha256"] == sha256_of(npz)
     with np.load(npz, allow_pickle=False) as data:
@@ -428,7 +428,7 @@ BEATS_RANDOM = """
     import json
     import numpy as np
     from fiesta_envs.agents.shipped import ShippedPolicy, check_shipped, PACKAGE_WEIGHTS_DIR
-    from fiesta_envs.core.policy import RandomPolicy
+    from fiesta_envs.policies.policy import RandomPolicy
     from fiesta_envs.registry import game_spec
 
     info = json.loads((PACKAGE_WEIGHTS_DIR / NAME).read_text())

@@ -28,11 +28,11 @@ from fiesta_envs.agents.shipped import (
     shipped_agents,
     write_shipped_agent,
 )
-from fiesta_envs.core.mlp import ActorSnapshot
-from fiesta_envs.core.shortlist import ShortlistPolicy
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 from fiesta_envs.muertos.shortlist import SHORTLIST_V2
+from fiesta_envs.policies.mlp import ActorSnapshot
+from fiesta_envs.policies.shortlist import ShortlistPolicy
 
 GAME = "fiesta_de_los_muertos"
 NOT_A_LIST = (

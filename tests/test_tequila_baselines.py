@@ -10,7 +10,7 @@ from tequila_positions import holding, position
 from tequila_support import CHAIN
 
 from fiesta_envs.core.errors import InvalidOptionError
-from fiesta_envs.core.policy import Policy, RandomPolicy
+from fiesta_envs.policies.policy import Policy, RandomPolicy
 from fiesta_envs.registry import make_policy
 from fiesta_envs.tequila import components
 from fiesta_envs.tequila.baselines import BASELINES, LAYOUT, LAYOUT_NAMES, LAYOUT_NAMES_V1, LAYOUT_V1, Planner

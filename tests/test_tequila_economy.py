@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from tequila_positions import held, holding, position
 from tequila_support import CHAIN
@@ -471,3 +473,16 @@ def test_a_space_is_not_opened_by_the_space_above_it():
         game.play("sell 2 2")  # above it, 1 2 is marked: that does not open it
     game = position(sheets={0: {"gears_left": 1, "market": marked | 1 << (1 * 8 + 1)}}, buildings={0: roads})
     game.play("sell 2 2", "gain agave")  # 1 1 (up and to the left) opens it
+
+
+def test_a_seat_done_with_its_turn_is_saved_as_next():
+    """``Phase.TURN_DONE`` keeps the label state dicts and messages have always used: "next"."""
+    assert Phase.TURN_DONE.label == "next" and Phase.from_label("next") is Phase.TURN_DONE
+    assert [Phase.from_label(phase.label) for phase in Phase] == list(Phase)
+    game = end_position(["cask at 0 0 as 0", "shop at 1 0 as 0"], barrel=1)
+    game.play("end", "shop yes")  # the turn is done once the shop's barrel is paid
+    assert game.state.phase == Phase.TURN_DONE and game.decision == Phase.PAY
+    data = json.loads(json.dumps(game.state_dict()))
+    assert data["state"]["phase"] == "next"
+    loaded = type(game).from_state_dict(data)
+    assert loaded.state.phase == Phase.TURN_DONE and loaded.state_dict() == data

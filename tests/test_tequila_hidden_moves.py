@@ -14,7 +14,7 @@ import re
 import numpy as np
 import pytest
 
-from fiesta_envs.core.policy import Policy, legal_actions
+from fiesta_envs.policies.policy import Policy, legal_actions
 from fiesta_envs.render import draw, private_lines, seen_by
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tools.narration import Before, held_round, is_told

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from playthrough_support import DIRECTORY, file_name, playthrough
 
-from fiesta_envs.core.policy import RandomPolicy
+from fiesta_envs.policies.policy import RandomPolicy
 from fiesta_envs.tequila import farm, speedups
 from fiesta_envs.tequila.baselines import Planner
 from fiesta_envs.tequila.fencing import Fencing

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 
-from fiesta_envs.core.policy import RandomPolicy
+from fiesta_envs.policies.policy import RandomPolicy
 from fiesta_envs.tequila import components, farm
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.render import DOWN_WIDTH, RESOURCE_LETTERS, down_column, farm_lines, render_text, square_column

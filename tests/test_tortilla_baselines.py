@@ -11,7 +11,7 @@ from tortilla_positions import position
 
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.game import Game
-from fiesta_envs.core.policy import Policy, RandomPolicy
+from fiesta_envs.policies.policy import Policy, RandomPolicy
 from fiesta_envs.registry import make_policy
 from fiesta_envs.tortilla.baselines import BASELINES, CarefulChef
 from fiesta_envs.tortilla.game import TortillaDePatatas

@@ -39,8 +39,8 @@ def test_a_full_game_through_the_aec_env_gives_team_rewards() -> None:
 def test_single_seat_gymnasium_env_with_careful_opponents() -> None:
     from gymnasium.utils.env_checker import check_env
 
-    from fiesta_envs.core.policy import Policy, RandomPolicy
-    from fiesta_envs.core.single_seat import SingleSeatEnv
+    from fiesta_envs.envs.single_seat import SingleSeatEnv
+    from fiesta_envs.policies.policy import Policy, RandomPolicy
     from fiesta_envs.tortilla.baselines import BASELINES
     from fiesta_envs.tortilla.game import TortillaDePatatas
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fiesta_envs.core.atomic import atomic_target, write_json_atomically
+from fiesta_envs.files.atomic import atomic_target, write_json_atomically
 
 
 def test_a_failed_block_leaves_the_old_file_and_no_temporary(tmp_path):

@@ -16,8 +16,7 @@ from sb3_contrib import MaskablePPO
 
 import fiesta_envs.evaluation.checkpoints as reading_module
 import fiesta_envs.training.checkpoint as checkpoint_module
-from fiesta_envs.core.policy import RandomPolicy
-from fiesta_envs.core.single_seat import SingleSeatEnv
+from fiesta_envs.envs.single_seat import SingleSeatEnv
 from fiesta_envs.evaluation.checkpoints import (
     CheckpointError,
     CheckpointPolicy,
@@ -27,6 +26,7 @@ from fiesta_envs.evaluation.checkpoints import (
     load_model,
     read_meta,
 )
+from fiesta_envs.policies.policy import RandomPolicy
 from fiesta_envs.training.checkpoint import save_checkpoint
 
 META = {"game": "toy_nim", "num_players": 2, "options": {"max_take": 3}, "seed": 5, "config": {"seed": 5}}

@@ -13,8 +13,8 @@ pytest.importorskip("sb3_contrib")
 import torch
 from sb3_contrib import MaskablePPO
 
-from fiesta_envs.core.policy import RandomPolicy
-from fiesta_envs.core.single_seat import SingleSeatEnv
+from fiesta_envs.envs.single_seat import SingleSeatEnv
+from fiesta_envs.policies.policy import RandomPolicy
 from fiesta_envs.training.league import ActorSnapshot, FrozenPolicy, League, LeagueEnv, OpponentMix, masked_choice
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from stable_baselines3.common.vec_env import DummyVecEnv
 from training_support import fiesta_mexicana_env
 
-from fiesta_envs.core.mlp import ActorSnapshot
+from fiesta_envs.policies.mlp import ActorSnapshot
 from fiesta_envs.training.lean_vec_env import LeanDummyVecEnv, batched_logits
 
 MAKE = fiesta_mexicana_env({"greedy": 1.0, "random": 1.0})

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from fiesta_envs.core.mlp import ActorSnapshot
+from fiesta_envs.policies.mlp import ActorSnapshot
 from fiesta_envs.training.rllib_env import (
     ACTION_MASK,
     LEARNER,

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from toy_game import Nim
 
-from fiesta_envs.core.policy import RandomPolicy
-from fiesta_envs.core.single_seat import SingleSeatEnv
+from fiesta_envs.envs.single_seat import SingleSeatEnv
+from fiesta_envs.policies.policy import RandomPolicy
 from fiesta_envs.training.shaping import ScoreShaping
 
 

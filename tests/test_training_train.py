@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from training_helpers import TOY_CONFIG, register_toys
+from training_support import evaluations
 
 pytest.importorskip("sb3_contrib")
 
@@ -90,7 +91,7 @@ def test_resume_continues_exactly_like_an_uninterrupted_run(toy, tmp_path):
     assert same_weights(weights(whole), weights(part))
     a, b = load_model(whole).policy.optimizer.state_dict(), load_model(part).policy.optimizer.state_dict()
     assert all(torch.equal(a["state"][k]["exp_avg_sq"], b["state"][k]["exp_avg_sq"]) for k in a["state"])
-    assert (whole / "eval.jsonl").read_text() == (part / "eval.jsonl").read_text()
+    assert evaluations(whole) == evaluations(part)
 
 
 def test_a_run_killed_after_its_last_checkpoint_resumes_to_the_same_result(toy, tmp_path):
@@ -107,7 +108,7 @@ def test_a_run_killed_after_its_last_checkpoint_resumes_to_the_same_result(toy, 
         log.write('{"step": 640, "win_ra')
     assert train("--resume", killed) == 0
     assert same_weights(weights(whole), weights(killed))
-    assert (whole / "eval.jsonl").read_text() == (killed / "eval.jsonl").read_text()  # no duplicated lines
+    assert evaluations(whole) == evaluations(killed)  # no duplicated lines
 
 
 def test_the_seed_makes_a_run_repeatable(toy, tmp_path):

@@ -18,8 +18,8 @@ from training_helpers import register_toys
 
 pytest.importorskip("sb3_contrib")
 
-from fiesta_envs.core.mlp import ActorSnapshot
 from fiesta_envs.evaluation.checkpoints import latest_checkpoint, read_meta
+from fiesta_envs.policies.mlp import ActorSnapshot
 from fiesta_envs.training.backend import Backend
 from fiesta_envs.training.checkpoint import save_policy_checkpoint
 from fiesta_envs.training.config import ConfigError, validate_config
@@ -175,7 +175,7 @@ def test_crossed_counts_multiples_in_the_half_open_interval():
 def test_both_kinds_of_environment_wear_the_same_stack(monkeypatch):
     from stable_baselines3.common.monitor import Monitor
 
-    from fiesta_envs.core.team_env import TeamEnv
+    from fiesta_envs.envs.team_env import TeamEnv
     from fiesta_envs.training.envs import env_factory
     from fiesta_envs.training.league import LeagueEnv
     from fiesta_envs.training.shaping import ScoreShaping

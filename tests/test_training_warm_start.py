@@ -12,8 +12,8 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from fiesta_envs.cli import main
-from fiesta_envs.core.mlp import ActorSnapshot
 from fiesta_envs.evaluation.checkpoints import list_checkpoints, load_model
+from fiesta_envs.policies.mlp import ActorSnapshot
 from fiesta_envs.training import pretrain as pretrain_module
 from fiesta_envs.training.config import ConfigError, load_config
 from fiesta_envs.training.pretrain import DATASET, PARTS_DIR, PRETRAIN_DIR, collect_decisions

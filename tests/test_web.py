@@ -275,8 +275,8 @@ def test_unknown_tables_are_not_found(client) -> None:
 
 
 def test_the_store_forgets_the_oldest_tables() -> None:
-    from fiesta_envs.core.policy import RandomPolicy
     from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
+    from fiesta_envs.policies.policy import RandomPolicy
 
     store = TableStore(limit=2)
     ids = [store.add(PlayTable(FiestaMexicana(seed=i), 0, {1: ("random", RandomPolicy(0))}, i)) for i in range(3)]

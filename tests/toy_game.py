@@ -13,7 +13,7 @@ import numpy as np
 
 from fiesta_envs.core.game import REWARD_OPTION, Game
 from fiesta_envs.core.options import Option
-from fiesta_envs.core.policy import Policy
+from fiesta_envs.policies.policy import Policy
 
 MAX_PILE = 12
 

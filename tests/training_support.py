@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from fiesta_envs.training.train import _build_env
@@ -25,3 +27,9 @@ def fiesta_mexicana_env(baselines: Mapping[str, float]) -> Callable[[], Any]:
         reward_shaping=1.0,
         gamma=0.99,
     )
+
+
+def evaluations(run: Path) -> list[dict[str, Any]]:
+    """A run's ``eval.jsonl`` without the training seconds (wall time: the rest is a function of the seed)."""
+    lines = (run / "eval.jsonl").read_text().splitlines()
+    return [{key: value for key, value in json.loads(line).items() if key != "train_seconds"} for line in lines]

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from fiesta_envs.core.mlp import ActorSnapshot
+    from fiesta_envs.policies.mlp import ActorSnapshot
     from fiesta_envs.training.config import TrainConfig
     from fiesta_envs.training.progress import ProgressBar
 

@@ -24,8 +24,6 @@ from typing import Any
 
 import numpy as np
 
-from fiesta_envs.core.mlp import ActorSnapshot
-from fiesta_envs.core.saved_files import sha256_of
 from fiesta_envs.evaluation.checkpoints import (
     CHECKPOINTS_DIR,
     CONFIG_FILE,
@@ -38,6 +36,8 @@ from fiesta_envs.evaluation.checkpoints import (
     TEMP_PREFIX,
     CheckpointError,
 )
+from fiesta_envs.files.saved_files import sha256_of
+from fiesta_envs.policies.mlp import ActorSnapshot
 
 _LIBRARIES = ("fiesta_envs", "numpy", "torch", "stable-baselines3", "sb3-contrib", "ray", "gymnasium", "pettingzoo")
 

@@ -16,7 +16,7 @@ A config names the game and everything the run needs (see ``configs/fiesta_mexic
       self_play: {weight: 0.4, snapshot_every: 20480, pool_size: 8}
     checkpoint_every: 102400
     pretrain: {teacher: greedy, games: 2000, epochs: 10}   # optional: see training/pretrain.py
-    shortlist: false               # true: choose among the game's shortlist (fiesta_envs/core/shortlist.py)
+    shortlist: false               # true: choose among the game's shortlist (fiesta_envs/policies/shortlist.py)
     shortlist_version: 1           # which version of it (with shortlist: true; the game's shortlist lists them)
     eval: {every: 102400, games: 40, baselines: [random, greedy]}
     final_eval: {games: 200, baselines: [random, greedy], workers: 2}
@@ -104,6 +104,7 @@ class EvalConfig(ConfigSection):
     every: Annotated[int, Field(ge=0)] = 0  # steps between evaluations; 0 = never
     games: PositiveInt = 50  # per baseline, seats rotated
     baselines: list[str] = []  # empty: every scripted baseline of the game and random
+    at_start: bool = False  # also evaluate the network PPO starts from (step 0, after init and pretrain)
 
 
 class FinalEvalConfig(ConfigSection):
@@ -177,7 +178,7 @@ class TrainConfig(ConfigSection):
     # cooperative games: "shared" -- the learner plays every seat (every decision trains it); "frozen" -- it
     # plays one seat and its latest frozen snapshot plays the others
     team_play: Literal["shared", "frozen"] = "shared"
-    # the learner chooses among the game's shortlist of candidates (fiesta_envs/core/shortlist.py) and reads its
+    # the learner chooses among the game's shortlist of candidates (fiesta_envs/policies/shortlist.py) and reads its
     # features instead of the observation; for games with a huge action space (Fiesta de los Muertos)
     shortlist: bool = False
     # the version of the game's shortlist (with ``shortlist: true``): 1, the shipped agents', or a later one
@@ -225,7 +226,7 @@ class TrainConfig(ConfigSection):
         except InvalidOptionError as exc:
             raise _FieldError("options", str(exc)) from exc
         if self.shortlist:
-            from fiesta_envs.core.shortlist import shortlist_of
+            from fiesta_envs.policies.shortlist import shortlist_of
 
             try:
                 shortlist_of(game_class, self.shortlist_version)
@@ -336,7 +337,7 @@ class TrainConfig(ConfigSection):
         """The game's ``Shortlist`` (version ``shortlist_version``) when ``shortlist`` is set, else None."""
         if not self.shortlist:
             return None
-        from fiesta_envs.core.shortlist import shortlist_of
+        from fiesta_envs.policies.shortlist import shortlist_of
         from fiesta_envs.registry import game_spec
 
         return shortlist_of(game_spec(self.game).game_class(), self.shortlist_version)

@@ -28,7 +28,7 @@ def learner_stack(env: Any, game: Any, shortlist: int | None, reward_shaping: fl
     ``shortlist``; None: the game's actions), score shaping when ``reward_shaping > 0``, then ``Monitor``."""
     from stable_baselines3.common.monitor import Monitor
 
-    from fiesta_envs.core.shortlist import ShortlistEnv, shortlist_of
+    from fiesta_envs.policies.shortlist import ShortlistEnv, shortlist_of
 
     if shortlist is not None:
         env = ShortlistEnv(env, shortlist_of(game, shortlist))
@@ -61,7 +61,7 @@ def _build_env(
     from fiesta_envs.registry import game_spec, make_gym_env, make_policy
 
     if cooperative and team_play == "shared":  # one policy plays every seat: every decision trains it
-        from fiesta_envs.core.team_env import TeamEnv
+        from fiesta_envs.envs.team_env import TeamEnv
 
         team = TeamEnv(game_spec(game).game_class(), num_players=num_players, **options)
         return learner_stack(team, team.game, shortlist, reward_shaping, gamma)

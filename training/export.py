@@ -8,7 +8,7 @@
 
 reads the checkpoint (a checkpoint directory, its ``model.zip``, or a run directory for its
 latest checkpoint; its ``meta.json`` and SHA-256 are checked), takes the actor network from its
-pickle-free ``policy.npz`` (``fiesta_envs.core.mlp.ActorSnapshot``; a checkpoint of an older
+pickle-free ``policy.npz`` (``fiesta_envs.policies.mlp.ActorSnapshot``; a checkpoint of an older
 fiesta_envs has none, and its ``model.zip`` is unpickled only with ``--trust-checkpoint``), checks
 that it fits the game's observations and actions, and writes
 ``<out>/<game>-<N>p[-<variant>].npz`` and ``.json`` (default ``<out>``: the package's
@@ -38,10 +38,10 @@ from typing import Any
 
 from fiesta_envs.agents.shipped import PACKAGE_WEIGHTS_DIR, SHIPPED_NAMES, agent_stem, write_shipped_agent
 from fiesta_envs.core.errors import FiestaError, InvalidOptionError
-from fiesta_envs.core.mlp import ActorSnapshot
-from fiesta_envs.core.shortlist import DEFAULT_VERSION, shortlist_of, shortlist_version_of
 from fiesta_envs.core.wording import players
 from fiesta_envs.evaluation.agents import add_trust_argument
+from fiesta_envs.policies.mlp import ActorSnapshot
+from fiesta_envs.policies.shortlist import DEFAULT_VERSION, shortlist_of, shortlist_version_of
 from fiesta_envs.registry import game_spec
 
 FINAL_EVAL_FILE = "final_eval.json"  # written by ``fiesta train`` in the run directory

@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, Any
 import gymnasium
 import numpy as np
 
-from fiesta_envs.core.mlp import ACTIVATIONS as _ACTIVATIONS
-from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
-from fiesta_envs.core.policy import Policy
-from fiesta_envs.core.single_seat import NetworkMove
+from fiesta_envs.envs.single_seat import NetworkMove
+from fiesta_envs.policies.mlp import ACTIVATIONS as _ACTIVATIONS
+from fiesta_envs.policies.mlp import ActorSnapshot, masked_choice
+from fiesta_envs.policies.policy import Policy
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
@@ -42,7 +42,7 @@ LEAGUE_DIR = "league"
 _SNAPSHOT = re.compile(r"^snapshot_(\d{9})\.npz$")
 
 # ``ActorSnapshot`` (the actor as numpy arrays, torch-free) and ``masked_choice`` live in
-# ``fiesta_envs.core.mlp``, shared with the agents shipped in the package; importable from here too.
+# ``fiesta_envs.policies.mlp``, shared with the agents shipped in the package; importable from here too.
 __all__ = ["_ACTIVATIONS", "ActorSnapshot", "FrozenPolicy", "League", "LeagueEnv", "OpponentMix", "masked_choice"]
 
 

@@ -33,8 +33,8 @@ from gymnasium import spaces
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv
 
-from fiesta_envs.core.mlp import ACTIVATIONS, ActorSnapshot
-from fiesta_envs.core.single_seat import NetworkMove, SingleSeatEnv
+from fiesta_envs.envs.single_seat import NetworkMove, SingleSeatEnv
+from fiesta_envs.policies.mlp import ACTIVATIONS, ActorSnapshot
 from fiesta_envs.training.league import LeagueEnv
 from fiesta_envs.training.shaping import ScoreShaping
 

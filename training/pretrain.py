@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from fiesta_envs.core.atomic import atomic_target, write_json_atomically
+from fiesta_envs.files.atomic import atomic_target, write_json_atomically
 
 PRETRAIN_DIR = "pretrain"
 DATASET = "dataset.npz"
@@ -304,11 +304,13 @@ class _Progress:
         elapsed = now - self.started
         rate = (self.done - self.done_at_start) / elapsed if elapsed > 0 else 0.0
         left = (
-            f", about {(self.total - self.done) / rate / 60:.0f} min to go"
-            if rate > 0 and self.done < self.total
-            else ""
+            f", about {_duration((self.total - self.done) / rate)} to go" if rate > 0 and self.done < self.total else ""
         )
-        self.note(f"pretrain: {self.done:,} of {self.total:,} games collected ({elapsed / 60:.1f} min{left})")
+        self.note(f"pretrain: {self.done:,} of {self.total:,} games collected ({_duration(elapsed)}{left})")
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
 
 
 # ---------------------------------------------------------------------------------- cloning

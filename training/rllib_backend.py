@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from fiesta_envs.core.mlp import ActorSnapshot
 from fiesta_envs.evaluation.checkpoints import CheckpointError
+from fiesta_envs.policies.mlp import ActorSnapshot
 from fiesta_envs.training.checkpoint import save_policy_checkpoint
 from fiesta_envs.training.config import ConfigError, TrainConfig
 from fiesta_envs.training.envs import role_env_config

@@ -29,7 +29,7 @@ import numpy as np
 from gymnasium import spaces
 
 from fiesta_envs.core.errors import InvalidOptionError
-from fiesta_envs.core.policy import Policy
+from fiesta_envs.policies.policy import Policy
 
 LEARNER = "learner"
 LEARNER_MODULE = "learner"

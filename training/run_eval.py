@@ -46,3 +46,8 @@ def print_table(results: Any, title: str) -> None:
 def summarise(results: Any) -> dict[str, float]:
     """``{baseline: win rate}`` of an evaluation (for TensorBoard and the progress bar)."""
     return {row.opponent: row.win_rate for row in results}
+
+
+def intervals(results: Any) -> dict[str, list[float]]:
+    """``{baseline: [low, high]}``: the 95% interval of each win rate."""
+    return {row.opponent: [round(row.ci_low, 4), round(row.ci_high, 4)] for row in results}

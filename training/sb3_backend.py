@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from fiesta_envs.core.mlp import ActorSnapshot
 from fiesta_envs.evaluation.checkpoints import CheckpointError, load_model
+from fiesta_envs.policies.mlp import ActorSnapshot
 from fiesta_envs.training.backend import uses_league
 from fiesta_envs.training.checkpoint import save_checkpoint
 from fiesta_envs.training.envs import env_factory, make_vec_env

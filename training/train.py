@@ -19,7 +19,7 @@ What a run does, top to bottom (``Trainer.run``, ``training/trainer.py``, with t
    self according to the config's weights. Cooperative games: every other seat is the
    learner's latest frozen snapshot (``team_play: frozen``), or, with ``team_play: shared``, one
    ``TeamEnv`` per environment in which the learner plays every seat (parameter sharing: every
-   decision is a training sample; ``fiesta_envs/core/team_env.py``). ``reward_shaping`` adds
+   decision is a training sample; ``fiesta_envs/envs/team_env.py``). ``reward_shaping`` adds
    potential-based shaping by the running score margin (``training/shaping.py``).
 3. Train in chunks that end at the next event (MaskablePPO, its rollouts collected by
    ``LeanMaskablePPO``: the same computation with less bookkeeping, ``training/lean_ppo.py``);

@@ -21,13 +21,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.wording import players
 from fiesta_envs.evaluation.checkpoints import CheckpointError, check_compatible, latest_checkpoint, read_meta
+from fiesta_envs.files.atomic import write_atomically
 from fiesta_envs.training.backend import Backend, uses_league
 from fiesta_envs.training.config import TrainConfig, checkpoint_meta, save_config
 from fiesta_envs.training.league import FrozenPolicy
-from fiesta_envs.training.run_eval import EVAL_LOG, FINAL_EVAL, evaluate, print_table, run_seed, summarise
+from fiesta_envs.training.run_eval import (
+    EVAL_LOG,
+    FINAL_EVAL,
+    evaluate,
+    intervals,
+    print_table,
+    run_seed,
+    summarise,
+)
 
 RUN_CONFIG = "config.yaml"
 LEARNING_CURVE = "learning_curve.png"
@@ -81,6 +89,9 @@ class Trainer:
         self.uses_league = uses_league(config)
         self.step = 0
         self.bar: Any = None
+        #: seconds spent training (pretrain and PPO, not evaluating) before this process, and since when it counts
+        self.trained_before = 0.0
+        self._counting_since = time.perf_counter()
 
     # -- what stable-baselines3's backend holds (bench measures them) -----------------------------
     @property
@@ -96,9 +107,13 @@ class Trainer:
         """Train to ``total_timesteps`` from the start or the latest checkpoint; the final evaluation's rows."""
         self.run_dir.mkdir(parents=True, exist_ok=True)
         try:
+            self._counting_since = time.perf_counter()
             self._start()
             bar = self._progress_bar(self.step)
             try:
+                self.bar = bar
+                if self.config.eval.at_start and not self.resume:  # the network PPO starts from
+                    self._periodic_evaluation(0)
                 self._train(self.step, bar)
             finally:
                 bar.close()
@@ -114,7 +129,7 @@ class Trainer:
                 raise CheckpointError(f"cannot resume: {self.run_dir} has no complete checkpoint")
             meta = read_meta(checkpoint)
             check_compatible(meta, config.game, config.num_players)
-            self._forget_evaluations_after(int(meta["step"]))
+            self.trained_before = self._forget_evaluations_after(int(meta["step"]))
             self.step = self.backend.start(checkpoint, meta)
             self._note(f"resuming {self.run_dir} from step {self.step:,} ({checkpoint.name})")
             return self.step
@@ -129,12 +144,19 @@ class Trainer:
         )
         return self.step
 
-    def _forget_evaluations_after(self, step: int) -> None:
-        """Drop evaluations logged after the checkpoint we resume from (they will be redone)."""
+    def _forget_evaluations_after(self, step: int) -> float:
+        """Drop evaluations logged after the checkpoint we resume from (they will be redone); the training seconds
+        of the last one kept (0 if none), from which the resumed run goes on counting."""
         path = self.run_dir / EVAL_LOG
-        if path.is_file():
-            kept = [line for line in path.read_text(encoding="utf-8").splitlines() if _logged_at_most(line, step)]
-            write_atomically(path, "".join(line + "\n" for line in kept))
+        if not path.is_file():
+            return 0.0
+        kept = [line for line in path.read_text(encoding="utf-8").splitlines() if _logged_at_most(line, step)]
+        write_atomically(path, "".join(line + "\n" for line in kept))
+        return float(json.loads(kept[-1]).get("train_seconds", 0.0)) if kept else 0.0
+
+    def training_seconds(self) -> float:
+        """Seconds spent training so far (set-up, pretrain and PPO; evaluations not counted), over restarts."""
+        return self.trained_before + time.perf_counter() - self._counting_since
 
     def _progress_bar(self, start: int) -> Any:
         from fiesta_envs.training.progress import ProgressBar
@@ -174,7 +196,7 @@ class Trainer:
         actor = self.backend.actor()
         shortlist = self.config.game_shortlist()
         if shortlist is not None:
-            from fiesta_envs.core.shortlist import ShortlistPolicy
+            from fiesta_envs.policies.shortlist import ShortlistPolicy
 
             return ShortlistPolicy(actor, shortlist, deterministic=True)
         return FrozenPolicy(actor, deterministic=True, name="learner")
@@ -182,14 +204,22 @@ class Trainer:
     def _periodic_evaluation(self, step: int) -> None:
         config = self.config
         baselines = config.eval_baselines(config.eval.baselines)
+        trained = self.training_seconds()
         started = time.perf_counter()
         results = evaluate(
             config, self.learner_policy(), baselines, config.eval.games, run_seed(config.seed, step, "eval")
         )
         rates = summarise(results)
         self.backend.log_scalars(step, {f"eval/win_rate_vs_{name}": rate for name, rate in rates.items()})
+        entry = {
+            "step": step,
+            "win_rate": rates,
+            "interval": intervals(results),
+            "games": config.eval.games,
+            "train_seconds": round(trained, 1),
+        }
         with open(self.run_dir / EVAL_LOG, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps({"step": step, "win_rate": rates}) + "\n")
+            handle.write(json.dumps(entry) + "\n")
         from fiesta_envs.evaluation.plots import plot_learning_curve
 
         plot_learning_curve(
@@ -200,6 +230,7 @@ class Trainer:
         text = " ".join(f"{name} {rate:.0%}" for name, rate in rates.items())
         self.bar.show(eval=text)
         self.bar.note(f"step {step:,}: win rate vs {text} ({time.perf_counter() - started:.1f}s)")
+        self._counting_since += time.perf_counter() - started  # evaluating is not training
         if self.on_evaluation is not None:
             self.on_evaluation(step, rates)
 

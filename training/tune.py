@@ -120,8 +120,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import FiestaError
+from fiesta_envs.files.atomic import write_atomically
 from fiesta_envs.training.config import (
     ConfigError,
     TrainConfig,

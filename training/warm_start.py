@@ -11,14 +11,14 @@ a network that does not fit is refused before anything is collected or trained.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from fiesta_envs.core.mlp import ActorSnapshot
+from fiesta_envs.policies.mlp import ActorSnapshot
 
-if TYPE_CHECKING:
-    from fiesta_envs.training.config import TrainConfig
+#: the run's ``TrainConfig`` (not imported: the config module calls this one while it validates)
+TrainConfig = Any
 
 
 class WarmStartError(ValueError):

@@ -19,7 +19,7 @@ A spec is a Python object or a text ``[LABEL=]SPEC``; ``LABEL`` (a plain word: l
 * ``PATH.zip``: a stable-baselines3 ``PPO`` or sb3-contrib ``MaskablePPO`` model trained on this game's
   Gymnasium environment. Loading it unpickles Python objects, so it is refused unless trusted
   (``--trust-checkpoint``; Python ``trust_checkpoints=True``); its observation and action spaces are checked
-  against the game's, and its network plays with numpy (``fiesta_envs.core.actor_policy``).
+  against the game's, and its network plays with numpy (``fiesta_envs.policies.actor_policy``).
 * ``PATH``: a checkpoint of our trainer: its directory (``runs/fm/checkpoints/step_000020480``), its
   ``model.zip`` or ``meta.json``, or a run directory (its latest checkpoint). It plays with the options its
   ``meta.json`` records (a network trained with ``action_features=true`` gets them computed by the engine), so
@@ -65,12 +65,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.options import validate_options
-from fiesta_envs.core.policy import CallablePolicy, Policy, make_named_policy, parse_agent_spec
 from fiesta_envs.core.wording import players
+from fiesta_envs.policies.policy import CallablePolicy, Policy, make_named_policy, parse_agent_spec
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
-    from fiesta_envs.core.mlp import ActorSnapshot
+    from fiesta_envs.policies.mlp import ActorSnapshot
 
 
 class GameSpecLike(Protocol):
@@ -129,7 +129,7 @@ class AgentSource:
                 self.target, game=spec.name, num_players=num_players, seed=seed, trust_pickle=self.trusted
             )
         if self.kind == "sb3":
-            from fiesta_envs.core.actor_policy import ActorPolicy
+            from fiesta_envs.policies.actor_policy import ActorPolicy
 
             assert self.actor is not None
             return ActorPolicy(self.actor, where=f"stable-baselines3 model {self.target}", seed=seed)
@@ -322,7 +322,6 @@ def _check_checkpoint(
 ) -> None:
     """Refuse a checkpoint made for another game or player count, or one that needs unpickling without
     ``trusted``, or whose network fits no observation of this game; warn about other rule options."""
-    from fiesta_envs.core.actor_policy import NetworkMismatchError
     from fiesta_envs.evaluation.checkpoints import (
         CheckpointError,
         CheckpointPolicy,
@@ -330,6 +329,7 @@ def _check_checkpoint(
         read_meta,
         untrusted_message,
     )
+    from fiesta_envs.policies.actor_policy import NetworkMismatchError
 
     try:
         meta = read_meta(path)
@@ -423,7 +423,7 @@ def _sb3_source(
     trusted: bool,
 ) -> AgentSource:
     """A user's stable-baselines3 model, loaded once (trusted only) and checked against the game."""
-    from fiesta_envs.core.actor_policy import ActorPolicy, NetworkMismatchError
+    from fiesta_envs.policies.actor_policy import ActorPolicy, NetworkMismatchError
 
     if not trusted:
         raise AgentError(f"{spec.name}: {untrusted_model_message(path)}")
@@ -442,7 +442,7 @@ def _sb3_source(
 def load_sb3_actor(spec: GameSpecLike, path: Path) -> ActorSnapshot:
     """The actor network of a ``PPO`` or ``MaskablePPO`` zip as numpy arrays. Unpickles: call only for trusted
     files."""
-    from fiesta_envs.core.mlp import ActorSnapshot
+    from fiesta_envs.policies.mlp import ActorSnapshot
 
     try:
         from sb3_contrib import MaskablePPO

@@ -10,7 +10,7 @@ Files
 -----
 Every agent is two files in the weights folder (``fiesta_envs/agents/weights/``)::
 
-    <game>-<N>p[-<variant>].npz    the actor network (see ``fiesta_envs.core.mlp``), allow_pickle=False
+    <game>-<N>p[-<variant>].npz    the actor network (see ``fiesta_envs.policies.mlp``), allow_pickle=False
     <game>-<N>p[-<variant>].json   what it is, checked before it plays
 
 ``<variant>`` names the options that matter and differ from their defaults (e.g.
@@ -28,7 +28,7 @@ The JSON holds:
   without action features), ``action_features_size`` (0 unless trained with
   ``action_features=True``), ``num_actions``;
 * ``shortlist`` (agents trained with ``shortlist: true``): the name of the game's shortlist
-  (``fiesta_envs.core.shortlist``); the network then reads the shortlist's vector (``observation_size``
+  (``fiesta_envs.policies.shortlist``); the network then reads the shortlist's vector (``observation_size``
   = ``plain_observation_size`` = its size) and chooses a candidate (``num_actions`` = the candidates);
   ``shortlist_version``: which version of the game's shortlist (absent in older files: version 1);
 * ``also_plays`` (optional, shortlist agents only): the other player counts the agent plays, e.g. ``[5, 6, 7, 8]``
@@ -94,14 +94,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from fiesta_envs.core.actor_policy import network_input
 from fiesta_envs.core.errors import InvalidOptionError
-from fiesta_envs.core.mlp import ActorSnapshot, masked_choice, masked_softmax
 from fiesta_envs.core.options import validate_options
-from fiesta_envs.core.policy import Policy, observed
-from fiesta_envs.core.saved_files import read_json_object, sha256_of
-from fiesta_envs.core.shortlist import DEFAULT_VERSION, Shortlist, shortlist_of
 from fiesta_envs.core.wording import players
+from fiesta_envs.files.saved_files import read_json_object, sha256_of
+from fiesta_envs.policies.actor_policy import network_input
+from fiesta_envs.policies.mlp import ActorSnapshot, masked_choice, masked_softmax
+from fiesta_envs.policies.policy import Policy, observed
+from fiesta_envs.policies.shortlist import DEFAULT_VERSION, Shortlist, shortlist_of
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game

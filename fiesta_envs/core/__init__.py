@@ -1,1 +1,2 @@
-"""The game-independent layer: engine contract, PettingZoo and Gymnasium adapters, policies."""
+"""The engine contract every game implements: ``Game``, its options, errors, random generators, rewards,
+state fields, observers and determinization. It imports nothing else of the package."""

@@ -72,9 +72,9 @@ class Game(abc.ABC):
       cooperative: True when every player always gets the same reward.
       score_scale: a typical winning score; the ``margin`` reward divides by it.
       version: bumped whenever the rules or the encodings change behaviour.
-      shortlist_target: ``"module:OBJECT"`` of the game's ``fiesta_envs.core.shortlist.Shortlist``, or of a
+      shortlist_target: ``"module:OBJECT"`` of the game's ``fiesta_envs.policies.shortlist.Shortlist``, or of a
         ``{version: Shortlist}`` mapping, for games whose agents train on one (None: it has none); loaded by
-        ``core.shortlist.shortlist_of(game, version)``.
+        ``policies.shortlist.shortlist_of(game, version)``.
     """
 
     name: ClassVar[str] = "game"

@@ -45,7 +45,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import FiestaError, InvalidOptionError
 from fiesta_envs.core.rng import derive_seed
 from fiesta_envs.core.wording import players
@@ -68,6 +67,7 @@ from fiesta_envs.evaluation.ladder import (
 )
 from fiesta_envs.evaluation.stats import Rating, rate_against_ladder
 from fiesta_envs.evaluation.tournament import GameResult, GameTask, Table, duel_tables, play_games, schedule
+from fiesta_envs.files.atomic import write_atomically
 from fiesta_envs.registry import GameSpec, game_spec
 from fiesta_envs.version import __version__
 

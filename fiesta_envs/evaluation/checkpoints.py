@@ -4,7 +4,7 @@ A run directory holds its checkpoints like this (``fiesta_envs.training.checkpoi
 
     run_dir/checkpoints/
         step_000020480/   model.zip   MaskablePPO with its optimiser, to resume training (pickled: see below)
-                          policy.npz  the actor network alone, as plain arrays (``fiesta_envs.core.mlp``)
+                          policy.npz  the actor network alone, as plain arrays (``fiesta_envs.policies.mlp``)
                           meta.json   config.yaml
         step_000040960/   ...
         latest            the name of the newest complete checkpoint ("step_000040960")
@@ -37,12 +37,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from fiesta_envs.core.actor_policy import ActorPolicy
 from fiesta_envs.core.errors import FiestaError
-from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
-from fiesta_envs.core.saved_files import read_json_object, sha256_of
-from fiesta_envs.core.shortlist import shortlist_of, shortlist_version_of
 from fiesta_envs.core.wording import players
+from fiesta_envs.files.saved_files import read_json_object, sha256_of
+from fiesta_envs.policies.actor_policy import ActorPolicy
+from fiesta_envs.policies.mlp import ActorSnapshot, masked_choice
+from fiesta_envs.policies.shortlist import shortlist_of, shortlist_version_of
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
@@ -273,7 +273,7 @@ class CheckpointPolicy(ActorPolicy):
     probable legal action; otherwise it samples from the masked action distribution with
     ``self.rng`` (so the policy is reproducible from its seed). It plays with the options recorded in its
     ``meta.json``: a network trained with ``action_features=True`` gets them computed by the engine when the
-    game was made without them (``fiesta_envs.core.actor_policy``). A checkpoint trained with ``shortlist: true``
+    game was made without them (``fiesta_envs.policies.actor_policy``). A checkpoint trained with ``shortlist: true``
     reads the game's shortlist (the version of its config) instead of the observation and plays its chosen
     candidate's action.
     """

@@ -79,11 +79,10 @@ from fiesta_envs.agents.registry import (
     resolve_agent,
     resolve_agents,
 )
-from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import FiestaError, InvalidOptionError
 from fiesta_envs.core.options import add_option_argument, parse_options
-from fiesta_envs.core.ray_tasks import BACKENDS
 from fiesta_envs.core.wording import players
+from fiesta_envs.evaluation.ray_tasks import BACKENDS
 from fiesta_envs.evaluation.records import RecordWriter
 from fiesta_envs.evaluation.stats import Comparison, Rating, mean_interval, rate_agents, wilson_interval
 from fiesta_envs.evaluation.tournament import (
@@ -95,6 +94,7 @@ from fiesta_envs.evaluation.tournament import (
     seat_counts,
     tournament_tables,
 )
+from fiesta_envs.files.atomic import write_atomically
 from fiesta_envs.registry import GameSpec, game_spec
 from fiesta_envs.tools.result_tables import console, result_table
 
@@ -408,7 +408,7 @@ def run_tournament(
     ``options=None`` plays the game options the checkpoints among ``agents`` were trained with, when they agree
     (``recorded_options``; else the game's defaults). ``trust_checkpoints=True`` allows files that are loaded by
     unpickling (see ``fiesta_envs.agents.registry``). ``backend="ray"`` plays the games in Ray tasks
-    (``fiesta_envs.core.ray_tasks``) with the same results as the local processes."""
+    (``fiesta_envs.evaluation.ray_tasks``) with the same results as the local processes."""
     if options is None:
         options = recorded_options(game_spec(game), list(agents))
     spec, num_players, full_options = _prepare(game, num_players, options)

@@ -24,13 +24,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from fiesta_envs.core.atomic import write_atomically
 from fiesta_envs.core.errors import InvalidOptionError
-from fiesta_envs.core.policy import VersionedPolicy
 from fiesta_envs.core.wording import players
 from fiesta_envs.evaluation.evaluate import MatchResult, run_tournament
 from fiesta_envs.evaluation.stats import Rating
 from fiesta_envs.evaluation.tournament import GameResult
+from fiesta_envs.files.atomic import write_atomically
+from fiesta_envs.policies.policy import VersionedPolicy
 from fiesta_envs.registry import GameSpec, game_spec
 from fiesta_envs.version import __version__
 

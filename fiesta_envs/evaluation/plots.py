@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from fiesta_envs.core.atomic import atomic_target
 from fiesta_envs.evaluation.stats import Rating
+from fiesta_envs.files.atomic import atomic_target
 
 
 def plot_ratings(ratings: Sequence[Rating], path: str | Path, title: str, anchor: str = "random") -> Path:

@@ -24,8 +24,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from fiesta_envs.core.atomic import new_file_beside
 from fiesta_envs.core.errors import FiestaError
+from fiesta_envs.files.atomic import new_file_beside
 from fiesta_envs.registry import GameSpec, game_spec
 
 FORMAT = "fiesta_record"

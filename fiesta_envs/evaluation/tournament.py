@@ -17,7 +17,7 @@ Vocabulary:
   same random numbers in every rotation of a deal.
 
 Games are independent, so they run in worker processes (``spawn``: safe with torch loaded), or
-with ``backend="ray"`` as Ray tasks of ``RAY_GAMES_PER_TASK`` games each (``fiesta_envs.core.ray_tasks``:
+with ``backend="ray"`` as Ray tasks of ``RAY_GAMES_PER_TASK`` games each (``fiesta_envs.evaluation.ray_tasks``:
 a local Ray instance, or the cluster in ``RAY_ADDRESS``); each game's seeds are fixed by the schedule, so
 the results do not depend on the backend, the number of workers or the order they finish in.
 """
@@ -37,10 +37,10 @@ from typing import Any
 
 from fiesta_envs.agents.registry import AgentSource
 from fiesta_envs.core.errors import FiestaError, IllegalActionError
-from fiesta_envs.core.policy import Policy
-from fiesta_envs.core.ray_tasks import check_backend, ray_map
 from fiesta_envs.core.rng import derive_seed
+from fiesta_envs.evaluation.ray_tasks import check_backend, ray_map
 from fiesta_envs.evaluation.records import make_record
+from fiesta_envs.policies.policy import Policy
 from fiesta_envs.registry import GameSpec
 
 #: A game still running after this many actions is reported as a bug in the engine.

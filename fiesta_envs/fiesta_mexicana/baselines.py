@@ -1,4 +1,4 @@
-"""Scripted players for Fiesta Mexicana (``random`` comes from ``fiesta_envs.core.policy``).
+"""Scripted players for Fiesta Mexicana (``random`` comes from ``fiesta_envs.policies.policy``).
 
 ``GreedyPolicy`` plays for points now and for its own objectives, using only what its seat knows
 (every table is public; its own objectives are its own; of the others' only how many they hold):
@@ -32,14 +32,21 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fiesta_envs.core.policy import Policy, VersionedPolicy, first_legal
 from fiesta_envs.fiesta_mexicana import actions
 from fiesta_envs.fiesta_mexicana.board import FIXED_OF, NEIGHBOURS, OPPOSITE, ROTATED_EDGES, VIEW_OF
 from fiesta_envs.fiesta_mexicana.components import CHILDREN, NUM_SPACES, OBJECTIVE_KINDS, PINATA_SPACES, TEENS
 from fiesta_envs.fiesta_mexicana.game import valid_keeps
 from fiesta_envs.fiesta_mexicana.scoring import dish_counts
 from fiesta_envs.fiesta_mexicana.state import Phase
-from fiesta_envs.fiesta_mexicana.valuation import PRIOR_VALUE, best_rotation, objective_worths, placements_values
+from fiesta_envs.fiesta_mexicana.valuation import (
+    PRIOR_VALUE,
+    best_by_number,
+    best_points,
+    best_rotation,
+    objective_worths,
+    table_view,
+)
+from fiesta_envs.policies.policy import Policy, VersionedPolicy, first_legal
 
 if TYPE_CHECKING:
     from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
@@ -93,12 +100,13 @@ class GreedyPolicy(VersionedPolicy["FiestaMexicana"]):
         self, game: FiestaMexicana, player: int, objectives: list[int] | None = None
     ) -> dict[int, float]:
         """The dish's value on each number ``player`` may bid now (``objectives``: see ``placements_values``)."""
-        numbers = [int(n) for n in np.flatnonzero(game.legal_bids(player)) + 1]
+        high_bid = game.state.high_bid  # the free numbers above it, each number n as n - 1:
+        numbers = [n for n in table_view(game, player, game.state.orientation[player]).indices if n >= high_bid]
         if not numbers:
             return {}
-        spaces = [game.space_of(player, n) for n in numbers]
-        best = placements_values(game, player, spaces, game.state.offer, objectives)[1].max(axis=1)
-        return {n: float(v) for n, v in zip(numbers, best, strict=True)}
+        held = game.state.objectives[player] if objectives is None else objectives
+        best = best_by_number(game, player, game.state.offer, tuple(code for code in held if code >= 0))[1]
+        return {n + 1: float(best[n]) for n in numbers}
 
     def _auction_v1(self, game: FiestaMexicana, player: int) -> int:
         values = self._number_values(game, player)
@@ -144,8 +152,7 @@ class GreedyPolicy(VersionedPolicy["FiestaMexicana"]):
         rival = game.state.high_bidder
         if rival < 0 or rival == player:
             return 0.0
-        space = game.space_of(rival, game.state.high_bid)
-        points = float(placements_values(game, rival, [space], game.state.offer, [])[0].max())
+        points = float(best_points(game, rival, game.state.offer)[game.space_of(rival, game.state.high_bid)])
         if game.filled[rival] == NUM_SPACES - 1 and self._estimated_lead(game, player) < points:
             return np.inf  # it would end the game ahead of us
         return DENY_WEIGHT * points / (game.num_players - 1)
@@ -178,12 +185,13 @@ class GreedyPolicy(VersionedPolicy["FiestaMexicana"]):
         return None if best is None else best[1]
 
     def _could_be_outbid(self, game: FiestaMexicana, player: int, number: int) -> bool:
-        for other in range(game.num_players):
-            if other != player:
-                free = game.legal_bids(other)  # numbers above the current high bid
-                if free[number:].any():
-                    return True
-        return False
+        """Whether another player has a free number above ``number`` (itself above the high bid)."""
+        orientation = game.state.orientation
+        return any(
+            table_view(game, other, orientation[other]).highest > number
+            for other in range(game.num_players)
+            if other != player
+        )
 
     def _weakest_objective(self, game: FiestaMexicana, player: int) -> tuple[int, float] | None:
         """The objective slot worth least (``valuation.objective_worths``)."""
@@ -195,14 +203,13 @@ class GreedyPolicy(VersionedPolicy["FiestaMexicana"]):
         if self.version >= 2 and game.filled[player] == NUM_SPACES - 1:
             return self._last_space_rotation(game, player)
 
-        def openness(left_turns: int) -> tuple[int, ...]:
-            orientation = (game.state.orientation[player] + left_turns) % 4
-            free = [v + 1 for v in range(NUM_SPACES) if game.dishes[player][FIXED_OF[orientation][v]] < 0]
-            return tuple(sorted(free, reverse=True)[:3])
+        def openness(left_turns: int) -> int:
+            """The three highest free numbers after the turn, summed."""
+            return table_view(game, player, (game.state.orientation[player] + left_turns) % 4).top_three
 
         # "none" is listed last in ROTATIONS; prefer it on ties by checking it first
         order = [2, 0, 1]
-        best = max(order, key=lambda i: (sum(openness(actions.ROTATION_TURNS[i])), -order.index(i)))
+        best = max(order, key=lambda i: (openness(actions.ROTATION_TURNS[i]), -order.index(i)))
         return actions.ROTATE + best
 
     def _last_space_rotation(self, game: FiestaMexicana, player: int) -> int:

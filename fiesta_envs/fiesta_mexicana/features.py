@@ -29,20 +29,23 @@ start    size  entries
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from fiesta_envs.fiesta_mexicana import actions
-from fiesta_envs.fiesta_mexicana.board import FIXED_OF
 from fiesta_envs.fiesta_mexicana.components import NUM_SPACES
 from fiesta_envs.fiesta_mexicana.valuation import (
+    FIXED_OF_ARRAY,
+    best_by_number,
+    best_points,
     objective_worths,
-    placement_points_table,
-    placements_table,
     placements_values,
     position_memo,
     read_only,
+    table_memo,
+    table_view,
 )
 
 if TYPE_CHECKING:
@@ -63,16 +66,13 @@ def _points(points: float) -> float:
     return min(max((points + 4.0) / 20.0, 0.0), 1.0)
 
 
-#: FIXED_OF_ARRAY[o, v]: the fixed space read as number v + 1 on a table turned o times left.
-FIXED_OF_ARRAY = np.array(FIXED_OF, dtype=np.intp)
-
-
 def action_features(game: Game, player: int) -> np.ndarray:
     """The ``FEATURES_SIZE`` action features of ``player`` now (see the module docstring).
 
     Everything but the ``place R`` entries depends only on the tables, the dish on offer and the player's
     objectives, which bids and passes leave alone: that part is computed once per table position
     (``valuation.position_memo``) and copied; the ``place R`` entries are added while the player places.
+    ``reference.action_features`` computes the same from scratch.
     """
     card = game.state.offer
     memo = position_memo(game)
@@ -86,20 +86,29 @@ def action_features(game: Game, player: int) -> np.ndarray:
     return out
 
 
-def compute_action_features(game: Game, player: int) -> np.ndarray:
-    """``action_features`` computed in full now (what the copy of the position's part must equal)."""
-    out = _position_features(game, player, game.state.offer)
-    if game.state.offer >= 0 and game.phase_name == "place" and game.state.high_bidder == player:
-        _place_features(game, player, game.state.offer, out)
-    return out
-
-
 def _place_features(game: Game, player: int, card: int, out: np.ndarray) -> None:
     """The ``place R`` entries of the winner placing ``card``."""
     view = FIXED_OF_ARRAY[game.state.orientation[player]]
     points, values = placements_values(game, player, [view[game.state.high_bid - 1]], card)
-    out[PLACE_POINTS : PLACE_POINTS + 4] = np.clip((points[0] + 4.0) / 20.0, 0.0, 1.0)
-    out[PLACE_VALUE : PLACE_VALUE + 4] = np.clip((values[0] + 5.0) / 25.0, 0.0, 1.0)
+    place = (np.concatenate((points[0], values[0])) + _PLACE_OFFSETS) / _PLACE_SCALES  # as the bid blocks
+    out[PLACE_POINTS : PLACE_VALUE + 4] = np.minimum(np.maximum(place, 0.0), 1.0)
+
+
+_BID_OFFSETS = np.repeat([4.0, 5.0], NUM_SPACES)
+_BID_SCALES = np.repeat([20.0, 25.0], NUM_SPACES)
+_PLACE_OFFSETS = np.repeat([4.0, 5.0], 4)
+_PLACE_SCALES = np.repeat([20.0, 25.0], 4)
+
+
+@functools.lru_cache(maxsize=1024)
+def _outbid_shares(highest: tuple[int, ...]) -> tuple[float, ...]:
+    """The ``bid N`` outbid block: per number, the share of the other players whose ``highest`` free number is
+    above it."""
+    above = [0] * NUM_SPACES  # above[v]: the other players with a free number above v + 1
+    for h in highest:
+        for v in range(h - 1):
+            above[v] += 1
+    return tuple(count / len(highest) for count in above)
 
 
 def _position_features(game: Game, player: int, card: int) -> np.ndarray:
@@ -107,50 +116,38 @@ def _position_features(game: Game, player: int, card: int) -> np.ndarray:
 
     The blocks of 16 or fewer entries are worked out on lists (faster than arrays that small), every value
     as a float64 that becomes the same float32 as it would assigned into an array."""
+    state = game.state
     n = game.num_players
     seats = [(player + k) % n for k in range(n)]  # the observer first, then clockwise
-    orientation = game.state.orientation[player]
-    # readable[k][v]: the number v + 1 of seat k's table, as that seat reads it, is on an uncovered space
-    readable = [
-        [game.dishes[seat][space] < 0 for space in FIXED_OF[game.state.orientation[seat] % 4]] for seat in seats
-    ]
+    orientation = state.orientation[player]
+    views = [table_view(game, seat, state.orientation[seat]) for seat in seats]
+    mine = views[0]
     out = [0.0] * FEATURES_SIZE
-    mine = readable[0]
-    out[BID_FREE : BID_FREE + NUM_SPACES] = [1.0 if free else 0.0 for free in mine]
-    highest = [max((v + 1 for v, free in enumerate(numbers) if free), default=0) for numbers in readable[1:]]
+    out[BID_FREE : BID_FREE + NUM_SPACES] = mine.free_flags()
+    highest = tuple(view.highest for view in views[1:])
     if highest:
-        above = [0] * NUM_SPACES  # above[v]: the other players with a free number above v + 1
-        for h in highest:
-            for v in range(h - 1):
-                above[v] += 1
-        out[BID_OUTBID : BID_OUTBID + NUM_SPACES] = [count / len(highest) for count in above]
+        out[BID_OUTBID : BID_OUTBID + NUM_SPACES] = _outbid_shares(highest)
         out[OTHER_HIGHEST : OTHER_HIGHEST + len(highest)] = [h / NUM_SPACES for h in highest]
-    out[FREE_SPACES : FREE_SPACES + n] = [sum(numbers) / NUM_SPACES for numbers in readable]
+    out[FREE_SPACES : FREE_SPACES + n] = [view.free / NUM_SPACES for view in views]
     for slot, worth in enumerate(objective_worths(game, player)):
         if worth is not None:
             out[SLOT_WORTH + slot] = min(worth / 10.0, 1.0)
             out[SLOT_HELD + slot] = 1.0
-    dishes = game.dishes[player]
     for choice, turns in enumerate(actions.ROTATION_TURNS):
-        numbers = [v + 1 for v, space in enumerate(FIXED_OF[(orientation + turns) % 4]) if dishes[space] < 0]
-        out[ROTATE_OPENNESS + choice] = sum(numbers[-3:]) / 45.0
+        out[ROTATE_OPENNESS + choice] = table_view(game, player, (orientation + turns) % 4).top_three / 45.0
     vector = np.array(out, dtype=np.float32)
     if card < 0:
         return vector
     vector[DISH_VALID] = 1.0
-    if any(mine):  # each free number: the best turn on the space it reads (every space valued once, in memo)
-        held = tuple(code for code in game.state.objectives[player] if code >= 0)
-        points, values, _ = placements_table(game, player, card, held)
-        view = FIXED_OF_ARRAY[orientation % 4]
-        block = np.empty(2 * NUM_SPACES)  # bid N: points, then value, of the best turn on the space reading N
-        block[:NUM_SPACES] = (points.max(axis=1)[view] + 4.0) / 20.0
-        block[NUM_SPACES:] = (values.max(axis=1)[view] + 5.0) / 25.0
+    if mine.free:  # each free number: the best turn on the space it reads (every space valued once, in memo)
+        held = tuple(code for code in state.objectives[player] if code >= 0)
+        # bid N: points, then value, of the best turn on the space reading N: (points + 4) / 20, (value + 5) / 25
+        block = (np.concatenate(best_by_number(game, player, card, held)) + _BID_OFFSETS) / _BID_SCALES
         np.minimum(np.maximum(block, 0.0, out=block), 1.0, out=block)  # clipped to [0, 1], so 0 * entry is 0.0
-        block *= out[BID_FREE : BID_FREE + NUM_SPACES] * 2  # the list of free-number flags, twice: covered ones 0
+        block *= mine.free_twice()  # covered numbers: 0
         vector[BID_POINTS : BID_VALUE + NUM_SPACES] = block
     for k, other in enumerate(seats[1:]):
-        if any(readable[k + 1]):
-            other_free = np.asarray(game.dishes[other]) < 0
-            best = placement_points_table(game, other, card).max(axis=1)[other_free].max()
-            vector[OTHER_POINTS + k] = _points(max(int(best), -game.state.points[other]))
+        if views[k + 1].free:
+            best = best_points(game, other, card)[table_memo(game, other).free()].max()
+            vector[OTHER_POINTS + k] = _points(int(best))
     return vector

@@ -46,7 +46,13 @@ from fiesta_envs.fiesta_mexicana.features import FEATURES_SIZE, action_features
 from fiesta_envs.fiesta_mexicana.observation import FiestaMexicanaObserver
 from fiesta_envs.fiesta_mexicana.scoring import objective_points, placement_points
 from fiesta_envs.fiesta_mexicana.state import PHASE_LABELS, FiestaMexicanaState, Phase
-from fiesta_envs.fiesta_mexicana.valuation import PositionMemo, facing_of_table, forget_position_memo, put_facing
+from fiesta_envs.fiesta_mexicana.valuation import (
+    PositionMemo,
+    TableMemo,
+    facing_of_table,
+    forget_position_memo,
+    put_facing,
+)
 
 #: Columns of ``render_text`` (the terminal game's width).
 TEXT_WIDTH = 100
@@ -175,6 +181,8 @@ class FiestaMexicana(Game):
     _final: dict[str, list[int]] | None
     #: The valuations of the position held now (``valuation.position_memo``; None: none computed yet).
     valuation_memo: PositionMemo | None
+    #: table_memos[p]: what p's table alone decides (``valuation.table_memo``; None: none computed yet).
+    table_memos: list[TableMemo | None]
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -259,6 +267,7 @@ class FiestaMexicana(Game):
         self.observer = FiestaMexicanaObserver(n, self.confirmed_waiters, self.config["action_features"])
         self._final = None
         forget_position_memo(self)  # valuations of the position this engine held before
+        self.table_memos = [None] * n
 
     # ------------------------------------------------------------------ whose turn
     @property
@@ -462,6 +471,7 @@ class FiestaMexicana(Game):
         put_facing(self.facing[player], space, ROTATED_EDGES[card][fixed_rotation])
         self.filled[player] += 1
         forget_position_memo(self)  # a table changed (and with it the points, put right after)
+        self.table_memos[player] = None
         self._free[player][space] = False
 
     def _rotate(self, player: int, choice: int) -> None:

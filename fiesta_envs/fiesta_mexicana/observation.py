@@ -19,6 +19,7 @@ shows them as printed:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -286,7 +287,15 @@ class FiestaMexicanaObserver(Observer[FiestaMexicanaPosition]):
             for i, card in enumerate(start_cards):
                 block["start_cards"][i * OFFER_SIZE : (i + 1) * OFFER_SIZE] = _OFFER_BLOCKS[card + 1]
             memory.start_cards = start_cards
-        out[self._turn] = self._turn_entries(game, seats)
+        out[self._turn] = _turn_entries(
+            state.high_bid,
+            state.high_bidder,
+            tuple(state.passed),
+            game.current_player,
+            state.phase,
+            state.turns_chosen[seat],
+            tuple(seats),
+        )
         bids = (len(state.deck), *map(len, state.bids))  # bids only add up during an auction
         if memory.bids != bids:
             entries = block["bids"]
@@ -323,16 +332,21 @@ class FiestaMexicanaObserver(Observer[FiestaMexicanaPosition]):
             block["action_features"][:] = action_features(game, seat)
         return out.copy()
 
-    @staticmethod
-    def _turn_entries(game: FiestaMexicanaPosition, seats: list[int]) -> list[float]:
-        """The small blocks that change on most steps: high bid, high bidder, passed, to act, phase, turn chosen."""
-        state = game.state
-        bidder, passed, acting = state.high_bidder, state.passed, game.current_player
-        entries = [state.high_bid / NUM_SPACES]
-        entries += [float(owner == bidder) for owner in seats]
-        entries += [float(passed[owner]) for owner in seats]
-        entries += [float(owner == acting) for owner in seats]
-        return entries + _PHASE_ONE_HOT[state.phase] + _CHOICE_ONE_HOT[state.turns_chosen[seats[0]] + 1]
+
+@functools.lru_cache(maxsize=4096)
+def _turn_entries(
+    high_bid: int, bidder: int, passed: tuple[bool, ...], acting: int, phase: int, chosen: int, seats: tuple[int, ...]
+) -> np.ndarray:
+    """The small blocks that change on most steps, as seen by ``seats[0]``: high bid, high bidder, passed, to act,
+    phase, turn chosen (float32, read only: the same few recur all game long)."""
+    entries = [high_bid / NUM_SPACES]
+    entries += [float(owner == bidder) for owner in seats]
+    entries += [float(passed[owner]) for owner in seats]
+    entries += [float(owner == acting) for owner in seats]
+    entries += _PHASE_ONE_HOT[phase] + _CHOICE_ONE_HOT[chosen + 1]
+    values = np.array(entries, dtype=np.float32)
+    values.flags.writeable = False
+    return values
 
 
 _PHASE_ONE_HOT = [[float(i == phase) for i in range(NUM_PHASES)] for phase in range(NUM_PHASES)]

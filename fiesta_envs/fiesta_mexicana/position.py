@@ -25,6 +25,8 @@ class FiestaMexicanaPosition(Protocol):
     facing: list[np.ndarray]
     #: ``valuation.PositionMemo`` or None (named there: this module sits below ``valuation``).
     valuation_memo: Any
+    #: ``valuation.TableMemo`` or None per player (likewise).
+    table_memos: list[Any]
 
     @property
     def current_player(self) -> int: ...

@@ -1,6 +1,6 @@
 """The ``search`` agent of Fiesta Mexicana: Monte-Carlo search two auctions deep, ``greedy`` rollouts.
 
-See ``fiesta_envs.core.search`` for the method. Each determinisation deals the deck and the other players'
+See ``fiesta_envs.policies.search`` for the method. Each determinisation deals the deck and the other players'
 objectives afresh (``fiesta_mexicana.determinization``). ``greedy`` values a dish for itself only; the
 search plays each candidate out with ``greedy`` in every seat until two more auctions have been settled
 (the dishes won, placed, and the tables turned) and values the position by the lead in points plus the
@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from fiesta_envs.core.search import MonteCarloSearch
 from fiesta_envs.fiesta_mexicana import actions
 from fiesta_envs.fiesta_mexicana.baselines import GreedyPolicy, free_numbers_worth
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 from fiesta_envs.fiesta_mexicana.state import Phase
 from fiesta_envs.fiesta_mexicana.valuation import objective_worths, placements_values
+from fiesta_envs.policies.search import MonteCarloSearch
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game

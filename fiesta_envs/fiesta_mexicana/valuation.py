@@ -10,7 +10,12 @@ Every function reads only what the valuing player may know: the public tables an
 Computed once per table position: ``position_memo`` keeps every answer on the engine until a dish is put on
 a table (with its points) or the tables turn, so the action features of every seat, ``greedy`` and the
 search read the same numbers during an auction's bids and passes. ``placements_table`` values the dish on
-every space at once; the engine keeps each table's ``facing_halves`` up to date as dishes are placed.
+every space at once, ``best_by_number`` its best turn on each number, ``best_points`` the points anybody can
+work out for an opponent. What one table alone decides (its bowls, dish counts, seniors' lines, the halves
+facing each space, its free numbers as read turned each way: ``table_view``) is kept longer, in ``table_memo``,
+until a dish is put on that table; the engine keeps each table's ``facing_halves`` up to date as dishes are
+placed. ``reference`` computes every answer from
+scratch, without any of these: the tests compare the two at every step of fuzzed games.
 """
 
 from __future__ import annotations
@@ -19,7 +24,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from fiesta_envs.fiesta_mexicana.board import LINES_OF_3, LINES_OF_4, NEIGHBOURS, OPPOSITE, ROTATED_EDGES, SQUARES
+from fiesta_envs.fiesta_mexicana.board import (
+    FIXED_OF,
+    LINES_OF_3,
+    LINES_OF_4,
+    NEIGHBOURS,
+    OPPOSITE,
+    ROTATED_EDGES,
+    SQUARES,
+)
 from fiesta_envs.fiesta_mexicana.components import (
     CHILDREN,
     DISH_CARDS,
@@ -73,11 +86,21 @@ def dish_objective_value(code: int, player: int, all_dishes: list[list[int]]) ->
     if kind.kind == CHILDREN:
         return float(dish_counts(dishes)[kind.dish])
     if kind.kind == TEENS:
-        counts = [dish_counts(table)[kind.dish] for table in all_dishes]
-        mine, best_other = counts[player], max(c for p, c in enumerate(counts) if p != player)
-        leading = mine >= 1 and mine >= best_other
-        return kind.points * (0.8 if leading else 0.2 * mine / (best_other + 1)) + 0.3 * mine
-    progress = shape_progress(dishes, SHAPES[kind.kind])
+        return teens_value(code, player, [dish_counts(table)[kind.dish] for table in all_dishes])
+    return shape_value(code, shape_progress(dishes, SHAPES[kind.kind]))
+
+
+def teens_value(code: int, player: int, counts: list[int]) -> float:
+    """Estimated worth of a teens objective given every table's count of its dish."""
+    kind = OBJECTIVE_KINDS[code]
+    mine, best_other = counts[player], max(c for p, c in enumerate(counts) if p != player)
+    leading = mine >= 1 and mine >= best_other
+    return kind.points * (0.8 if leading else 0.2 * mine / (best_other + 1)) + 0.3 * mine
+
+
+def shape_value(code: int, progress: float) -> float:
+    """Estimated worth of a seniors objective given its ``shape_progress``."""
+    kind = OBJECTIVE_KINDS[code]
     return kind.points if progress == 1.0 else kind.points * PARTIAL_CREDIT * progress**2
 
 
@@ -106,7 +129,28 @@ def objectives_value(game: Game, player: int, all_dishes: list[list[int]], bowls
     return sum(objective_value(code, player, all_dishes, bowls) for code in game.state.objectives[player] if code >= 0)
 
 
+def objective_value_now(game: Game, code: int, player: int) -> float:
+    """``objective_value`` of ``code`` for ``player`` in the game's position (once per table position)."""
+    values = position_memo(game).objective_values
+    value = values.get((player, code))
+    if value is None:
+        value = values[(player, code)] = _objective_value_now(game, code, player)
+    return value
+
+
+def _objective_value_now(game: Game, code: int, player: int) -> float:
+    kind = OBJECTIVE_KINDS[code]
+    if is_bowl_objective(code):
+        return bowl_objective_value(code, table_bowls(game, player))
+    if kind.kind == CHILDREN:
+        return float(table_memo(game, player).counts()[kind.dish])
+    if kind.kind == TEENS:
+        return teens_value(code, player, [table_memo(game, p).counts()[kind.dish] for p in range(game.num_players)])
+    return shape_value(code, table_memo(game, player).shape_progress(kind.kind))
+
+
 # ---------------------------------------------------------------------------------- placement tables
+ALL_SPACES = np.arange(NUM_SPACES)
 #: NEIGHBOUR[s, d]: the space next to fixed space s in direction d (N, E, S, W), or NUM_SPACES outside.
 NEIGHBOUR = np.full((NUM_SPACES, 4), NUM_SPACES, dtype=np.intp)
 for _space in range(NUM_SPACES):
@@ -123,14 +167,38 @@ EDGE_POINTS = np.array(
 #: CARD_EDGES[card, r]: the card's halves N, E, S, W after r clockwise quarter turns (fixed frame).
 CARD_EDGES = np.array(ROTATED_EDGES, dtype=np.int64)
 SHAPE_CELLS = {kind: np.array(cells, dtype=np.intp) for kind, cells in SHAPES.items()}
+#: SHAPE_MEMBER[kind][s, line]: fixed space s is one of the cells of that shape's line.
+SHAPE_MEMBER = {
+    kind: (cells[None, :, :] == ALL_SPACES[:, None, None]).any(axis=2) for kind, cells in SHAPE_CELLS.items()
+}
 #: MINE[card, o, r]: the card's halves N, E, S, W (fixed frame) when a player whose table is turned o times left
 #: places it turned r times clockwise as seen (``place r``).
 MINE = CARD_EDGES[:, (np.arange(4)[:, None] + np.arange(4)[None, :]) % 4]
 #: EDGE_PARTS[card, o, d, theirs + 2, r]: what edge d of that placement scores against the half ``theirs``.
 EDGE_PARTS = np.ascontiguousarray(np.moveaxis(EDGE_POINTS[MINE + 1], 2, -1))
+#: EDGE_PARTS_BY_HALF[card, o, 6 * d + theirs + 2, r]: ``EDGE_PARTS`` with each edge's six halves in one axis, to
+#: multiply with a table's ``TableMemo.facing_one_hot``.
+EDGE_PARTS_BY_HALF = np.ascontiguousarray(EDGE_PARTS.reshape(len(DISH_CARDS), 4, 4 * (len(SAUCES) + 2), 4))
 SKULLS = np.array([card.skulls for card in DISH_CARDS], dtype=np.int64)
+#: HALF_ONE_HOT[h + 2]: the six possible halves facing an edge (``facing_halves``), one-hot.
+HALF_ONE_HOT = np.eye(len(SAUCES) + 2, dtype=np.int64)
+#: JOINS[card, o, r, d, c]: 1 when that placement (as in ``MINE``) has a half of colour c on edge d: it closes a
+#: bowl of colour c wherever the neighbour's half facing edge d has that colour.
+JOINS = ((MINE >= 0)[..., None] & (MINE[..., None] == np.arange(len(SAUCES)))).astype(np.int64)
+#: JOINS_BY_HALF[card, o, 6 * d + theirs + 2, r]: 1 when that placement closes a bowl against the half ``theirs``
+#: facing edge d (all colours together: a table's ``facing_one_hot`` times this counts the bowls it closes).
+#: JOINS_BY_COLOUR[card, o, 6 * d + theirs + 2, 4 * r + c]: 1 when that placement closes a bowl of colour c against
+#: the half ``theirs`` facing edge d (a table's ``facing_one_hot`` times this counts the bowls closed per colour).
+JOINS_BY_COLOUR = np.zeros((len(DISH_CARDS), 4, 4 * (len(SAUCES) + 2), 4 * len(SAUCES)), dtype=np.int64)
+for _d in range(4):
+    for _c in range(len(SAUCES)):
+        JOINS_BY_COLOUR[:, :, 6 * _d + _c + 2, _c :: len(SAUCES)] = JOINS[:, :, :, _d, _c]
+JOINS_BY_HALF = np.ascontiguousarray(
+    np.pad(np.moveaxis(JOINS, 2, -1), [(0, 0), (0, 0), (0, 0), (2, 0), (0, 0)]).reshape(len(DISH_CARDS), 4, -1, 4)
+)
 DIRECTIONS = np.arange(4)[None, :]  # broadcast against a table's (16, 4) halves
-ALL_SPACES = np.arange(NUM_SPACES)
+#: FIXED_OF_ARRAY[o, v]: the fixed space read as number v + 1 on a table turned o times left.
+FIXED_OF_ARRAY = np.array(FIXED_OF, dtype=np.intp)
 
 
 def facing_halves(game: Game, player: int) -> np.ndarray:
@@ -161,8 +229,8 @@ def placement_points_table(game: Game, player: int, card: int) -> np.ndarray:
     memo = position_memo(game)
     table = memo.points_tables.get((player, card))
     if table is None:
-        parts = EDGE_PARTS[card, game.state.orientation[player]]  # (d, theirs + 2, r)
-        table = SKULLS[card] + parts[DIRECTIONS, facing_halves(game, player) + 2].sum(axis=1)
+        parts = EDGE_PARTS_BY_HALF[card, game.state.orientation[player]]
+        table = SKULLS[card] + table_memo(game, player).facing_one_hot() @ parts
         memo.points_tables[(player, card)] = read_only(table)
     return table
 
@@ -208,61 +276,93 @@ def placements_table(
     key = (player, card, codes)
     found = memo.placements.get(key)
     if found is None:
-        free = np.asarray(game.dishes[player]) < 0
-        if free.any():
-            points, values = _placements_values(game, player, ALL_SPACES, card, codes, int(free.argmax()))
-        else:
+        table = table_memo(game, player)
+        spaces = table.free_spaces()
+        if not codes:  # points only: every space at once
+            points, values = _placements_values(game, player, ALL_SPACES, card, codes)
+        else:  # the uncovered spaces only: nobody reads the rows of covered ones
             points, values = np.zeros((NUM_SPACES, 4), dtype=np.int64), np.zeros((NUM_SPACES, 4))
-        found = memo.placements[key] = (read_only(points), read_only(values), read_only(free))
+            if len(spaces):
+                points[spaces], values[spaces] = _placements_values(game, player, spaces, card, codes, all_free=True)
+        found = memo.placements[key] = (read_only(points), read_only(values), table.free())
     return found
 
 
 def _placements_values(
-    game: Game, player: int, where: np.ndarray, card: int, codes: tuple[int, ...], free_space: int | None = None
+    game: Game, player: int, where: np.ndarray, card: int, codes: tuple[int, ...], all_free: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """``placements_values`` of the fixed spaces ``where`` with the objectives ``codes``, computed now. Each row
     is computed on its own (any ``where`` gives the same row for a space); the dish counts after the placement
-    take the dish on ``free_space`` (an uncovered space; default: the first of ``where``)."""
+    take the dish on the first of ``where`` (replacing a dish there). ``all_free``: ``where`` are the table's
+    uncovered spaces (``TableMemo.free_spaces``), whose shapes the table's memo keeps line by line."""
     gained = np.maximum(placement_points_table(game, player, card)[where], -game.state.points[player])
     if not codes or len(where) == 0:
         return gained, gained.astype(float)
-    dishes = game.dishes[player]
-    bowls = table_bowls(game, player)
-    before = sum(objective_value(code, player, game.dishes, bowls) for code in codes)
+    before = sum(objective_value_now(game, code, player) for code in codes)
     dish = DISH_CARDS[card].dish
-    new_bowls: np.ndarray | None = None
-    all_after: list[list[int]] | None = None
+    total_bowls: np.ndarray | None = None
+    counts_after: list[list[int]] | None = None
     after: Any = 0
     for code in codes:
         kind = OBJECTIVE_KINDS[code]
         worth: np.ndarray | float  # per placement, or the same for every one (children and teens)
         if is_bowl_objective(code):
-            if new_bowls is None:
-                new_bowls = _bowls_after(game, player, where, card, bowls)
-            count = new_bowls.max(axis=2) if kind.kind == MASKED_THREE_SAME else new_bowls.sum(axis=2)
+            if kind.kind == MASKED_THREE_SAME:
+                joins = JOINS_BY_COLOUR[card, game.state.orientation[player]]
+                closed = table_memo(game, player).facing_one_hot()[where] @ joins  # (S, r * colour)
+                count = (table_bowls(game, player) + closed.reshape(len(where), 4, len(SAUCES))).max(axis=2)
+            else:  # all colours together: the bowls there are, plus those the placement closes
+                if total_bowls is None:
+                    joins = JOINS_BY_HALF[card, game.state.orientation[player]]
+                    total_bowls = (
+                        sum(table_bowls(game, player)) + table_memo(game, player).facing_one_hot()[where] @ joins
+                    )
+                count = total_bowls
             worth = np.where(
                 count >= kind.target, float(kind.points), kind.points * PARTIAL_CREDIT * count / kind.target
             )
         elif kind.kind in SHAPES:
-            progress = _shape_progress_after(dishes, kind.kind, where, dish)[:, None]
+            if all_free:
+                progress = table_memo(game, player).shape_progress_after(kind.kind, dish)[:, None]
+            else:
+                progress = _shape_progress_after(game.dishes[player], kind.kind, where, dish)[:, None]
             worth = np.where(progress == 1.0, float(kind.points), kind.points * PARTIAL_CREDIT * progress**2)
         else:  # children and teens: the same wherever the dish goes
-            if all_after is None:
-                all_after = [list(d) for d in game.dishes]
-                all_after[player][int(where[0]) if free_space is None else free_space] = dish  # any free space
-            worth = dish_objective_value(code, player, all_after)
+            if counts_after is None:
+                counts_after = _counts_after(game, player, int(where[0]), dish)
+            counts = [table[kind.dish] for table in counts_after]
+            worth = float(counts[player]) if kind.kind == CHILDREN else teens_value(code, player, counts)
         after = after + worth
-    return gained, gained + np.broadcast_to(after, gained.shape) - before
+    return gained, gained + after - before
 
 
-def _bowls_after(game: Game, player: int, where: np.ndarray, card: int, bowls: list[int]) -> np.ndarray:
-    """(S, r, colour): the complete bowls of ``player``'s table with ``card`` on each of ``where`` in each turn."""
-    mine = MINE[card, game.state.orientation[player]]  # (r, d)
-    theirs = facing_halves(game, player)[where]  # (S, d)
+def _counts_after(game: Game, player: int, space: int, dish: int) -> list[list[int]]:
+    """Every table's ``dish_counts`` once ``dish`` is put on ``space`` of ``player``'s table (replacing any dish)."""
+    counts = [table_memo(game, p).counts() for p in range(game.num_players)]
+    mine = list(counts[player])
+    mine[dish] += 1
+    replaced = game.dishes[player][space]
+    if replaced >= 0:
+        mine[replaced] -= 1
+    counts[player] = mine
+    return counts
+
+
+def bowls_after(card: int, orientation: int, facing: np.ndarray, where: np.ndarray, bowls: list[int]) -> np.ndarray:
+    """(S, r, colour): the complete bowls of a table turned ``orientation`` times left, with ``facing`` halves
+    (``facing_halves``) and ``bowls`` complete, once ``card`` is put on each of ``where`` in each turn r."""
+    mine = MINE[card, orientation]  # (r, d)
+    theirs = facing[where]  # (S, d)
     joined = (mine[None, :, :] >= 0) & (mine[None, :, :] == theirs[:, None, :])  # (S, r, d): complete bowls
     return np.asarray(bowls)[None, None, :] + (
         joined[..., None] & (mine[None, :, :, None] == np.arange(len(SAUCES)))
     ).sum(axis=2)
+
+
+def points_table(card: int, orientation: int, facing: np.ndarray) -> np.ndarray:
+    """(16, 4) int: ``placement_points_table`` of a table turned ``orientation`` times left with ``facing`` halves."""
+    parts = EDGE_PARTS[card, orientation]  # (d, theirs + 2, r)
+    return SKULLS[card] + parts[DIRECTIONS, facing + 2].sum(axis=1)
 
 
 def placement_values(game: Game, player: int, space: int, card: int) -> list[tuple[int, float]]:
@@ -289,17 +389,48 @@ def objective_worths(game: Game, player: int) -> list[float | None]:
     return list(worths)
 
 
+def best_points(game: Game, player: int, card: int) -> np.ndarray:
+    """For ``card`` on each fixed space of ``player``'s table, the points of its best turn after the score floor
+    (what anybody can work out for an opponent; covered spaces included). Once per table position: read only."""
+    memo = position_memo(game)
+    key = (player, card)
+    found = memo.best_points.get(key)
+    if found is None:
+        best = np.maximum(placement_points_table(game, player, card).max(axis=1), -game.state.points[player])
+        found = memo.best_points[key] = read_only(best)
+    return found
+
+
 def _objective_worths(game: Game, player: int) -> list[float | None]:
-    bowls = table_bowls(game, player)
     table_left = 1.0 - game.filled[player] / NUM_SPACES
     worths: list[float | None] = []
     for code in game.state.objectives[player]:
         if code < 0:
             worths.append(None)
             continue
-        now = objective_value(code, player, game.dishes, bowls)
+        now = objective_value_now(game, code, player)
         worths.append(now + PRIOR_VALUE[OBJECTIVE_KINDS[code].kind] * table_left)
     return worths
+
+
+def best_by_number(game: Game, player: int, card: int, codes: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """For ``card`` on the space reading each number 1..16 of ``player``'s table (entry n - 1), its best turn's
+    points and value (``placements_table``'s rows maximised, in the order the player reads the numbers; entries
+    of covered numbers hold nothing meaningful): the bid features and ``greedy``'s bids read the same arrays.
+    Once per table position: read only."""
+    memo = position_memo(game)
+    key = (player, card, codes)
+    found = memo.best.get(key)
+    if found is None:
+        view = FIXED_OF_ARRAY[game.state.orientation[player]]
+        if codes:
+            points, values, _ = placements_table(game, player, card, codes)
+            top_points, top_values = points.max(axis=1)[view], values.max(axis=1)[view]
+        else:  # the values are the points: those anybody can work out (``best_points``)
+            top_points = best_points(game, player, card)[view]
+            top_values = top_points.astype(float)
+        found = memo.best[key] = (read_only(top_points), read_only(top_values))
+    return found
 
 
 # ---------------------------------------------------------------------------------- once per position
@@ -309,15 +440,177 @@ class PositionMemo:
     again); the engine drops it when a dish is put on a table (scoring its points) or the tables turn, and when
     it loads a position (``forget_position_memo``)."""
 
-    __slots__ = ("bowls", "derived", "placements", "points_tables", "worths")
+    __slots__ = ("best", "best_points", "derived", "objective_values", "placements", "points_tables", "worths")
 
     def __init__(self) -> None:
-        self.bowls: dict[int, list[int]] = {}
         self.points_tables: dict[tuple[int, int], np.ndarray] = {}
         self.placements: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.best: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
+        self.best_points: dict[tuple[int, int], np.ndarray] = {}
         self.worths: dict[tuple[Any, ...], list[float | None]] = {}
+        self.objective_values: dict[tuple[int, int], float] = {}
         #: what other modules derive from the same position (the action features), under keys of their own
         self.derived: dict[tuple[Any, ...], Any] = {}
+
+
+class TableMemo:
+    """What one table's dishes and halves alone decide, computed when first asked: kept by the engine
+    (``table_memo``) until a dish is put on that table, however the tables turn or the points change."""
+
+    __slots__ = (
+        "_bowls",
+        "_counts",
+        "_dishes",
+        "_edges",
+        "_facing",
+        "_free",
+        "_lines",
+        "_one_hot",
+        "_progress",
+        "views",
+    )
+
+    def __init__(self, dishes: list[int], edges: list[tuple[int, int, int, int]], facing: np.ndarray) -> None:
+        self._dishes, self._edges, self._facing = dishes, edges, facing
+        self._bowls: list[int] | None = None
+        self._counts: list[int] | None = None
+        self._free: tuple[np.ndarray, np.ndarray] | None = None
+        self._progress: dict[str, float] = {}
+        self._lines: dict[str, ShapeLines] = {}
+        self._one_hot: np.ndarray | None = None
+        #: ``table_view`` per orientation
+        self.views: dict[int, TableView] = {}
+
+    def bowls(self) -> list[int]:
+        """``scoring.complete_bowls`` of the table (read, do not change)."""
+        if self._bowls is None:
+            self._bowls = complete_bowls(self._dishes, self._edges)
+        return self._bowls
+
+    def counts(self) -> list[int]:
+        """``scoring.dish_counts`` of the table (read, do not change)."""
+        if self._counts is None:
+            self._counts = dish_counts(self._dishes)
+        return self._counts
+
+    def shape_progress(self, kind: str) -> float:
+        """``shape_progress`` of the table for the seniors' shape ``kind`` (its best line now)."""
+        progress = self._progress.get(kind)
+        if progress is None:
+            progress = self._progress[kind] = float(self._shape_lines(kind).now.max())
+        return progress
+
+    def free(self) -> np.ndarray:
+        """bool (16,): the uncovered fixed spaces (read only)."""
+        return self._free_spaces()[0]
+
+    def free_spaces(self) -> np.ndarray:
+        """The uncovered fixed spaces, rising (read only)."""
+        return self._free_spaces()[1]
+
+    def _free_spaces(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._free is None:
+            free = [dish < 0 for dish in self._dishes]
+            spaces = [space for space, uncovered in enumerate(free) if uncovered]
+            self._free = (read_only(np.array(free)), read_only(np.array(spaces, dtype=np.intp)))
+        return self._free
+
+    def facing_one_hot(self) -> np.ndarray:
+        """int (16, 24): 1 at column 6 * d + h + 2 where the half facing fixed space s in direction d is h
+        (``facing_halves``: -2 nothing, -1 no half, else a colour)."""
+        if self._one_hot is None:
+            self._one_hot = read_only(HALF_ONE_HOT[self._facing + 2].reshape(NUM_SPACES, -1))
+        return self._one_hot
+
+    def shape_progress_after(self, kind: str, dish: int) -> np.ndarray:
+        """``_shape_progress_after`` of ``dish`` on each uncovered space (``free_spaces``), from the lines."""
+        return self._shape_lines(kind).progress_after(dish)
+
+    def _shape_lines(self, kind: str) -> ShapeLines:
+        lines = self._lines.get(kind)
+        if lines is None:
+            lines = self._lines[kind] = ShapeLines(self._dishes, kind, self.free_spaces())
+        return lines
+
+
+class ShapeLines:
+    """The lines of one seniors' shape on a table: how far each is filled with one dish, now and once a dish is
+    put on an uncovered space of it (``TableMemo.shape_progress_after``)."""
+
+    __slots__ = ("empty", "grown", "member", "now", "single")
+
+    def __init__(self, dishes: list[int], kind: str, free_spaces: np.ndarray) -> None:
+        cells = SHAPE_CELLS[kind]
+        on_cells = np.asarray(dishes)[cells]  # (L, k)
+        present = on_cells >= 0
+        filled = present.sum(axis=1)
+        lowest, highest = np.where(present, on_cells, len(DISHES)).min(axis=1), on_cells.max(axis=1)
+        one_kind = (filled > 0) & (lowest == highest)
+        #: bool (S, L): uncovered space S lies on the line
+        self.member = SHAPE_MEMBER[kind][free_spaces]
+        #: each line's ``shape_progress`` now (share filled with one dish, else 0)
+        self.now = np.where(one_kind, filled / cells.shape[1], 0.0)
+        #: the line's share once one more cell is covered
+        self.grown = (filled + 1) / cells.shape[1]
+        #: lines with nothing on them yet, and the one dish on each line holding only that dish (else -1)
+        self.empty, self.single = filled == 0, np.where(one_kind, lowest, -1)
+
+    def progress_after(self, dish: int) -> np.ndarray:
+        """``shape_progress`` once ``dish`` is put on each uncovered space: each line through the space grows if
+        it held nothing or only ``dish``, and is worth nothing otherwise; the others stay as they are."""
+        after = np.where(self.empty | (self.single == dish), self.grown, 0.0)
+        return np.where(self.member, after, self.now).max(axis=1)
+
+
+class TableView:
+    """One table's uncovered spaces as its owner reads them with the table turned one way: what bids, the bid
+    features and table turns read (``table_view``: kept per table and orientation until a dish is put on it)."""
+
+    __slots__ = ("_flags", "_twice", "free", "highest", "indices", "top_three")
+
+    def __init__(self, dishes: list[int], orientation: int) -> None:
+        #: n - 1 for each free number n, rising
+        self.indices = tuple(v for v, space in enumerate(FIXED_OF[orientation]) if dishes[space] < 0)
+        #: the uncovered spaces
+        self.free = len(self.indices)
+        #: the highest free number (0: none)
+        self.highest = self.indices[-1] + 1 if self.indices else 0
+        #: the three highest free numbers, summed
+        self.top_three = sum(self.indices[-3:]) + len(self.indices[-3:])
+        self._flags: list[float] | None = None
+        self._twice: np.ndarray | None = None
+
+    def free_flags(self) -> list[float]:
+        """1.0 for each free number 1..16, else 0.0 (the ``bid N`` free block; read, do not change)."""
+        if self._flags is None:
+            flags = [0.0] * NUM_SPACES
+            for v in self.indices:
+                flags[v] = 1.0
+            self._flags = flags
+        return self._flags
+
+    def free_twice(self) -> np.ndarray:
+        """``free_flags`` twice, to zero both bid blocks of covered numbers at once (read only)."""
+        if self._twice is None:
+            self._twice = read_only(np.array(self.free_flags() * 2))
+        return self._twice
+
+
+def table_view(game: Game, player: int, orientation: int) -> TableView:
+    """``player``'s table as read turned ``orientation`` times left (``TableView``; kept in its ``table_memo``)."""
+    views = table_memo(game, player).views
+    view = views.get(orientation)
+    if view is None:
+        view = views[orientation] = TableView(game.dishes[player], orientation)
+    return view
+
+
+def table_memo(game: Game, player: int) -> TableMemo:
+    """``player``'s ``TableMemo`` (a new one after the engine dropped the last: a dish was put on the table)."""
+    memo: TableMemo | None = game.table_memos[player]
+    if memo is None:
+        memo = game.table_memos[player] = TableMemo(game.dishes[player], game.edges[player], game.facing[player])
+    return memo
 
 
 def position_memo(game: Game) -> PositionMemo:
@@ -334,12 +627,8 @@ def forget_position_memo(game: Game) -> None:
 
 
 def table_bowls(game: Game, player: int) -> list[int]:
-    """``scoring.complete_bowls`` of ``player``'s table (once per table position: read, do not change)."""
-    memo = position_memo(game)
-    bowls = memo.bowls.get(player)
-    if bowls is None:
-        bowls = memo.bowls[player] = complete_bowls(game.dishes[player], game.edges[player])
-    return bowls
+    """``scoring.complete_bowls`` of ``player``'s table (``table_memo``: read, do not change)."""
+    return table_memo(game, player).bowls()
 
 
 def read_only(array: np.ndarray) -> np.ndarray:

@@ -44,7 +44,6 @@ from typing import Any
 
 import numpy as np
 
-from fiesta_envs.core.policy import Policy, VersionedPolicy
 from fiesta_envs.muertos.catrina import SUCCESS_FLOWERS
 from fiesta_envs.muertos.components import BLANK, MAX_FLOWERS, STEPS, Phase
 from fiesta_envs.muertos.deduction import deduction_scores as seen_chain_scores
@@ -52,6 +51,7 @@ from fiesta_envs.muertos.engine import LAYOUT, LEXICON
 from fiesta_envs.muertos.memory import seen_words
 from fiesta_envs.muertos.round import Round
 from fiesta_envs.muertos.writing import best_fresh_word, word_values
+from fiesta_envs.policies.policy import Policy, VersionedPolicy
 
 _SHARED_WORDS = LEXICON.shared_word_tags.astype(float)
 #: How many meanings (tags) each word has: the writers' tie-break.

@@ -36,12 +36,12 @@ import numpy as np
 
 from fiesta_envs.core.determinization import rebuilt
 from fiesta_envs.core.game import Game
-from fiesta_envs.core.policy import Policy, RandomPolicy
 from fiesta_envs.core.state_fields import to_json_safe
 from fiesta_envs.muertos.components import BLANK, NOT_WRITTEN, STEPS, TABLE_SIZE, Phase
 from fiesta_envs.muertos.constraints import _key, _previous_allowed, _tables, static_allowed
 from fiesta_envs.muertos.lexicon import Lexicon
 from fiesta_envs.muertos.observation import memory_plan
+from fiesta_envs.policies.policy import Policy, RandomPolicy
 
 if TYPE_CHECKING:
     from fiesta_envs.muertos.round import Round

@@ -21,7 +21,6 @@ import numpy as np
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import Option
-from fiesta_envs.core.policy import Policy
 from fiesta_envs.core.rng import generator_from_state, generator_state
 from fiesta_envs.core.state_fields import FieldReader, to_json_safe
 from fiesta_envs.muertos import determinization
@@ -33,6 +32,7 @@ from fiesta_envs.muertos.lexicon import LEXICON_VERSION, load_lexicon
 from fiesta_envs.muertos.observation import MuertosObserver
 from fiesta_envs.muertos.round import Round
 from fiesta_envs.muertos.state import MuertosState, RoundRules, Team
+from fiesta_envs.policies.policy import Policy
 
 LEXICON = check_first_words(load_lexicon())
 LAYOUT = ActionLayout(LEXICON)

@@ -1,6 +1,6 @@
 """The ``team_search`` agent of Fiesta de los Muertos and La Catrina: the whole team played ahead.
 
-See ``fiesta_envs.core.search`` for the method. At each decision with a choice the seat compares the first
+See ``fiesta_envs.policies.search`` for the method. At each decision with a choice the seat compares the first
 candidates of the shortlist (``muertos.shortlist``, version 2: ``associative``'s choice first, then the words,
 slots, bones... it ranks next; ``width`` of them) by determinised rollouts: ``budget`` copies of the round as
 the seat may believe it to be (``MuertosGame.determinize``: the others' characters, the number cards, the
@@ -23,13 +23,13 @@ import numpy as np
 
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.options import Option
-from fiesta_envs.core.policy import Policy
-from fiesta_envs.core.search import MonteCarloSearch, _an_agent, _positive_int
-from fiesta_envs.core.shortlist import NO_CANDIDATE
 from fiesta_envs.muertos.baselines import AssociativeTeam
 from fiesta_envs.muertos.components import MAX_FLOWERS
 from fiesta_envs.muertos.engine import MuertosGame
 from fiesta_envs.muertos.shortlist import SHORTLIST_V2
+from fiesta_envs.policies.policy import Policy
+from fiesta_envs.policies.search import MonteCarloSearch, _an_agent, _positive_int
+from fiesta_envs.policies.shortlist import NO_CANDIDATE
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game

@@ -1,6 +1,6 @@
 """The shortlist of Fiesta de los Muertos and La Catrina: what the trained ``ppo`` agents choose among.
 
-A seat's decision becomes "which of at most ``CHOICES`` candidates" (``fiesta_envs.core.shortlist``),
+A seat's decision becomes "which of at most ``CHOICES`` candidates" (``fiesta_envs.policies.shortlist``),
 each described by the numbers the ``associative`` team weighs, computed only from what the seat knows.
 Candidate 0 is always the ``associative`` team's own choice (its random tie-break replaced by the
 lowest id), so a network that always picks candidate 0 plays like that team, and training starts there.
@@ -68,13 +68,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from fiesta_envs.core.game import Game
-from fiesta_envs.core.shortlist import NO_CANDIDATE, Candidates, Shortlist
 from fiesta_envs.muertos.baselines import WORD_MEANINGS, AssociativeTeam, best_matching, shared_with_prompt
 from fiesta_envs.muertos.components import MAX_FLOWERS, STEPS, TABLE_SIZE, Phase
 from fiesta_envs.muertos.deduction import deduction_scores as seen_chain_scores
 from fiesta_envs.muertos.engine import LAYOUT, LEXICON, MuertosGame
 from fiesta_envs.muertos.memory import seen_words
 from fiesta_envs.muertos.writing import fresh_best_words, word_values
+from fiesta_envs.policies.shortlist import NO_CANDIDATE, Candidates, Shortlist
 
 if TYPE_CHECKING:
     from fiesta_envs.muertos.round import Round
@@ -146,7 +146,7 @@ class MuertosShortlist(Shortlist):
 
 SHORTLIST = MuertosShortlist(1)
 SHORTLIST_V2 = MuertosShortlist(2)
-#: Every version, by number (``Game.shortlist_target``; ``core.shortlist.shortlist_of(game, version)``).
+#: Every version, by number (``Game.shortlist_target``; ``policies.shortlist.shortlist_of(game, version)``).
 SHORTLISTS = {1: SHORTLIST, 2: SHORTLIST_V2}
 
 

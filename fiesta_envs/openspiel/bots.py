@@ -16,11 +16,11 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from fiesta_envs.core.policy import Policy
 from fiesta_envs.core.rng import derive_seed
 from fiesta_envs.evaluation.agents import resolve_agent
 from fiesta_envs.openspiel.game import FiestaGame
 from fiesta_envs.openspiel.state import FiestaState
+from fiesta_envs.policies.policy import Policy
 
 
 class AgentBot(pyspiel.Bot):

@@ -36,7 +36,7 @@ from itertools import product
 
 import numpy as np
 
-from fiesta_envs.core.policy import Policy, VersionedPolicy
+from fiesta_envs.policies.policy import Policy, VersionedPolicy
 from fiesta_envs.tequila import actions, components, farm
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.scoring import majority_awards

@@ -26,7 +26,7 @@ import numpy as np
 
 from fiesta_envs.core.determinization import rebuilt
 from fiesta_envs.core.game import Game
-from fiesta_envs.core.policy import Policy, RandomPolicy
+from fiesta_envs.policies.policy import Policy, RandomPolicy
 from fiesta_envs.tequila.mask_cache import MaskCache
 from fiesta_envs.tequila.public_sheet import PUBLIC_FIELDS
 from fiesta_envs.tequila.sheet import Sheet

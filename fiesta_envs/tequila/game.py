@@ -29,7 +29,7 @@ import numpy as np
 
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import Option
-from fiesta_envs.core.policy import Policy
+from fiesta_envs.policies.policy import Policy
 from fiesta_envs.tequila import actions, components, determinization, farm, speedups
 from fiesta_envs.tequila.affordable import market_cost
 from fiesta_envs.tequila.legality import explain_illegal
@@ -198,7 +198,7 @@ class Tequila(Game):
                 state.gain_left += sheet.gain(components.BARREL, sheet.cask_matching())
             state.phase = Phase.SHOP
         else:  # shop
-            state.phase = Phase.NEXT
+            state.phase = Phase.TURN_DONE
             if action == actions.SHOP + actions.YES:
                 self._ask_payment(1, "shop")
         self._advance()
@@ -390,8 +390,8 @@ class Tequila(Game):
             elif phase == Phase.SHOP:
                 if state.sheets[self._seat].shop_worthwhile():
                     return
-                state.phase = Phase.NEXT
-            elif phase == Phase.NEXT:
+                state.phase = Phase.TURN_DONE
+            elif phase == Phase.TURN_DONE:
                 if self.only_seat is not None:  # a copy playing one seat's round: it waits for the others
                     self._seat = -1
                     return
@@ -451,7 +451,7 @@ class Tequila(Game):
                 if first == state.round:
                     state.bonus_round[bonus] = first
         state.turn = self.num_players - 1
-        state.phase = Phase.NEXT
+        state.phase = Phase.TURN_DONE
         state.pay_left = state.gain_left = 0
         state.pay_purpose, state.pay_target = "", -1
         self._advance()

@@ -178,7 +178,7 @@ class MaskCache:
         player = game.current_player
         if decision == Phase.MAIN:
             return self.main[player].update(game.state.sheets[player], game.state.jimadores[player] == "green")
-        if decision in (Phase.OVER, Phase.NEXT):  # next: a copy whose seat is done (``split_simultaneous``)
+        if decision in (Phase.OVER, Phase.TURN_DONE):  # turn done: a copy whose seat is done (``split_simultaneous``)
             return NO_ACTION
         sheet = game.state.sheets[player]
         if decision == Phase.PAY:

@@ -17,7 +17,7 @@ def reference_mask(game: Position) -> np.ndarray:
     """The legal mask of the decision ``game`` asks now, action by action."""
     mask = np.zeros(actions.NUM_ACTIONS, dtype=np.int8)
     decision = game.decision
-    if decision in (Phase.OVER, Phase.NEXT):
+    if decision in (Phase.OVER, Phase.TURN_DONE):
         return mask
     player = game.current_player
     sheet = game.state.sheets[player]

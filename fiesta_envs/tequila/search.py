@@ -1,6 +1,6 @@
 """The ``search`` agent of Tequila: Monte-Carlo search over the dice decisions, ``planner`` rollouts.
 
-See ``fiesta_envs.core.search`` for the method. ``planner`` builds its chain well but decides the two
+See ``fiesta_envs.policies.search`` for the method. ``planner`` builds its chain well but decides the two
 choices about the dice by a one-round estimate of what they are worth (``planner:version=1`` by fixed
 rules). The search decides exactly those two, ``reroll ...`` and ``virtual
 fence|build``, by playing each choice out to the end of the game with ``planner`` in every seat, and leaves
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from fiesta_envs.core.search import MonteCarloSearch
+from fiesta_envs.policies.search import MonteCarloSearch
 from fiesta_envs.tequila.baselines import Planner
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.state import Phase

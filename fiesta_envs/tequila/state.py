@@ -31,13 +31,22 @@ class Phase(IntEnum):
     SHOP = 4  # then: sell in shops?
     PAY = 5  # a payment of choice, one resource at a time
     GAIN = 6  # a gain of choice, one resource at a time
-    NEXT = 7  # after a shop answer: only seen while that answer's payment or gains are pending
+    TURN_DONE = 7  # the seat's turn is done (it answered the shop): saved only while that payment or gain is pending
     OVER = 8
 
     @property
     def label(self) -> str:
-        """The name used in state dicts, actions and messages: "reroll", "main", ..."""
-        return self.name.lower()
+        """The name used in state dicts, actions and messages: "reroll", "main", ... ("next" for ``TURN_DONE``)."""
+        return _WRITTEN_LABELS.get(self.name, self.name.lower())
+
+    @classmethod
+    def from_label(cls, label: str) -> Phase:
+        """The phase whose ``label`` is ``label``."""
+        return next(phase for phase in cls if phase.label == label)
+
+
+#: The phases whose label is not their name in lower case: state dicts write ``TURN_DONE`` as "next".
+_WRITTEN_LABELS = {"TURN_DONE": "next"}
 
 
 #: The phases a state dict may hold (``pay`` and ``gain`` are decisions that follow from pending amounts).
@@ -165,7 +174,7 @@ class TequilaState(Generic[SheetT]):
             start_player=read.int("start_player", 0, n - 1),
             turn=read.int("turn", 0, n),
             dice=read.int_list("dice", 2, 1, 6),
-            phase=Phase[read.choice("phase", SAVED_PHASE_LABELS).upper()],
+            phase=Phase.from_label(read.choice("phase", SAVED_PHASE_LABELS)),
             pay_left=read.int("pay_left", 0),
             pay_purpose=read.choice("pay_purpose", ("", *PAY_PURPOSES)),
             pay_target=read.int("pay_target", -1, farm.NUM_PLACEMENTS - 1),
@@ -196,7 +205,7 @@ class TequilaState(Generic[SheetT]):
             f"bonus_round {self.bonus_round} names a round after round {self.round}",
         )
         read.problem_if(
-            self.phase == Phase.NEXT and not (self.pay_left or self.gain_left),
+            self.phase == Phase.TURN_DONE and not (self.pay_left or self.gain_left),
             "phase 'next' only holds while a payment or a gain of choice is pending",
         )
         read.problem_if(

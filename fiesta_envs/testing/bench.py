@@ -46,8 +46,8 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from fiesta_envs.core.atomic import write_json_atomically
-from fiesta_envs.core.policy import legal_actions
+from fiesta_envs.files.atomic import write_json_atomically
+from fiesta_envs.policies.policy import legal_actions
 from fiesta_envs.tools.result_tables import result_table
 
 AEC_TARGET = 1.0
@@ -453,7 +453,7 @@ def bench_config_training(config_path: str, steps: int = 16384) -> ConfigTrainMe
 
     import torch
 
-    from fiesta_envs.core.single_seat import SingleSeatEnv
+    from fiesta_envs.envs.single_seat import SingleSeatEnv
     from fiesta_envs.training.config import load_config
     from fiesta_envs.training.train import Trainer
 

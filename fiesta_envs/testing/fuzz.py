@@ -74,8 +74,8 @@ from fiesta_envs.core.configurations import accepts, configurations
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import add_option_argument, parse_options
-from fiesta_envs.core.policy import Policy, legal_actions
-from fiesta_envs.core.ray_tasks import BACKENDS, check_backend, ray_instance, ray_map
+from fiesta_envs.evaluation.ray_tasks import BACKENDS, check_backend, ray_instance, ray_map
+from fiesta_envs.policies.policy import Policy, legal_actions
 from fiesta_envs.testing.invariants import (
     GameInvariants,
     invariants_for,
@@ -638,7 +638,7 @@ def fuzz_all(
     With ``options``, only those options (at every player count the game accepts them for).
     With ``jobs`` > 1 the games are split over worker processes (the split changes the seeds,
     so a report is reproducible for a given ``jobs``). ``backend="ray"`` plays the same pieces as
-    Ray tasks (``fiesta_envs.core.ray_tasks``; ``jobs`` CPUs for a local Ray instance): the same report.
+    Ray tasks (``fiesta_envs.evaluation.ray_tasks``; ``jobs`` CPUs for a local Ray instance): the same report.
     """
     check_backend(backend)
     game_class = resolve_game(game)
@@ -732,7 +732,7 @@ def run(args: argparse.Namespace) -> int:
         reports = _fuzz_games(names, args, options, settings)
     print_reports(reports)
     if args.json:
-        from fiesta_envs.core.atomic import write_json_atomically
+        from fiesta_envs.files.atomic import write_json_atomically
 
         write_json_atomically(args.json, {"fuzz": [r.to_dict() for r in reports]})
     return 0 if all(r.ok for r in reports) else 1

@@ -44,8 +44,8 @@ from fiesta_envs.agents.registry import add_trust_argument, seat_agents
 from fiesta_envs.core.errors import FiestaError, IllegalActionError
 from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import add_option_argument, parse_options
-from fiesta_envs.core.policy import Policy
 from fiesta_envs.core.wording import players
+from fiesta_envs.policies.policy import Policy
 from fiesta_envs.registry import game_spec
 from fiesta_envs.render import hidden_scores
 from fiesta_envs.tools.action_groups import ActionGroup, group_actions

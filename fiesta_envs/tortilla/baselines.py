@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from fiesta_envs.core.policy import Policy, VersionedPolicy
+from fiesta_envs.policies.policy import Policy, VersionedPolicy
 from fiesta_envs.tortilla.actions import (
     DRAW_DECK,
     DRAW_DOOR,

@@ -1,6 +1,6 @@
 """The ``search`` agent of Tortilla de Patatas: Monte-Carlo search over serves, ``careful`` rollouts.
 
-See ``fiesta_envs.core.search`` for the method. Each determinisation deals the fridge and the other hands'
+See ``fiesta_envs.policies.search`` for the method. Each determinisation deals the fridge and the other hands'
 unknown cards afresh (``tortilla.determinization``); every candidate is played out to the end of the game by
 ``careful`` in every seat.
 
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from fiesta_envs.core.search import MonteCarloSearch
+from fiesta_envs.policies.search import MonteCarloSearch
 from fiesta_envs.tortilla.actions import SERVE_BASE, serve_action
 from fiesta_envs.tortilla.baselines import CarefulChef
 from fiesta_envs.tortilla.components import DINER_VALUES, NUM_TEAMS, PANS_PER_TEAM

@@ -24,7 +24,7 @@ from typing import Any
 
 from fiesta_envs.core.errors import FiestaError, InvalidStateError
 from fiesta_envs.core.game import Game
-from fiesta_envs.core.policy import Policy
+from fiesta_envs.policies.policy import Policy
 from fiesta_envs.registry import GameSpec, game_spec
 from fiesta_envs.tools.narration import Before, held_round, is_told, narrate
 

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fiesta_envs.core.aec import Picture
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.game import Game
-from fiesta_envs.core.single_seat import NetworkMove, SingleSeatEnv
+from fiesta_envs.envs.aec import Picture
+from fiesta_envs.envs.single_seat import NetworkMove, SingleSeatEnv
 
 
 def _no_policy(spec: Any, seed: int | None) -> Any:

@@ -1,11 +1,11 @@
-"""core.policy.VersionedPolicy: a scripted player's versions as an agent option, the last one by default."""
+"""policies.policy.VersionedPolicy: a scripted player's versions as an agent option, the last one by default."""
 
 from __future__ import annotations
 
 import pytest
 
 from fiesta_envs.core.errors import InvalidOptionError
-from fiesta_envs.core.policy import VersionedPolicy, make_named_policy, parse_agent_spec
+from fiesta_envs.policies.policy import VersionedPolicy, make_named_policy, parse_agent_spec
 
 
 class Toy(VersionedPolicy):

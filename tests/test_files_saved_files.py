@@ -1,4 +1,4 @@
-"""core.saved_files: the one reader of the JSON objects written beside weights, and the one SHA-256."""
+"""files.saved_files: the one reader of the JSON objects written beside weights, and the one SHA-256."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from fiesta_envs.core.saved_files import read_json_object, sha256_of
+from fiesta_envs.files.saved_files import read_json_object, sha256_of
 
 
 class Corrupt(Exception):

@@ -11,10 +11,10 @@ from gymnasium.utils.env_checker import check_env as gym_check_env
 from pettingzoo.test import api_test, seed_test
 from toy_game import Nim, TakeOne
 
-from fiesta_envs.core.aec import aec_env_classes
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
-from fiesta_envs.core.policy import CallablePolicy, RandomPolicy
-from fiesta_envs.core.single_seat import SingleSeatEnv
+from fiesta_envs.envs.aec import aec_env_classes
+from fiesta_envs.envs.single_seat import SingleSeatEnv
+from fiesta_envs.policies.policy import CallablePolicy, RandomPolicy
 
 raw_env, env = aec_env_classes(Nim, "toy_nim_v0", module=__name__)
 

@@ -21,10 +21,10 @@ Agents with nothing to decide in a step (done with their part, or not the one to
 ``action_mask`` and ``infos[agent]["acting"] = False``; their action is ignored (``None`` is fine), as in
 PettingZoo's turn-based conversion, where every live agent hands in an action and only the acting one's
 counts. Every agent stays until the game ends; then all terminate, with ``Game.returns()`` as rewards and
-the end-of-game ``infos`` of the AEC environment (``core/infos.py``: fixed-shape ``scores`` and ``winners``;
+the end-of-game ``infos`` of the AEC environment (``envs/infos.py``: fixed-shape ``scores`` and ``winners``;
 ``acting`` False); ``final_info()`` gives the game's breakdown. Observations, spaces, rewards, the
 ``illegal_action`` option (an illegal action ends the game: -1 for the offender, 0 for the others, or
-``"raise"``) and ``render_mode`` are those of the AEC environment (``fiesta_envs.core.aec``).
+``"raise"``) and ``render_mode`` are those of the AEC environment (``fiesta_envs.envs.aec``).
 
 ``state_dict()`` saves the game as it stood when the current simultaneous part began, the agents still in
 the loop and each seat's actions in that part::
@@ -49,21 +49,21 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from fiesta_envs.core.aec import (
+from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from fiesta_envs.core.game import Game
+from fiesta_envs.core.options import refuse_unknown_keywords
+from fiesta_envs.core.state_fields import FieldReader
+from fiesta_envs.envs.aec import (
     ILLEGAL_ACTION_PENALTY,
+    GameEnvMixin,
     Picture,
-    PlaysAGame,
     check_illegal_action_mode,
     check_render_mode,
     render_modes,
     seat_spaces,
 )
-from fiesta_envs.core.aec_state import is_env_state_dict
-from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
-from fiesta_envs.core.game import Game
-from fiesta_envs.core.infos import end_of_game_info
-from fiesta_envs.core.options import refuse_unknown_keywords
-from fiesta_envs.core.state_fields import FieldReader
+from fiesta_envs.envs.aec_state import is_env_state_dict
+from fiesta_envs.envs.infos import end_of_game_info
 
 #: The key of the Parallel loop's bookkeeping in ``FiestaParallelEnv.state_dict()``.
 PARALLEL_KEY = "parallel"
@@ -78,7 +78,7 @@ class SimultaneousGame(Protocol):
     def join_simultaneous(self, parts: Mapping[int, Game]) -> None: ...
 
 
-class FiestaParallelEnv(PlaysAGame, ParallelEnv):
+class FiestaParallelEnv(GameEnvMixin, ParallelEnv):
     """The Parallel environment over ``game_class``; subclassed once per game by ``parallel_env_classes``."""
 
     game_class: ClassVar[type[Game]]
@@ -306,7 +306,7 @@ def parallel_env_classes(
     game_class: type[Game], env_name: str, *, module: str, picture: Picture | None = None
 ) -> tuple[type[FiestaParallelEnv], Callable[..., FiestaParallelEnv]]:
     """The public ``parallel_raw_env`` class and ``parallel_env()`` factory of a game whose engine is a
-    ``SimultaneousGame`` (``picture``: as for ``core.aec.aec_env_classes``).
+    ``SimultaneousGame`` (``picture``: as for ``envs.aec.aec_env_classes``).
 
     Both are named as attributes ``parallel_raw_env`` and ``parallel_env`` of ``module`` (the caller passes its
     own ``__name__``), so that plain ``pickle`` finds them there: assign them to exactly those names.
@@ -330,7 +330,7 @@ def parallel_env_classes(
     )
 
     def parallel_env(**kwargs: Any) -> FiestaParallelEnv:
-        """The Parallel environment (see ``fiesta_envs.core.parallel``). Keyword arguments: ``num_players``,
+        """The Parallel environment (see ``fiesta_envs.envs.parallel``). Keyword arguments: ``num_players``,
         ``render_mode``, ``illegal_action`` and the game's options."""
         return raw(**kwargs)
 

@@ -8,7 +8,7 @@ module, following PettingZoo's classic games:
 * observation ``{"observation": Box(float32), "action_mask": Box(int8)}``; the mask is all
   zeros for every agent but the one to act; ``infos[agent]["action_mask"]`` carries it too;
 * rewards are zero until the game ends, then ``Game.returns()``; ``infos`` then carry the
-  final ``scores`` and the ``winners`` as fixed-shape arrays (``core/infos.py``); the game's
+  final ``scores`` and the ``winners`` as fixed-shape arrays (``envs/infos.py``); the game's
   breakdown of the scores is ``final_info()``;
 * an illegal action ends the game with reward -1 for the offender and 0 for the others, and
   a warning naming the action and the rule (PettingZoo's ``TerminateIllegalWrapper``
@@ -18,9 +18,9 @@ module, following PettingZoo's classic games:
   returns a picture where the game has one (and Pillow is installed): the engines draw nothing, the
   environment is given the game's ``Picture`` (``picture=``: the registry's ``GameSpec.picture()``,
   which draws with the game's module in ``fiesta_envs.render``);
-* ``state_dict()`` saves the game and the AEC loop's bookkeeping (``core/aec_state.py``):
+* ``state_dict()`` saves the game and the AEC loop's bookkeeping (``envs/aec_state.py``):
   ``load_state_dict`` continues exactly, the end-of-game ``None`` steps included; plain ``pickle``
-  works the same way (``core/pickling.py``).
+  works the same way (``files/pickling.py``).
 
 ``env()`` wraps the raw environment in PettingZoo's ``OrderEnforcingWrapper`` (clear errors
 for stepping before ``reset`` or reading attributes too early). ``load_state_dict`` counts as a
@@ -32,6 +32,7 @@ its order flags from the environment).
 from __future__ import annotations
 
 import importlib.util
+import warnings
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -41,13 +42,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from fiesta_envs.core.aec_state import BOOKKEEPING_KEY, AECBookkeeping, is_env_state_dict
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
 from fiesta_envs.core.game import Game
-from fiesta_envs.core.infos import end_of_game_info, illegal_action_info, no_actions
 from fiesta_envs.core.options import refuse_unknown_keywords
-from fiesta_envs.core.pickling import PicklesGameAsStateDict
 from fiesta_envs.core.state_fields import FieldReader
+from fiesta_envs.envs.aec_state import BOOKKEEPING_KEY, AECBookkeeping, is_env_state_dict
+from fiesta_envs.envs.infos import end_of_game_info, illegal_action_info, no_actions
+from fiesta_envs.files.pickling import PicklesGameAsStateDict
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 ILLEGAL_ACTION_PENALTY = -1.0
@@ -121,7 +122,7 @@ def seat_spaces(game: Game, agents: list[str]) -> tuple[dict[str, spaces.Dict], 
     )
 
 
-class PlaysAGame:
+class GameEnvMixin:
     """What the AEC and the Parallel environments share: drawing the table, naming actions, the final breakdown."""
 
     game: Game
@@ -161,10 +162,10 @@ class PlaysAGame:
         return self.game.final_info()
 
 
-class FiestaAECEnv(PicklesGameAsStateDict, PlaysAGame, AECEnv):
+class FiestaAECEnv(PicklesGameAsStateDict, GameEnvMixin, AECEnv):
     """The AEC environment over ``game_class``; subclassed once per game by ``aec_env_classes``.
 
-    Plain ``pickle`` works and the copy continues the game (``core/pickling.py``).
+    Plain ``pickle`` works and the copy continues the game (``files/pickling.py``).
     """
 
     game_class: ClassVar[type[Game]]
@@ -307,7 +308,7 @@ class FiestaAECEnv(PicklesGameAsStateDict, PlaysAGame, AECEnv):
 
     def state_dict(self) -> dict[str, Any]:
         """The game (with its random generator) and the AEC loop's bookkeeping, as JSON-safe data:
-        ``{"game": Game.state_dict(), "aec": ...}`` (``core/aec_state.py``)."""
+        ``{"game": Game.state_dict(), "aec": ...}`` (``envs/aec_state.py``)."""
         if not self._has_reset:
             raise RuntimeError(f"{self.game.name}: call reset() before state_dict()")
         bookkeeping = AECBookkeeping(
@@ -437,3 +438,15 @@ def aec_env_classes(
     env.__module__ = module
     env.__qualname__ = "env"
     return raw, env
+
+
+def __getattr__(name: str) -> Any:
+    """``PlaysAGame``, the old name of ``GameEnvMixin``, with a ``DeprecationWarning`` (until 0.4.0)."""
+    if name == "PlaysAGame":
+        warnings.warn(
+            "fiesta_envs.envs.aec.PlaysAGame is renamed GameEnvMixin (the old name works until 0.4.0)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return GameEnvMixin
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,7 +17,7 @@ This is what ``gymnasium.make("fiesta_envs/FiestaMexicana-v1", ...)`` returns::
 * The learner only sees its own turns. Its reward is 0 until the game ends, then its entry
   of ``Game.returns()`` -- also when an opponent's move ends the game. ``info`` holds the
   ``action_mask`` and the learner's ``seat``, and at the end the final ``scores`` and the
-  ``winners`` as fixed-shape arrays (``core/infos.py``); ``final_info()`` has the game's breakdown.
+  ``winners`` as fixed-shape arrays (``envs/infos.py``); ``final_info()`` has the game's breakdown.
 * ``action_masks()`` (for sb3-contrib's MaskablePPO) and ``info["action_mask"]`` give the
   legal actions. An illegal action ends the episode with reward -1 and a warning, or raises
   ``IllegalActionError`` with ``illegal_action="raise"``.
@@ -37,7 +37,12 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from fiesta_envs.core.aec import (
+from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from fiesta_envs.core.game import Game
+from fiesta_envs.core.options import refuse_unknown_keywords
+from fiesta_envs.core.state_fields import FieldReader
+from fiesta_envs.core.wording import players
+from fiesta_envs.envs.aec import (
     ILLEGAL_ACTION_PENALTY,
     Picture,
     check_illegal_action_mode,
@@ -45,14 +50,9 @@ from fiesta_envs.core.aec import (
     render_game,
     render_modes,
 )
-from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
-from fiesta_envs.core.game import Game
-from fiesta_envs.core.infos import end_of_game_info, illegal_action_info
-from fiesta_envs.core.options import refuse_unknown_keywords
-from fiesta_envs.core.pickling import PicklesGameAsStateDict
-from fiesta_envs.core.policy import Policy
-from fiesta_envs.core.state_fields import FieldReader
-from fiesta_envs.core.wording import players
+from fiesta_envs.envs.infos import end_of_game_info, illegal_action_info
+from fiesta_envs.files.pickling import PicklesGameAsStateDict
+from fiesta_envs.policies.policy import Policy
 
 
 class ResetNeeded(gymnasium.error.ResetNeeded, RuntimeError):
@@ -85,7 +85,7 @@ class SingleSeatEnv(PicklesGameAsStateDict, gymnasium.Env):
     """The learner plays ``seat``; ``opponents`` play every other seat.
 
     Plain ``pickle`` works (the opponents must be picklable: baselines are; a lambda is not) and the
-    copy continues the episode (``core/pickling.py``).
+    copy continues the episode (``files/pickling.py``).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}

@@ -1,7 +1,7 @@
 """Reading back the files the package writes beside weights (a checkpoint's ``meta.json``, a shipped agent's
 ``.json``): one JSON-object reader and one SHA-256, with the caller's error naming the file.
 
-Writing them is ``core.atomic``'s job.
+Writing them is ``files.atomic``'s job.
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ import numpy as np
 
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.options import Option
-from fiesta_envs.core.policy import Policy, legal_actions
+from fiesta_envs.policies.policy import Policy, legal_actions
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from fiesta_envs.core.atomic import atomic_target
+from fiesta_envs.files.atomic import atomic_target
 
 
 def _relu(x: np.ndarray) -> np.ndarray:

@@ -39,19 +39,18 @@ import abc
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
 from fiesta_envs.core.errors import InvalidOptionError
-from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
-from fiesta_envs.core.policy import Policy
+from fiesta_envs.policies.mlp import ActorSnapshot, masked_choice
+from fiesta_envs.policies.policy import Policy
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
-    from fiesta_envs.core.single_seat import SingleSeatEnv
 
 #: ``Candidates.actions`` entry of an empty candidate place.
 NO_CANDIDATE = -1
@@ -139,6 +138,13 @@ def shortlist_version_of(config: Mapping[str, Any]) -> int | None:
     return int(config.get("shortlist_version", DEFAULT_VERSION))
 
 
+class PlaysOneSeat(Protocol):
+    """What ``ShortlistEnv`` reads of the environment it wraps: the game and the seat whose turn it plays."""
+
+    game: Game
+    seat: int
+
+
 class ShortlistEnv(gymnasium.Wrapper):
     """A Gymnasium env whose agent chooses among the shortlist's candidates.
 
@@ -156,7 +162,7 @@ class ShortlistEnv(gymnasium.Wrapper):
         self._candidates = shortlist.empty()
 
     def _observe(self, info: dict[str, Any], over: bool) -> np.ndarray:
-        base = cast("SingleSeatEnv", self.env.unwrapped)
+        base = cast("PlaysOneSeat", self.env.unwrapped)
         self._candidates = self.shortlist.empty() if over else self.shortlist.build(base.game, base.seat)
         if "action_mask" in info:
             info["action_mask"] = self._candidates.mask

@@ -1,4 +1,4 @@
-"""A numpy actor network (``fiesta_envs.core.mlp``) playing a game as a ``Policy``.
+"""A numpy actor network (``fiesta_envs.policies.mlp``) playing a game as a ``Policy``.
 
 The network's input size says what it reads, so a network plays in any environment of its game,
 whatever that environment's ``action_features`` option:
@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from fiesta_envs.core.errors import InvalidOptionError
-from fiesta_envs.core.mlp import ActorSnapshot, masked_choice
-from fiesta_envs.core.policy import Policy, observed
 from fiesta_envs.core.wording import players
+from fiesta_envs.policies.mlp import ActorSnapshot, masked_choice
+from fiesta_envs.policies.policy import Policy, observed
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game

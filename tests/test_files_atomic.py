@@ -8,8 +8,8 @@ import stat
 import numpy as np
 import pytest
 
-from fiesta_envs.core.atomic import write_atomically, write_json_atomically
-from fiesta_envs.core.mlp import ActorSnapshot
+from fiesta_envs.files.atomic import write_atomically, write_json_atomically
+from fiesta_envs.policies.mlp import ActorSnapshot
 
 
 @pytest.fixture

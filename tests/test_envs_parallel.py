@@ -1,4 +1,4 @@
-"""The PettingZoo Parallel environment (``fiesta_envs.core.parallel``), played on Tequila's simultaneous rounds.
+"""The PettingZoo Parallel environment (``fiesta_envs.envs.parallel``), played on Tequila's simultaneous rounds.
 
 Every seat with a decision left in the round makes its next one in each parallel step. Since the
 seats' rounds do not touch each other, the parallel game must be the game the AEC environment plays
@@ -19,7 +19,7 @@ from pettingzoo.test import parallel_api_test
 import fiesta_envs  # noqa: F401  (registers the environments)
 from fiesta_envs import tequila_v2
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
-from fiesta_envs.core.parallel import parallel_env_classes
+from fiesta_envs.envs.parallel import parallel_env_classes
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 from fiesta_envs.tequila.game import Tequila
 

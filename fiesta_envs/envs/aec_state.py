@@ -13,7 +13,7 @@ alone cannot restore the end of a game exactly, so the environment's ``state_dic
              "terminations": {agent: bool}, "truncations": {agent: bool},
              "illegal_action": null}}              # or {"agent": offender, "message": why}
 
-``infos`` are not saved: they follow from the game and ``illegal_action`` (``core/infos.py``). Every
+``infos`` are not saved: they follow from the game and ``illegal_action`` (``envs/infos.py``). Every
 field is checked on loading, alone and against the game (a game in play has every agent in the loop
 and its seat to act selected), and a bad one raises ``InvalidStateError`` naming it.
 """

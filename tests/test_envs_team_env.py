@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from fiesta_envs.core.errors import IllegalActionError, InvalidOptionError
-from fiesta_envs.core.team_env import TeamEnv
+from fiesta_envs.envs.team_env import TeamEnv
 from fiesta_envs.fiesta_mexicana.game import FiestaMexicana
 from fiesta_envs.muertos.game import FiestaDeLosMuertos
 

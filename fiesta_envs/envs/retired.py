@@ -3,7 +3,7 @@
 PettingZoo's convention for a version bump: ``env()`` of the old module raises a ``DeprecatedEnv`` (an
 ``ImportError``) naming the new module. A game's old ``<game>_vN.py`` becomes two lines::
 
-    from fiesta_envs.core.retired import retired_env_functions
+    from fiesta_envs.envs.retired import retired_env_functions
 
     env, raw_env, parallel_env = retired_env_functions("tequila_v1", "tequila_v2", "fiesta_envs/Tequila-v2")
 
