@@ -207,7 +207,8 @@ def determinize(game: E, seat: int, rng: np.random.Generator, replay: Policy | N
         state["round"] = _drawn_round(game_round, seat, rng)
     world = cast(E, rebuilt(cast(Game, game), state, rng))
     if not world.state.over and game_round.phase == Phase.DEDUCE:
-        _replay_guesses(world, seat, replay if replay is not None else RandomPolicy(), rng)
+        policy = replay if replay is not None else RandomPolicy(seed=int(rng.integers(1 << 63)))
+        _replay_guesses(world, seat, policy)
     return world
 
 
@@ -512,14 +513,12 @@ def _drawn_guesses(
     return guesses
 
 
-def _replay_guesses(world: Engine, seat: int, replay: Policy, rng: np.random.Generator) -> None:
+def _replay_guesses(world: Engine, seat: int, replay: Policy) -> None:
     """During the deduction: the guesses the others have made so far, made again in the copy by ``replay``
     (each from what its seat knows there), skull number by skull number as they were made."""
     game_round = world.state.round
     layout = game_round.layout
     seat_now, number_now = game_round.seat, game_round.number
-    saved = replay.rng
-    replay.rng = np.random.default_rng(int(rng.integers(1 << 63)))
     try:
         for other in range(game_round.rules.num_players):
             if other == seat or other > seat_now:
@@ -532,6 +531,5 @@ def _replay_guesses(world: Engine, seat: int, replay: Policy, rng: np.random.Gen
                 action = replay.act(observation, world.legal_mask(), cast(Game, world), other)
                 game_round.guesses[game_round.numbers[d]][other] = int(layout.second[action])
     finally:
-        replay.rng = saved
         game_round.seat, game_round.number = seat_now, number_now
         world._mask_cache = None
