@@ -209,6 +209,13 @@ each described by what the seat knows; candidate 0 is that team's choice). It is
 (shipped agents). Trained by ``fiesta train --config configs/fiesta_de_los_muertos/ppo.yaml``; the 4-player
 network also plays at 5-8 players (``also_plays`` in its JSON).
 
+Team search
+-----------
+``team_search`` (``fiesta_envs.muertos.search``): at each decision the seat compares the shortlist's first
+candidates by rollouts of the whole team (``associative`` in every seat) to the end of the round, in copies of
+the round drawn from what the seat may know (``MuertosGame.determinize``). Measured against the ``associative``
+team on the same deals in the documentation's Results pages (search and baselines).
+
 Version history
 ---------------
 - v1 (fiesta_envs 0.2.0; ``fiesta_de_los_muertos_v1``, ``fiesta_envs/FiestaDeLosMuertos-v1``): words and characters get

@@ -116,6 +116,13 @@ than ``associative`` version 1. The measured results, with their commands, are i
 pages (shipped agents). Trained by ``fiesta train --config configs/la_catrina/ppo.yaml``; the 4-player network
 also plays at 5 players (``also_plays`` in its JSON).
 
+Team search
+-----------
+``team_search`` (``fiesta_envs.muertos.search``): at each decision the seat compares the shortlist's first
+candidates by rollouts of the whole team (``associative`` in every seat) to the end of the round, in copies of
+the round drawn from what the seat may know (``MuertosGame.determinize``). Measured against the ``associative``
+team on the same deals in the documentation's Results pages (search and baselines).
+
 Version history
 ---------------
 - v1 (fiesta_envs 0.2.0; ``la_catrina_v1``, ``fiesta_envs/LaCatrina-v1``): the observation of

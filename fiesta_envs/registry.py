@@ -32,7 +32,8 @@ class GameSpec:
     baselines: str  # "module:DICT" of scripted policies by name
     renderer: str | None = None  # module drawing the game (fiesta_envs.render.<...>); None: text only
     parallel: bool = False  # the public module has parallel_env() too (simultaneous rules: envs.parallel)
-    search: str | None = None  # "module:Class" of the game's search agent (``policies.search``), named "search"
+    search: str | None = None  # "module:Class" of the game's search agent (``policies.search``), named ``search_name``
+    search_name: str = "search"  # the cooperative games' search plays the whole team ahead: "team_search"
 
     def game_class(self) -> type[Game]:
         return _load(self.engine)
@@ -42,10 +43,11 @@ class GameSpec:
 
     def agent_classes(self) -> dict[str, type[Policy]]:
         """Every agent a name gives without a path: ``random``, the scripted baselines and ``search`` (where
-        the game has one). Training draws its opponents from the baselines only: a search is too slow."""
+        the game has one; ``team_search`` in the cooperative games). Training draws its opponents from the
+        baselines only: a search is too slow."""
         from fiesta_envs.policies.policy import RandomPolicy
 
-        search = {"search": _load(self.search)} if self.search else {}
+        search = {self.search_name: _load(self.search)} if self.search else {}
         return {"random": RandomPolicy, **self.baseline_classes(), **search}
 
     def drawing_module(self) -> Any:
@@ -117,6 +119,8 @@ GAMES: dict[str, GameSpec] = {
             "fiesta_envs.muertos.game:FiestaDeLosMuertos",
             "fiesta_envs.muertos.baselines:BASELINES",
             "fiesta_envs.render.muertos",
+            search="fiesta_envs.muertos.search:MuertosTeamSearch",
+            search_name="team_search",
         ),
         GameSpec(
             "la_catrina",
@@ -125,6 +129,8 @@ GAMES: dict[str, GameSpec] = {
             "fiesta_envs.muertos.catrina:LaCatrina",
             "fiesta_envs.muertos.baselines:BASELINES",
             "fiesta_envs.render.muertos",
+            search="fiesta_envs.muertos.search:MuertosTeamSearch",
+            search_name="team_search",
         ),
     )
 }

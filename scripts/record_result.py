@@ -57,8 +57,26 @@ def evaluation_rows(output: Mapping[str, Any], command: str, setting: str) -> li
             "command": command,
             "fiesta_envs_version": output["fiesta_envs_version"],
             "game_versions": {game: f"v{output['game_version']}"},
+            **team_results(output, match["agent"], match["opponent"]),
         })
     return rows
+
+
+def team_results(output: Mapping[str, Any], agent: str, opponent: str) -> dict[str, Any]:
+    """A team comparison's mean results with their 95% intervals (skulls, flowers) and the agent's time per
+    decision; nothing for games of opponents."""
+    if not output.get("team_play"):
+        return {}
+    teams = {team["agent"]: team for team in output["teams"]}
+    fields: dict[str, Any] = {}
+    for prefix, name in (("", agent), ("opponent_", opponent)):
+        team = teams[name]
+        fields[f"{prefix}mean_score"] = round(team["mean_score"], 2)
+        fields[f"{prefix}mean_score_ci"] = [round(team["ci_low"], 2), round(team["ci_high"], 2)]
+    times = {entry["agent"]: entry for entry in output.get("decision_times", [])}
+    if agent in times:
+        fields["ms_per_decision"] = round(times[agent]["mean_ms"], 1)
+    return fields
 
 
 def fuzz_rows(output: Mapping[str, Any], command: str, cpu_seconds: float | None) -> list[dict[str, Any]]:

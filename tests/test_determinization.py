@@ -15,16 +15,19 @@ import json
 import numpy as np
 import pytest
 from information_support import InformationCase
+from toy_game import Nim
 
 from fiesta_envs.core.determinization import cards_of_counts, shuffled, without
 from fiesta_envs.registry import GAMES
 
-DETERMINISED = ["fiesta_mexicana", "tortilla_de_patatas", "tequila"]
+DETERMINISED = ["fiesta_mexicana", "tortilla_de_patatas", "tequila", "fiesta_de_los_muertos", "la_catrina"]
 WITH_DECKS = ["fiesta_mexicana", "tortilla_de_patatas"]
 PROVIDERS = {
     "fiesta_mexicana": "information_of_fiesta_mexicana",
     "tortilla_de_patatas": "information_of_tortilla",
     "tequila": "information_of_tequila",
+    "fiesta_de_los_muertos": "information_of_muertos",
+    "la_catrina": "information_of_muertos",
 }
 #: Tequila is determinised for the seat to act (the round another seat is playing now is not resampled).
 ACTING_SEAT_ONLY = {"tequila"}
@@ -148,11 +151,10 @@ def test_tequila_copies_do_not_know_the_dice_to_come():
 
 def _hidden_cases() -> list[InformationCase]:
     cases = []
-    for name in DETERMINISED:
-        module = importlib.import_module(PROVIDERS[name])
-        for case in module.hidden_cases():
-            to_act = GAMES[name].game_class().from_state_dict(case.first).current_player
-            if case.name not in MEMORY_CASES and (name not in ACTING_SEAT_ONLY or case.seat == to_act):
+    for module_name in dict.fromkeys(PROVIDERS[name] for name in DETERMINISED):
+        for case in importlib.import_module(module_name).hidden_cases():
+            to_act = GAMES[case.game].game_class().from_state_dict(case.first).current_player
+            if case.name not in MEMORY_CASES and (case.game not in ACTING_SEAT_ONLY or case.seat == to_act):
                 cases.append(case)
     return cases
 
@@ -168,8 +170,8 @@ def test_positions_differing_only_in_what_the_seat_cannot_know_give_the_same_cop
 
 
 def test_a_game_without_determinisation_says_so():
-    game = GAMES["fiesta_de_los_muertos"].game_class()(seed=0)
-    with pytest.raises(NotImplementedError, match="fiesta_de_los_muertos: no determinisation"):
+    game = Nim(seed=0)
+    with pytest.raises(NotImplementedError, match="toy_nim: no determinisation"):
         game.determinize(0, np.random.default_rng(0))
 
 

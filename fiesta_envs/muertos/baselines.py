@@ -167,9 +167,10 @@ class AssociativeTeam(VersionedPolicy):
     # ------------------------------------------------------------------ deduction
     def _match(self, game: Any, player: int) -> int:
         game_round: Round = game.state.round
-        # One plan per round, keyed by what the seat sees (never by which seat owns which number).
+        # One plan per round, keyed by what the seat sees (never by which seat owns which number) and by the
+        # words (fixed in a round's deduction; a search's copies of the round differ in them).
         finals = tuple(game_round.words[j][STEPS - 1] for j in game_round.numbers)
-        key = (game.state.round_index, player, finals, tuple(game_round.table))
+        key = (game.state.round_index, player, finals, tuple(game_round.table), tuple(map(tuple, game_round.words)))
         plan = self._plans.get(key)
         if plan is None:
             scores = (

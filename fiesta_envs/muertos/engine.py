@@ -23,6 +23,7 @@ from fiesta_envs.core.game import Game
 from fiesta_envs.core.options import Option
 from fiesta_envs.core.rng import generator_from_state, generator_state
 from fiesta_envs.core.state_fields import FieldReader, to_json_safe
+from fiesta_envs.muertos import determinization
 from fiesta_envs.muertos.actions import ActionLayout
 from fiesta_envs.muertos.components import LIMBO_BONES, MEMORY_BONES, Phase
 from fiesta_envs.muertos.constraints import check_first_words
@@ -31,6 +32,7 @@ from fiesta_envs.muertos.lexicon import LEXICON_VERSION, load_lexicon
 from fiesta_envs.muertos.observation import MuertosObserver
 from fiesta_envs.muertos.round import Round
 from fiesta_envs.muertos.state import MuertosState, RoundRules, Team
+from fiesta_envs.policies.policy import Policy
 
 LEXICON = check_first_words(load_lexicon())
 LAYOUT = ActionLayout(LEXICON)
@@ -254,3 +256,9 @@ class MuertosGame(Game):
         twin._mask_cache = None
         twin.actions_applied = 0
         return twin
+
+    def determinize(self, seat: int, rng: np.random.Generator, replay: Policy | None = None) -> MuertosGame:
+        """A copy as ``seat`` may believe the game to be: the others' characters, the number cards and the words it
+        has not seen drawn afresh from what it knows, the others' guesses not yet revealed made again by
+        ``replay`` (by default at random), chance re-seeded (``muertos.determinization``)."""
+        return determinization.determinize(self, seat, rng, replay)
