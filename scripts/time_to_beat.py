@@ -174,14 +174,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("give --config (train and time it) or --from-run (read a finished run), not both")
     if args.games < 1 or args.every < 1:
         parser.error("--games and --every must be positive")
-    if args.from_run is not None:
-        from fiesta_envs.training.train import resume_config
+    from fiesta_envs.core.errors import FiestaError
 
-        config, run_dir, _ = resume_config(args.from_run, [], None)
-        rows = evaluations(run_dir, args.baseline)
-        row = result_row(config, str(args.from_run), args.baseline, rows, command=args.command)
-    else:
-        row = measure(args)
+    try:
+        if args.from_run is not None:
+            from fiesta_envs.training.train import resume_config
+
+            config, run_dir, _ = resume_config(args.from_run, [], None)
+            rows = evaluations(run_dir, args.baseline)
+            row = result_row(config, str(args.from_run), args.baseline, rows, command=args.command)
+        else:
+            row = measure(args)
+    except FiestaError as error:  # a bad config, baseline or run directory: the message names it
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     record(args.json, row)
     if row["beaten"]:
         print(

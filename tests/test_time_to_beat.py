@@ -109,3 +109,14 @@ def test_training_seconds_go_on_counting_over_a_resume(tmp_path):
     seconds = [e["train_seconds"] for e in entries]
     assert seconds == sorted(seconds) and seconds[-1] > seconds[2]
     assert all(set(e["interval"]) == {"random"} and e["games"] == 2 for e in entries)
+
+
+def test_a_bad_baseline_or_run_is_refused_naming_it(tmp_path, capsys):
+    script = _script()
+    args = ["--config", str(SMOKE), "--baseline", "nobody", "--json", str(tmp_path / "t.json")]
+    assert script.main([*args, "--run-dir", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert "eval.baselines" in err and "'nobody'" in err
+    assert script.main(["--from-run", str(tmp_path / "missing"), "--baseline", "greedy"]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert not (tmp_path / "t.json").exists()

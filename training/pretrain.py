@@ -12,14 +12,17 @@
       targets: actions       # or probabilities: the teacher's move distribution where it has one (a network
                              # such as ppo), so the clone learns how sure it is, not only its choice
       workers: 1             # processes collecting games
+      played_by: null        # another agent moving in the learner's seat while the teacher labels (e.g. ppo)
 
 What happens, before the first PPO step of a new run (``Trainer._start``):
 
 1. **Collect** (``collect_decisions``): ``games`` episodes of the run's own single-seat environment
    (same options, same reward and shaping, seats drawn at random), with the teacher choosing the
-   learner's actions from the engine. Each learner decision is kept: observation, mask, the teacher's
-   action, and the discounted return (``ppo.gamma``) of the rewards PPO would see from there.
-   The data set is written to ``pretrain/dataset.npz`` (atomically) and reused if the run restarts.
+   learner's actions from the engine (``played_by``: that agent moves, the teacher only labels). Each learner
+   decision is kept: observation, mask, the teacher's action, and the discounted return (``ppo.gamma``) of the
+   rewards PPO would see from there. Games are played in parts of ``CHUNK``; each finished part is kept in
+   ``pretrain/parts/`` so a run killed while collecting collects only the rest when started again. The data set
+   is written to ``pretrain/dataset.npz`` (atomically) and reused if the run restarts.
 2. **Clone** (``clone``): the policy network is trained by cross-entropy on the masked logits (the
    teacher's action as the label) and its value head by mean squared error onto the returns, with
    Adam; ``epochs`` passes, minibatches of ``batch_size``. Games are split into training and

@@ -250,9 +250,9 @@ class Trainer:
         )
         label = f" ({self.backend.label})" if self.backend.label else ""
         print_table(results, f"{config.game}, {players(config.num_players)}{label}: {checkpoint} against the baselines")
-        (self.run_dir / FINAL_EVAL).write_text(
+        write_atomically(  # a run killed while writing it leaves the previous file, never half of one
+            self.run_dir / FINAL_EVAL,
             json.dumps({"step": self.step, "checkpoint": str(checkpoint), "win_rate": summarise(results)}, indent=2),
-            encoding="utf-8",
         )
         return results
 
