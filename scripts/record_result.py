@@ -5,10 +5,14 @@
     python scripts/record_result.py results/fuzz.json -- fiesta fuzz --game tortilla_de_patatas --games 10000 --seed 1
     python scripts/record_result.py results/learning.json --setting "2 players" --from out/results.json \\
         --command "fiesta evaluate --game fiesta_mexicana --players 2 --agents ppo,greedy --games 1000 --seed 1"
+    python scripts/record_result.py results/ladder.json --setting "2 players" -- \\
+        fiesta evaluate --game fiesta_mexicana --players 2 --agents random,greedy,search,ppo --games 200 --seed 1
 
 The command is run with its JSON output switched on (``fiesta evaluate --out DIR``, ``fiesta fuzz --json FILE``)
 unless ``--from`` names an output already written. Rows of an evaluation (one per agent against opponent) replace
-the rows of the same game, setting, agent, opponent and seed; a fuzz report replaces the row of the same command.
+the rows of the same game, setting, agent, opponent and seed; an evaluation recorded into the ladder
+(``results/ladder.json``) is one row of the whole run, its ratings and the duels of agents next to each other in
+the order, and replaces the row of the same game and setting; a fuzz report replaces the row of the same command.
 Each row keeps the command, the fiesta_envs version and the game version. The file is rewritten atomically; then
 run ``python scripts/make_results_pages.py``.
 """
@@ -16,6 +20,7 @@ run ``python scripts/make_results_pages.py``.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import resource
 import shlex
@@ -37,29 +42,84 @@ def evaluation_rows(output: Mapping[str, Any], command: str, setting: str) -> li
     rows = []
     for match in output["matches"]:
         wins = match["games"] - match["draws"] - match["losses"]  # outright wins; ties count in draws
-        rows.append({
-            "game": game,
-            "setting": setting,
-            "players": output["num_players"],
-            "options": output["options"],
-            "agent": match["agent"],
-            "opponent": match["opponent"],
-            "games": match["games"],
-            "seed": output["seed"],
-            "wins": wins,
-            "draws": match["draws"],
-            "losses": match["losses"],
-            "win_rate": round(match["win_rate"], 3),
-            "ci": [round(match["ci_low"], 3), round(match["ci_high"], 3)],
-            "mean_score": round(match["mean_score"], 2),
-            "mean_margin": round(match["mean_margin"], 2),
-            "same_deals": bool(output["team_play"]),
-            "command": command,
-            "fiesta_envs_version": output["fiesta_envs_version"],
-            "game_versions": {game: f"v{output['game_version']}"},
-            **team_results(output, match["agent"], match["opponent"]),
-        })
+        rows.append(
+            {
+                "game": game,
+                "setting": setting,
+                "players": output["num_players"],
+                "options": output["options"],
+                "agent": match["agent"],
+                "opponent": match["opponent"],
+                "games": match["games"],
+                "seed": output["seed"],
+                "wins": wins,
+                "draws": match["draws"],
+                "losses": match["losses"],
+                "win_rate": round(match["win_rate"], 3),
+                "ci": [round(match["ci_low"], 3), round(match["ci_high"], 3)],
+                "mean_score": round(match["mean_score"], 2),
+                "mean_margin": round(match["mean_margin"], 2),
+                "same_deals": bool(output["team_play"]),
+                "command": command,
+                "fiesta_envs_version": output["fiesta_envs_version"],
+                "game_versions": {game: f"v{output['game_version']}"},
+                **team_results(output, match["agent"], match["opponent"]),
+            }
+        )
     return rows
+
+
+def ladder_row(output: Mapping[str, Any], command: str, setting: str, cpu_seconds: float | None) -> dict[str, Any]:
+    """One ladder row of a ``fiesta evaluate`` results.json: every agent's rating, best first, and the duel of each
+    agent with the next one down (W / D / L as the run counted them)."""
+    game = output["game"]
+    ratings = sorted(output["ratings"], key=lambda r: -r["rating"])
+    per_pair = output["games_per_table"]
+    unit = ("campaigns" if game == "la_catrina" else "deals") if output.get("team_play") else "per pair"
+    return {
+        "game": game,
+        "setting": setting,
+        "players": output["num_players"],
+        "options": output["options"],
+        "games": per_pair,
+        "games_label": f"{per_pair:,} {unit}",
+        "command": command,
+        "seed": output["seed"],
+        "commit": _commit(),
+        "cpu_seconds": None if cpu_seconds is None else round(cpu_seconds),
+        "fiesta_envs_version": output["fiesta_envs_version"],
+        "game_versions": {game: f"v{output['game_version']}"},
+        "ratings": [
+            {"agent": r["agent"], "rating": round(r["rating"]), "ci": [round(r["ci_low"]), round(r["ci_high"])]}
+            for r in ratings
+        ],
+        "duels": [duel(output["matches"], a["agent"], b["agent"]) for a, b in itertools.pairwise(ratings)],
+    }
+
+
+def duel(matches: Sequence[Mapping[str, Any]], first: str, second: str) -> dict[str, Any]:
+    """``first`` against ``second`` from the run's matches, whichever way round the run listed them."""
+    for match in matches:
+        pair = (match["agent"], match["opponent"])
+        if pair in ((first, second), (second, first)):
+            wins = match["games"] - match["draws"] - match["losses"]
+            rate, low, high = match["win_rate"], match["ci_low"], match["ci_high"]
+            if pair == (second, first):
+                wins, losses = match["losses"], wins
+                rate, low, high = 1 - rate, 1 - high, 1 - low
+            else:
+                losses = match["losses"]
+            return {
+                "a": first,
+                "b": second,
+                "games": match["games"],
+                "wins": wins,
+                "draws": match["draws"],
+                "losses": losses,
+                "win_rate": round(rate, 3),
+                "ci": [round(low, 3), round(high, 3)],
+            }
+    raise SystemExit(f"the run has no match of {first} against {second}")
 
 
 def team_results(output: Mapping[str, Any], agent: str, opponent: str) -> dict[str, Any]:
@@ -88,22 +148,24 @@ def fuzz_rows(output: Mapping[str, Any], command: str, cpu_seconds: float | None
     for report in output["fuzz"]:
         counts = sorted({c["num_players"] for c in report["configurations"]})
         configurations = len(report["configurations"])
-        rows.append({
-            "game": report["game"],
-            "players": counts[0] if len(counts) == 1 else None,
-            "configurations": f"{configurations} configurations at {', '.join(map(str, counts))} players",
-            "configurations_run": configurations,
-            "configurations_total": configurations,
-            "games_each": report["games"] // max(configurations, 1),
-            "steps": report["steps"],
-            "checks": report["total_checks"],
-            "failures": sum(report["failures"].values()),
-            "commit": _commit(),
-            "cpu_seconds": None if cpu_seconds is None or len(output["fuzz"]) > 1 else round(cpu_seconds),
-            "command": command,
-            "fiesta_envs_version": fiesta_envs.__version__,
-            "game_versions": {report["game"]: f"v{game_spec(report['game']).game_class().version}"},
-        })
+        rows.append(
+            {
+                "game": report["game"],
+                "players": counts[0] if len(counts) == 1 else None,
+                "configurations": f"{configurations} configurations at {', '.join(map(str, counts))} players",
+                "configurations_run": configurations,
+                "configurations_total": configurations,
+                "games_each": report["games"] // max(configurations, 1),
+                "steps": report["steps"],
+                "checks": report["total_checks"],
+                "failures": sum(report["failures"].values()),
+                "commit": _commit(),
+                "cpu_seconds": None if cpu_seconds is None or len(output["fuzz"]) > 1 else round(cpu_seconds),
+                "command": command,
+                "fiesta_envs_version": fiesta_envs.__version__,
+                "game_versions": {report["game"]: f"v{game_spec(report['game']).game_class().version}"},
+            }
+        )
     return rows
 
 
@@ -114,6 +176,7 @@ def _commit() -> str:
 
 def merge(existing: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]], key: Sequence[str]) -> list:
     """``existing`` with every row of the same key as a new row replaced (in place), other new rows appended."""
+
     def key_of(row: Mapping[str, Any]) -> tuple:
         return tuple(json.dumps(row.get(k), sort_keys=True) for k in key)
 
@@ -134,12 +197,16 @@ def record(
 ) -> int:
     """Add the rows of one command's JSON output to ``results_file``; returns how many rows were written."""
     data = load_results(results_file)
+    key: Sequence[str]
     if "fuzz" in output:
         rows, key = fuzz_rows(output, command, cpu_seconds), ("command", "game")
     elif "matches" in output:
         if not setting:
             raise SystemExit("an evaluation needs --setting, the words naming its table row, e.g. '2 players'")
-        rows, key = evaluation_rows(output, command, setting), EVALUATION_KEY
+        if data.get("table") == "ladder":
+            rows, key = [ladder_row(output, command, setting, cpu_seconds)], ("game", "setting")
+        else:
+            rows, key = evaluation_rows(output, command, setting), EVALUATION_KEY
     else:
         raise SystemExit("not a fiesta evaluate results.json nor a fiesta fuzz --json report")
     if "rows" not in data:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import importlib.util
+import itertools
 import json
 import subprocess
 import sys
@@ -107,6 +108,38 @@ def test_record_result_adds_an_evaluation_and_replaces_the_same_row(tmp_path):
     assert row["wins"] + row["draws"] + row["losses"] == 4 and row["command"] == text
     assert row["game_versions"] == {"tortilla_de_patatas": "v1"} and row["fiesta_envs_version"]
     assert row["ci"][0] <= row["win_rate"] <= row["ci"][1]
+
+
+def test_record_result_turns_a_run_into_one_ladder_row_with_its_ratings_and_neighbouring_duels(tmp_path):
+    out = tmp_path / "out"
+    agents = "random,greedy:version=1,greedy"
+    command = [sys.executable, "-m", "fiesta_envs.cli", "evaluate", "--game", "fiesta_mexicana", "--players", "2"]
+    command += ["--agents", agents, "--games", "4", "--seed", "2", "--workers", "1", "--no-plot", "--out", str(out)]
+    subprocess.run(command, check=True, capture_output=True, cwd=ROOT)
+    results = tmp_path / "ladder.json"
+    results.write_text(json.dumps({"table": "ladder", "rows": [{"game": "tequila", "setting": "2 players"}]}))
+    text = f"fiesta evaluate --game fiesta_mexicana --players 2 --agents {agents} --games 4 --seed 2"
+    argv = [str(results), "--setting", "2 players", "--from", str(out / "results.json"), "--command", text]
+    assert recorder.main(argv) == 0
+    assert recorder.main(argv) == 0  # the same game and setting again replaces its row
+    rows = json.loads(results.read_text())["rows"]
+    assert [r["game"] for r in rows] == ["tequila", "fiesta_mexicana"]
+    row = rows[1]
+    assert (row["games"], row["games_label"], row["seed"], row["command"]) == (4, "4 per pair", 2, text)
+    ratings = row["ratings"]
+    assert sorted(r["agent"] for r in ratings) == sorted(agents.split(","))
+    assert [r["rating"] for r in ratings] == sorted((r["rating"] for r in ratings), reverse=True)
+    assert next(r for r in ratings if r["agent"] == "random")["rating"] == 0
+    order = [r["agent"] for r in ratings]
+    assert [(d["a"], d["b"]) for d in row["duels"]] == list(itertools.pairwise(order))
+    matches = json.loads((out / "results.json").read_text())["matches"]
+    for d in row["duels"]:
+        assert d["wins"] + d["draws"] + d["losses"] == d["games"] == 4
+        assert d["ci"][0] <= d["win_rate"] <= d["ci"][1]
+        listed = next(m for m in matches if {m["agent"], m["opponent"]} == {d["a"], d["b"]})
+        same_way = listed["agent"] == d["a"]
+        assert d["win_rate"] == pytest.approx(listed["win_rate"] if same_way else 1 - listed["win_rate"], abs=1e-3)
+        assert d["losses"] == (listed["losses"] if same_way else listed["games"] - listed["draws"] - listed["losses"])
 
 
 def test_record_result_refuses_an_evaluation_without_a_setting(tmp_path):
