@@ -166,10 +166,10 @@ def learning_page(data: Mapping[str, Any]) -> str:
         "Shipped agents",
         "The trained agents that ship with the package (the agent name `ppo`) against the scripted baselines, each "
         "row one `fiesta evaluate` run over seat-rotated games on shared deals. A draw counts half a win; the "
-        "interval is the 95% Wilson interval. In the cooperative games and solo Tequila the agent plays as a whole "
-        "team and is compared deal by deal with the baseline's team on the same deals; the mean score is then "
-        "the agent's against the baseline's. The plain baseline names are their version 2; `:version=1` is the "
-        "first version. Seed 2 is a second set of deals.\n\n" + measured_on(rows),
+        "interval is the 95% Wilson interval, allowing for ties. In the cooperative games and solo Tequila the "
+        "agent plays as a whole team and is compared deal by deal with the baseline's team on the same deals; "
+        "the mean score is then the agent's against the baseline's. The plain baseline names are their "
+        "version 2; `:version=1` is the first version. Seed 2 is a second set of deals.\n\n" + measured_on(rows),
         "## Against the baselines\n\n" + table(columns, (cells(r) for r in trained)),
         "## At other player counts\n\nThe 4-player networks of Fiesta de los Muertos and La Catrina choose among "
         "a shortlist that is the same at every player count; these rows decide which counts the shipped agent "
@@ -479,15 +479,29 @@ def tequila_calibration_page(data: Mapping[str, Any]) -> str:
     def cells(r: Row) -> list[str]:
         quartiles = " / ".join(f"{q:g}" for q in r["quartiles"])
         ranks = ", ".join(f"{rank} {count:,}" for rank, count in r["ranks"].items())
-        return [code(r["agent"]), r["cask_tile"], number(r["deals"]), f"{r['mean']:.1f}", f"{r['sd']:.1f}",
-                str(r["min"]), quartiles, str(r["max"]), ranks, code(r["command"])]
+        return [
+            code(r["agent"]),
+            r["cask_tile"],
+            number(r["deals"]),
+            f"{r['mean']:.1f}",
+            f"{r['sd']:.1f}",
+            str(r["min"]),
+            quartiles,
+            str(r["max"]),
+            ranks,
+            code(r["command"]),
+        ]
 
-    sources = sorted({name for r in rows for name in r["points_by_source"]},
-                     key=lambda name: -max(r["points_by_source"].get(name, 0.0) for r in rows))
+    sources = sorted(
+        {name for r in rows for name in r["points_by_source"]},
+        key=lambda name: -max(r["points_by_source"].get(name, 0.0) for r in rows),
+    )
     by_source = table(
         ["agent", "cask tile", *(SOURCE_NAMES.get(name, name) for name in sources)],
-        ([code(r["agent"]), r["cask_tile"], *(f"{r['points_by_source'].get(name, 0.0):.1f}" for name in sources)]
-         for r in rows),
+        (
+            [code(r["agent"]), r["cask_tile"], *(f"{r['points_by_source'].get(name, 0.0):.1f}" for name in sources)]
+            for r in rows
+        ),
     )
     return page(
         "tequila_calibration.json",
@@ -498,8 +512,10 @@ def tequila_calibration_page(data: Mapping[str, Any]) -> str:
         "Golden (330) for play much more productive than it. These are the solo games behind that choice, one "
         "per deal seed, with the current values.\n\n" + measured_on(rows),
         "## Final prestige\n\n"
-        + table(["agent", "cask tile", "deals", "mean", "sd", "min", "quartiles", "max", "solo ranks", "command"],
-                (cells(r) for r in rows)),
+        + table(
+            ["agent", "cask tile", "deals", "mean", "sd", "min", "quartiles", "max", "solo ranks", "command"],
+            (cells(r) for r in rows),
+        ),
         "## Mean prestige by source\n\n" + by_source,
     )
 
@@ -518,8 +534,16 @@ def time_to_beat_page(data: Mapping[str, Any]) -> str:
             best = f"not beaten; last {with_ci(last['win_rate'], last['ci'])}" if last else "not beaten"
             when = ["—", "—", best]
         load = " → ".join(f"{value:g}" for value in r.get("load_average", []))
-        return [game_title({**r, "setting": f"{r['players']} players"}), code(r["config"]), code(r["baseline"]),
-                *when, "/".join(number(n) for n in games), str(len(evaluations)), load, code(r["command"])]
+        return [
+            game_title({**r, "setting": f"{r['players']} players"}),
+            code(r["config"]),
+            code(r["baseline"]),
+            *when,
+            "/".join(number(n) for n in games),
+            str(len(evaluations)),
+            load,
+            code(r["command"]),
+        ]
 
     return page(
         "time_to_beat.json",
@@ -532,8 +556,18 @@ def time_to_beat_page(data: Mapping[str, Any]) -> str:
         "`python scripts/time_to_beat.py --from-run RUN_DIR --baseline NAME` reads the same figure from any run "
         "trained with evaluations.\n\n" + measured_on(rows),
         table(
-            ["game", "config", "baseline", "minutes", "step", "win rate [95% CI] then", "games per evaluation",
-             "evaluations", "load average (start → end)", "command"],
+            [
+                "game",
+                "config",
+                "baseline",
+                "minutes",
+                "step",
+                "win rate [95% CI] then",
+                "games per evaluation",
+                "evaluations",
+                "load average (start → end)",
+                "command",
+            ],
             (cells(r) for r in rows),
         ),
     )

@@ -2,7 +2,7 @@
 
 Every pair (IS-MCTS at a budget of simulations per decision, one of our agents) plays ``--deals`` deals of
 two-player Fiesta Mexicana twice, seats swapped, through OpenSpiel's ``evaluate_bots``; the same deals for
-every pair. The score counts a win 1 and a tie 1/2, with its 95% Wilson interval. Writes
+every pair. The score counts a win 1 and a tie 1/2, with its 95% interval (Wilson's, allowing for ties). Writes
 results/openspiel_fiesta_mexicana.json (needs the openspiel extra: bash scripts/openspiel_test.sh makes
 .venv-openspiel)::
 
@@ -26,7 +26,7 @@ import pyspiel
 from open_spiel.python.algorithms import evaluate_bots
 
 from fiesta_envs.core.rng import derive_seed
-from fiesta_envs.evaluation.stats import wilson_interval
+from fiesta_envs.evaluation.stats import score_interval
 from fiesta_envs.openspiel import AgentBot, FiestaGame, ismcts_bot
 
 GAME = "python_fiesta_mexicana(players=2)"
@@ -47,7 +47,7 @@ def play_pair(game: FiestaGame, simulations: int, opponent: str, deals: int, see
             returns.append(float(result[seat]))
     wins, ties = sum(r > 0 for r in returns), sum(r == 0 for r in returns)
     score = wins + ties / 2
-    low, high = wilson_interval(score, len(returns))
+    low, high = score_interval(score, len(returns), shared=ties / 4)
     return {
         "ismcts_simulations": simulations,
         "opponent": opponent,
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             "node_key": "observation string",
             "final_policy": "max visit count",
         },
-        "score": "win 1, tie 1/2, loss 0, for IS-MCTS; interval: 95% Wilson",
+        "score": "win 1, tie 1/2, loss 0, for IS-MCTS; interval: 95% Wilson, allowing for ties",
         "fiesta_envs_version": version("fiesta_envs"),
         "game_versions": {"fiesta_mexicana": module.rpartition("_")[2]},
         "versions": {

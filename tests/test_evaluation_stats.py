@@ -16,6 +16,7 @@ from fiesta_envs.evaluation.stats import (
     fit_bradley_terry_with_errors,
     mean_interval,
     rate_agents,
+    score_interval,
     wilson_interval,
 )
 
@@ -50,6 +51,51 @@ def test_wilson_no_games_and_bad_input():
         wilson_interval(11, 10)
     with pytest.raises(ValueError):
         wilson_interval(-1, 10)
+
+
+# ---------------------------------------------------------------------- score interval (ties)
+
+
+def test_score_interval_without_ties_is_wilson():
+    for credit, games in ((8, 10), (0, 10), (10, 10), (50, 100), (561, 1000)):
+        assert score_interval(credit, games) == pytest.approx(wilson_interval(credit, games), abs=1e-12)
+
+
+def test_score_interval_with_many_ties_by_hand():
+    # 56 wins, 926 ties, 18 losses: rate 0.519, tie variance 231.5 / 1002 = 0.23104;
+    # roots of 1003.84 p^2 - 1042.84 p + (269.36 + 3.8415 * 0.23104) = 0
+    low, high = score_interval(56 + 926 / 2, 1000, shared=926 / 4)
+    assert (low, high) == pytest.approx((0.5105, 0.5274), abs=5e-4)
+    wide_low, wide_high = wilson_interval(56 + 926 / 2, 1000)
+    assert wide_low < 0.5 < low and (wide_high - wide_low) > 3 * (high - low)
+
+
+def test_score_interval_of_nothing_but_ties_keeps_some_width():
+    low, high = score_interval(50, 100, shared=25)
+    assert low + high == pytest.approx(1.0)
+    assert 0.48 < low < 0.495
+
+
+@pytest.mark.parametrize(
+    ("win", "tie", "games"),
+    [(0.07, 0.91, 1000), (0.3, 0.4, 1000), (0.01, 0.98, 1000), (0.2, 0.05, 300), (0.1, 0.8, 60)],
+)
+def test_score_interval_covers_the_true_rate_95_percent_of_the_time(win, tie, games):
+    rng = np.random.default_rng(7)
+    counts = rng.multinomial(games, [win, tie, 1 - win - tie], size=4000)
+    true_rate = win + tie / 2
+    covered = [
+        low <= true_rate <= high for low, high in (score_interval(w + t / 2, games, shared=t / 4) for w, t, _ in counts)
+    ]
+    assert 0.935 <= np.mean(covered) <= 0.975  # 4,000 runs: the standard error of a 95% coverage is 0.0034
+
+
+def test_score_interval_bad_input_names_the_limit():
+    with pytest.raises(ValueError, match="credit <= games"):
+        score_interval(11, 10)
+    with pytest.raises(ValueError, match="at most 1/4"):
+        score_interval(5, 10, shared=3)
+    assert score_interval(0, 0) == (0.0, 1.0)
 
 
 def test_mean_interval_by_hand():

@@ -69,7 +69,7 @@ def test_the_headline_follows_the_data():
     # a line per setting the agents were trained for, against the plain baseline, `search` beside it where measured
     lines = after.splitlines()
     assert len(lines) == 2 + 7
-    assert lines[2].startswith("| Fiesta Mexicana, 2 players | `greedy` | 0.582 [0.551, 0.612] | 0.608 [")
+    assert lines[2].startswith("| Fiesta Mexicana, 2 players | `greedy` | 0.582 [0.552, 0.611] | 0.608 [")
 
 
 def test_record_result_adds_an_evaluation_and_replaces_the_same_row(tmp_path):

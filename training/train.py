@@ -28,7 +28,7 @@ What a run does, top to bottom (``Trainer.run``, ``training/trainer.py``, with t
    n_envs``, so events fall between PPO updates. At each event:
    add a snapshot to the league, evaluate against the baselines (TensorBoard ``eval/``), and
    write a checkpoint atomically (``training/checkpoint.py``).
-4. At the end: an evaluation table (win rate with a 95% Wilson interval per baseline).
+4. At the end: an evaluation table (win rate with its 95% interval per baseline).
 
 Repeatability. A run is a function of its config (seed included) on a given machine and
 library versions: at the start of every chunk the global RNGs (python, numpy, torch) are

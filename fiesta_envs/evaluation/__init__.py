@@ -3,7 +3,7 @@
 - ``agents``: agent names (baselines, shipped ``ppo``, checkpoints) resolved to policies
 - ``checkpoints``: training checkpoints found, checked and loaded as policies
 - ``tournament``: seat-rotated games on shared deals, in parallel processes
-- ``stats``: Wilson intervals, bootstrap means, Bradley–Terry ratings
+- ``stats``: win-rate intervals (Wilson's, allowing for ties), bootstrap means, Bradley–Terry ratings
 - ``records``: game records as JSON lines that replay to the same scores
 - ``evaluate``: results tables and files, and the ``fiesta evaluate`` command
 - ``plots``: rating and learning-curve pictures (matplotlib)

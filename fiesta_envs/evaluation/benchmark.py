@@ -24,7 +24,7 @@ package: a run plays only the agent's games.
 * the agent's Bradley–Terry rating on the ladder's scale (Elo: ``random`` = 0, +400 = 10:1 odds), fitted
   against the ladder's stored ratings, which stay fixed, so every agent benchmarked lands on one scale; its
   95% interval is the wider of the Fisher interval and a bootstrap over deals, relative to the ladder;
-* its duel against each reference: wins / draws / losses, win rate with a 95% Wilson interval (a first
+* its duel against each reference: wins / draws / losses, win rate with a 95% interval (a first
   place shared by ``t`` players is worth ``1/t``), mean score and mean margin over the best other seat;
 * one line to cite: package version, game, environment id and engine version, deal set, games.
 

@@ -30,7 +30,8 @@ whole team (every seat), all teams on the same deals.
 * *Win*: finishing first. The first place is ``Game.winners()`` (the highest score, after
   the game's own tie-breaks). A first place shared by ``t`` players is worth ``1/t`` of a
   win to each and counts as a draw: with two players a tie is half a win. ``wins`` is the
-  credit, ``win_rate = wins / games``, with a 95% Wilson interval. With ``N`` players two
+  credit, ``win_rate = wins / games``, with a 95% score interval (the Wilson interval, with
+  the smaller variance of a game that may be shared: ``stats.score_interval``). With ``N`` players two
   equal agents win ``1/N`` of the games of a duel's single seat.
 * *Mean margin*: the agent's score minus the best score of the other seats.
 * *Ratings*: every pair of seats held by different agents in every game is one pairwise
@@ -84,7 +85,7 @@ from fiesta_envs.core.options import add_option_argument, parse_options
 from fiesta_envs.core.wording import players
 from fiesta_envs.evaluation.ray_tasks import BACKENDS
 from fiesta_envs.evaluation.records import RecordWriter
-from fiesta_envs.evaluation.stats import Comparison, Rating, mean_interval, rate_agents, wilson_interval
+from fiesta_envs.evaluation.stats import Comparison, Rating, mean_interval, rate_agents, score_interval
 from fiesta_envs.evaluation.tournament import (
     GameResult,
     Table,
@@ -236,7 +237,7 @@ def match_result(agent: str, opponent: str, outcomes: Sequence[tuple[float, bool
     wins = sum(o[0] for o in outcomes)
     draws = sum(1 for o in outcomes if o[1])
     losses = sum(1 for o in outcomes if o[0] == 0)
-    low, high = wilson_interval(wins, games)
+    low, high = score_interval(wins, games, shared=sum(o[0] * (1.0 - o[0]) for o in outcomes))
     return MatchResult(
         agent=agent,
         opponent=opponent,
@@ -547,7 +548,7 @@ def _win_rate_text(m: MatchResult) -> str:
 
 
 def print_results_table(results: Sequence[MatchResult], title: str) -> None:
-    """A table of match results: games, W/D/L, win rate with its 95% Wilson interval, means."""
+    """A table of match results: games, W/D/L, win rate with its 95% interval, means."""
     columns = ("agent", "opponent", "games", "W / D / L", "win rate [95% CI]", "mean score", "mean margin")
     rows = [
         (
@@ -688,7 +689,8 @@ examples:
 
 Every agent meets every other with seats rotated on shared deals (each agent plays every seat
 equally often); 3-4 players add mixed tables. Win rate = first places, a first place shared by
-t players counting 1/t (a two-player tie is half a win), with 95% Wilson intervals. Ratings:
+t players counting 1/t (a two-player tie is half a win), with 95% Wilson intervals that allow
+for ties. Ratings:
 Bradley-Terry on the Elo scale, random = 0, 95% intervals. Cooperative games: each agent plays
 as a whole team; mean result, its distribution, and teams compared deal by deal.
 """
@@ -765,7 +767,7 @@ def run(args: argparse.Namespace) -> int:
     if rounded:
         print(f"note: {args.games} games per table rounded up to {', '.join(map(str, rounded))} (whole seat rotations)")
     print_evaluation(evaluation)
-    print(f"win rates: {TIE_RULE}; 95% Wilson intervals")
+    print(f"win rates: {TIE_RULE}; 95% Wilson intervals that allow for ties")
     out = Path(args.out) if args.out else Path("evaluations") / f"{evaluation.game}_{evaluation.num_players}p"
     written = save_evaluation(evaluation, out, plot=not args.no_plot)
     if args.records:

@@ -1,10 +1,18 @@
-"""The statistics behind evaluation: Wilson intervals, Bradley–Terry ratings, mean intervals.
+"""The statistics behind evaluation: score intervals, Bradley–Terry ratings, mean intervals.
 
 Pure numpy, no game knowledge. Three tools:
 
-* ``wilson_interval(successes, n)``: the 95% Wilson score interval of a win rate. Unlike the
-  "p ± 1.96·se" interval it stays inside [0, 1] and keeps its coverage near 0% and 100%.
-  ``successes`` may be fractional (a tie counted as half a win).
+* ``score_interval(credit, games, shared)``: the 95% interval of a win rate in which a tie is
+  worth part of a win (half, with two players). It is the Wilson score interval with the
+  variance a game's credit really has: a tie is worth 1/2 every time, so a game's credit
+  varies less than a coin's, by ``shared / games`` (``shared``: the sum of ``c(1 - c)`` over
+  the games' credits ``c``, 1/4 per two-way tie). Without ties it is exactly
+  ``wilson_interval``: unlike the "p ± 1.96·se" interval it stays inside [0, 1] and keeps its
+  coverage near 0% and 100%. With many ties (two teams that appease the same skulls in most
+  deals) the Wilson interval of the credit counted as successes would be several times too
+  wide; this one keeps its 95% coverage (tested by simulation). The tie variance is estimated
+  with one virtual win and one virtual loss added, so that a run of nothing but ties still
+  gets an interval of some width.
 * ``fit_bradley_terry(wins, anchor)``: ratings on the Elo scale from a matrix of pairwise
   results. Agent ``i`` beats ``j`` with probability ``1 / (1 + 10 ** ((r_j - r_i) / 400))``,
   so a 400-point lead means winning 10 games for every one lost; ``anchor`` is fixed at 0.
@@ -50,6 +58,25 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     centre = (p + z2 / (2 * n)) / denominator
     half_width = z / denominator * math.sqrt(p * (1.0 - p) / n + z2 / (4 * n * n))
     return max(0.0, centre - half_width), min(1.0, centre + half_width)
+
+
+def score_interval(credit: float, games: int, shared: float = 0.0, z: float = Z95) -> tuple[float, float]:
+    """The 95% interval of the win rate ``credit / games`` where a game may be shared (module docstring):
+    ``shared`` is the sum of ``c * (1 - c)`` over the games' credits ``c`` (0 without ties, 1/4 per two-way
+    tie); the interval solves ``games * (rate - p)**2 = z**2 * (p * (1 - p) - tie_variance)``."""
+    if games < 0 or credit < 0 or credit > games:
+        raise ValueError(f"need 0 <= credit <= games, got credit={credit}, games={games}")
+    if shared < 0 or shared > games / 4:
+        raise ValueError(f"need 0 <= shared <= games / 4 (each game's c(1 - c) is at most 1/4), got shared={shared}")
+    if games == 0:
+        return 0.0, 1.0
+    rate = credit / games
+    tie_variance = min(shared / (games + 2), rate * (1.0 - rate))  # one virtual win and one virtual loss
+    z2 = z * z
+    a = games + z2
+    b = 2.0 * games * rate + z2
+    root = z * math.sqrt(max(0.0, 4.0 * games * (rate * (1.0 - rate) - tie_variance) + z2 * (1.0 - 4.0 * tie_variance)))
+    return max(0.0, (b - root) / (2.0 * a)), min(1.0, (b + root) / (2.0 * a))
 
 
 def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
