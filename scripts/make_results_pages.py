@@ -230,6 +230,16 @@ def ladder_page(data: Mapping[str, Any]) -> str:
     )
 
 
+def decision_time(row: Row) -> str:
+    """The agent's time per decision, and the opponent's where it was recorded."""
+    if row.get("ms_per_decision") is None:
+        return "—"
+    text = f"{row['ms_per_decision']:g} ms"
+    if row.get("opponent_ms_per_decision") is not None:
+        text += f" against {row['opponent_ms_per_decision']:g} ms"
+    return text
+
+
 def search_page(search: Mapping[str, Any], baselines: Mapping[str, Any]) -> str:
     search_rows = [
         [
@@ -242,7 +252,7 @@ def search_page(search: Mapping[str, Any], baselines: Mapping[str, Any]) -> str:
             signed(r.get("mean_margin")),
             score(r) if r.get("same_deals") else "—",
             "—" if r.get("cpu_seconds_per_game") is None else f"{r['cpu_seconds_per_game']:g} s",
-            "—" if r.get("ms_per_decision") is None else f"{r['ms_per_decision']:g} ms",
+            decision_time(r),
             code(r["command"]),
             r.get("commit") or "—",
         ]
@@ -269,8 +279,8 @@ def search_page(search: Mapping[str, Any], baselines: Mapping[str, Any]) -> str:
         "`search`, and a search that starts from the shipped network's choice (`search:proposer=ppo`) against the "
         "plain one; seats rotated; CPU time per game counts both seats in one process. In the cooperative games "
         "`team_search` plays as a whole team against the `associative` team on the same deals: the mean result "
-        "is skulls appeased or flowers with its 95% interval, the time per decision the wall clock of one "
-        "decision in the process that played.\n\n"
+        "is skulls appeased or flowers with its 95% interval. The time per decision is the mean wall clock of one "
+        "decision of the agent (and of its opponent, where recorded) in the process that played.\n\n"
         + measured_on(search["rows"])
         + "\n\n"
         + table(

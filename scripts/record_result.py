@@ -64,6 +64,7 @@ def evaluation_rows(output: Mapping[str, Any], command: str, setting: str) -> li
                 "fiesta_envs_version": output["fiesta_envs_version"],
                 "game_versions": {game: f"v{output['game_version']}"},
                 **team_results(output, match["agent"], match["opponent"]),
+                **decision_times(output, match["agent"], match["opponent"]),
             }
         )
     return rows
@@ -123,8 +124,8 @@ def duel(matches: Sequence[Mapping[str, Any]], first: str, second: str) -> dict[
 
 
 def team_results(output: Mapping[str, Any], agent: str, opponent: str) -> dict[str, Any]:
-    """A team comparison's mean results with their 95% intervals (skulls, flowers) and the agent's time per
-    decision; nothing for games of opponents."""
+    """A team comparison's mean results with their 95% intervals (skulls, flowers); nothing for games of
+    opponents."""
     if not output.get("team_play"):
         return {}
     teams = {team["agent"]: team for team in output["teams"]}
@@ -133,9 +134,17 @@ def team_results(output: Mapping[str, Any], agent: str, opponent: str) -> dict[s
         team = teams[name]
         fields[f"{prefix}mean_score"] = round(team["mean_score"], 2)
         fields[f"{prefix}mean_score_ci"] = [round(team["ci_low"], 2), round(team["ci_high"], 2)]
+    return fields
+
+
+def decision_times(output: Mapping[str, Any], agent: str, opponent: str) -> dict[str, Any]:
+    """The agent's and the opponent's mean milliseconds per decision in the run, where it timed them."""
     times = {entry["agent"]: entry for entry in output.get("decision_times", [])}
-    if agent in times:
-        fields["ms_per_decision"] = round(times[agent]["mean_ms"], 1)
+    fields: dict[str, Any] = {}
+    for field, name in (("ms_per_decision", agent), ("opponent_ms_per_decision", opponent)):
+        if name in times:
+            mean = times[name]["mean_ms"]
+            fields[field] = round(mean, 3 if mean < 1 else 1)
     return fields
 
 

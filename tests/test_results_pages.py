@@ -108,6 +108,10 @@ def test_record_result_adds_an_evaluation_and_replaces_the_same_row(tmp_path):
     assert row["wins"] + row["draws"] + row["losses"] == 4 and row["command"] == text
     assert row["game_versions"] == {"tortilla_de_patatas": "v1"} and row["fiesta_envs_version"]
     assert row["ci"][0] <= row["win_rate"] <= row["ci"][1]
+    times = {t["agent"]: t["mean_ms"] for t in json.loads((out / "results.json").read_text())["decision_times"]}
+    assert row["ms_per_decision"] == pytest.approx(times["careful"], abs=1e-3)
+    assert row["opponent_ms_per_decision"] == pytest.approx(times["random"], abs=1e-3)
+    assert "against" in pages.decision_time(row) and pages.decision_time({"ms_per_decision": None}) == "—"
 
 
 def test_record_result_turns_a_run_into_one_ladder_row_with_its_ratings_and_neighbouring_duels(tmp_path):
