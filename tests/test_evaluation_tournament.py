@@ -9,6 +9,7 @@ from evaluation_toys import register_toys
 
 from fiesta_envs.evaluation.agents import AgentError, resolve_agents
 from fiesta_envs.evaluation.evaluate import run_tournament
+from fiesta_envs.evaluation.progress import ProgressNotes
 from fiesta_envs.evaluation.tournament import (
     TournamentError,
     deals_per_table,
@@ -240,3 +241,27 @@ def test_every_agent_s_decisions_are_counted_and_timed():
     assert times["random"].decisions + times["greedy"].decisions == steps
     assert all(t.mean_ms > 0 for t in times.values())
     assert evaluation.to_json()["decision_times"][0].keys() == {"agent", "decisions", "mean_ms"}
+
+
+# ---------------------------------------------------------------------- progress in a log
+def test_a_run_logged_to_a_file_notes_its_progress_in_plain_lines(toy_registry, capsys, monkeypatch):
+    import fiesta_envs.evaluation.progress as progress
+
+    monkeypatch.setattr(progress, "EVERY_SECONDS", 0.0)  # a note after every game, for the test
+    run_tournament("toy_nim", 2, AGENTS[:2], games_per_table=4, seed=1, bootstrap=10)  # stderr is not a terminal
+    lines = [line for line in capsys.readouterr().err.splitlines() if "toy_nim games played" in line]
+    assert lines and lines[-1].startswith("4 of 4 toy_nim games played (")
+    run_tournament("toy_nim", 2, AGENTS[:2], games_per_table=4, seed=1, bootstrap=10, progress=False)
+    assert "games played" not in capsys.readouterr().err
+
+
+def test_progress_notes_count_spent_and_left_time_and_skip_notes_in_between():
+    notes: list[str] = []
+    counter = ProgressNotes(10, notes.append, what="games collected", done=4, every_seconds=3600.0)
+    counter.advance(3)
+    assert notes == []  # within the hour: no note until the end
+    counter.advance(3)
+    assert notes == ["10 of 10 games collected (0 s)"]
+    quick = ProgressNotes(5, notes.append, every_seconds=0.0)
+    quick.advance(2)
+    assert notes[-1].startswith("2 of 5 games played (0 s, about ") and notes[-1].endswith(" to go)")

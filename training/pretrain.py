@@ -47,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from fiesta_envs.evaluation.progress import ProgressNotes
 from fiesta_envs.files.atomic import atomic_target, write_json_atomically
 
 PRETRAIN_DIR = "pretrain"
@@ -260,7 +261,14 @@ def collect_decisions(
     todo = [index for index, part in enumerate(parts) if part is None]
     if note is not None and len(todo) < len(jobs):
         note(f"pretrain: reusing {len(jobs) - len(todo)} of {len(jobs)} collected parts from {parts_dir}")
-    progress = _Progress(settings.games, sum(len(jobs[i][3]) for i in range(len(jobs)) if i not in todo), note)
+    collected = sum(len(jobs[i][3]) for i in range(len(jobs)) if i not in todo)
+    progress = ProgressNotes(
+        settings.games,
+        None if note is None else (lambda line: note(f"pretrain: {line}")),
+        what="games collected",
+        done=collected,
+        every_seconds=NOTE_EVERY_SECONDS,
+    )
     for index, part in zip(todo, _run_jobs([jobs[i] for i in todo], settings.workers), strict=True):
         parts[index] = part
         if parts_dir is not None:
@@ -288,32 +296,6 @@ def _run_jobs(jobs: list[tuple], workers: int) -> Iterator[Decisions]:
 
     with multiprocessing.get_context("forkserver").Pool(workers) as pool:
         yield from pool.imap(_collect_job, jobs)
-
-
-class _Progress:
-    """Notes how many games are collected, at most every ``NOTE_EVERY_SECONDS`` and at the end."""
-
-    def __init__(self, total: int, done: int, note: Any) -> None:
-        self.total, self.done, self.note = total, done, note
-        self.started = self.last = time.perf_counter()
-        self.done_at_start = done
-
-    def advance(self, games: int) -> None:
-        self.done += games
-        now = time.perf_counter()
-        if self.note is None or (now - self.last < NOTE_EVERY_SECONDS and self.done < self.total):
-            return
-        self.last = now
-        elapsed = now - self.started
-        rate = (self.done - self.done_at_start) / elapsed if elapsed > 0 else 0.0
-        left = (
-            f", about {_duration((self.total - self.done) / rate)} to go" if rate > 0 and self.done < self.total else ""
-        )
-        self.note(f"pretrain: {self.done:,} of {self.total:,} games collected ({_duration(elapsed)}{left})")
-
-
-def _duration(seconds: float) -> str:
-    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
 
 
 # ---------------------------------------------------------------------------------- cloning

@@ -28,6 +28,7 @@ import math
 import multiprocessing
 import os
 import pickle
+import sys
 import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -38,6 +39,7 @@ from typing import Any
 from fiesta_envs.agents.registry import AgentSource
 from fiesta_envs.core.errors import FiestaError, IllegalActionError
 from fiesta_envs.core.rng import derive_seed
+from fiesta_envs.evaluation.progress import ProgressNotes
 from fiesta_envs.evaluation.ray_tasks import check_backend, ray_map
 from fiesta_envs.evaluation.records import make_record
 from fiesta_envs.policies.policy import Policy
@@ -330,7 +332,8 @@ def play_games(
 ) -> list[GameResult]:
     """Play every task and return the results in schedule order.
 
-    ``progress``: a progress bar on stderr (None: only when stderr is a terminal).
+    ``progress``: a progress bar on stderr (None: when stderr is a terminal; otherwise a plain line now and
+    then, ``ProgressNotes``, for a run whose output goes to a log file).
     ``on_result`` sees each result, in schedule order, as soon as it is known (this is how
     records are streamed to their file). ``backend``: ``"local"`` plays in ``workers`` processes,
     ``"ray"`` in Ray tasks (``workers`` is then the CPUs of a local Ray instance; a cluster named in
@@ -355,6 +358,8 @@ def play_games(
         unit="game",
         disable=None if progress is None else not progress,
     )
+    to_log = progress is None and bar.disable and len(tasks) > 1
+    lines = ProgressNotes(len(tasks), _note_on_stderr if to_log else None, what=f"{spec.name} games played")
     results: list[GameResult] = []
     try:
         for result in _results(
@@ -371,9 +376,14 @@ def play_games(
             if on_result is not None:
                 on_result(result)
             bar.update(1)
+            lines.advance()
     finally:
         bar.close()
     return results
+
+
+def _note_on_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def _results(
