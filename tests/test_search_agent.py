@@ -46,6 +46,21 @@ def test_agent_specs_and_their_options_are_checked():
         resolve_agent(spec, 2, "search:16")
 
 
+@pytest.mark.parametrize("game_name", SEARCHING)
+def test_min_advantage_is_how_sure_the_rollouts_must_be_to_leave_the_first_candidate(game_name):
+    spec = game_spec(game_name)
+    default = resolve_agent(spec, 2, "search").make(spec, 2, seed=0)
+    strict = resolve_agent(spec, 2, "search:min_advantage=3").make(spec, 2, seed=0)
+    greedy_for_means = resolve_agent(spec, 2, "search:min_advantage=0").make(spec, 2, seed=0)
+    assert (default.min_advantage, strict.min_advantage, greedy_for_means.min_advantage) == (1.0, 3.0, 0.0)
+    # the second candidate ahead by 0.167 on average, 2.7 standard errors of the paired differences
+    values = np.array([[0.0, 0.0], [0.0, 0.4], [0.0, 0.2], [0.0, 0.2], [0.0, 0.2], [0.0, 0.0]])
+    assert default.choose(values) == 1 and greedy_for_means.choose(values) == 1
+    assert strict.choose(values) == 0  # 2.7 standard errors are not the 3 asked for
+    with pytest.raises(InvalidOptionError, match="min_advantage=-1: must be a number >= 0"):
+        resolve_agent(spec, 2, "search:min_advantage=-1")
+
+
 def _hidden_cases_to_act():
     cases = []
     for name in SEARCHING:

@@ -80,8 +80,9 @@ class MuertosTeamSearch(MonteCarloSearch):
         temperature: float | None = None,
         width: int | None = None,
         rollout: Policy | None = None,
+        min_advantage: float | None = None,
     ) -> None:
-        super().__init__(seed, budget=budget, proposer=proposer, temperature=temperature)
+        super().__init__(seed, budget=budget, proposer=proposer, temperature=temperature, min_advantage=min_advantage)
         self.width = self.default_width if width is None else int(width)
         problem = _an_agent(rollout)
         if problem is not None:

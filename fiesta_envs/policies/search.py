@@ -13,9 +13,9 @@ At each decision with more than one legal action the agent
 4. plays the candidate with the best mean **value** (the seat's rank reward: win +1, loss -1, tie 0,
    linear in rank with more players; plus ``margin_weight`` times its normalised score margin, which
    separates candidates that all win or all lose), but leaves the heuristic's choice only for a
-   candidate that beats it clearly: by more than ``MIN_ADVANTAGE_Z`` standard errors of their paired
-   differences (the best of many noisy means is biased upwards: without this rule a small budget
-   trades good heuristic moves for lucky ones).
+   candidate that beats it clearly: by more than ``min_advantage`` standard errors of their paired
+   differences, 1 by default (the best of many noisy means is biased upwards: without this rule a small
+   budget trades good heuristic moves for lucky ones).
 
 This is perfect-information Monte-Carlo (PIMC) sampling with heuristic rollouts: each rollout plays a
 world in which the hidden cards are known to everyone, a known bias of the method (it cannot value
@@ -24,7 +24,9 @@ one decision deep. The cost of a decision is about ``budget x candidates`` rollo
 
 A game's agent subclasses ``MonteCarloSearch``, names its ``rollout_policy`` and may narrow
 ``candidates`` or decide that a decision is left to the heuristic (``searched``). Options (``budget``,
-``margin_weight``, ``proposer``, ``temperature``) are agent options: ``search:budget=16`` on the command line.
+``margin_weight``, ``min_advantage``, ``proposer``, ``temperature``) are agent options: ``search:budget=16`` on the
+command line. A larger ``min_advantage`` keeps the proposer's choice unless the rollouts are surer: a stricter
+teacher where the search labels a network's training data, where every override it makes by chance is learnt.
 
 **A proposer** (``search:proposer=ppo``, any agent spec: a shipped agent, a checkpoint...) replaces the
 heuristic in step 1: its choice is the first candidate and the one to beat clearly; the rollouts stay the
@@ -97,6 +99,11 @@ class MonteCarloSearch(Policy):
             "margin_weight": Option(
                 cls.default_margin_weight, check=_non_negative, doc="weight of the score margin in a rollout's value"
             ),
+            "min_advantage": Option(
+                cls.MIN_ADVANTAGE_Z,
+                check=_non_negative,
+                doc="standard errors by which a candidate must beat the proposer's choice to replace it",
+            ),
             "proposer": Option(
                 None, check=_an_agent, doc="agent proposing the first candidate (default: the heuristic)"
             ),
@@ -112,8 +119,10 @@ class MonteCarloSearch(Policy):
         margin_weight: float | None = None,
         proposer: Policy | None = None,
         temperature: float | None = None,
+        min_advantage: float | None = None,
     ) -> None:
         super().__init__(seed)
+        self.min_advantage = self.MIN_ADVANTAGE_Z if min_advantage is None else float(min_advantage)
         self.budget = self.default_budget if budget is None else int(budget)
         self.margin_weight = self.default_margin_weight if margin_weight is None else float(margin_weight)
         self.temperature = self.default_temperature if temperature is None else float(temperature)
@@ -233,7 +242,7 @@ class MonteCarloSearch(Policy):
             return 0
         differences = values[:, best] - values[:, 0]
         spread = differences.std(ddof=1) / np.sqrt(len(differences)) if len(differences) > 1 else 0.0
-        return best if differences.mean() > self.MIN_ADVANTAGE_Z * spread else 0
+        return best if differences.mean() > self.min_advantage * spread else 0
 
     def _proposal(self, game: Game, player: int) -> int:
         """The first candidate: the proposer's choice, else the heuristic's (each reads only what its seat may
