@@ -529,12 +529,17 @@ class Planner(VersionedPolicy):
         if len(segments) == 0:
             return None
         best, best_value = None, -1e9
+        resource_worth = [1.0 + max(0.0, float(n)) for n in need]  # one resource shown on a field fenced off
+        field_worth: dict[int, float] = {}  # a field fenced off: 3 and its resources
         for segment in segments:
             s = int(segment)
             value = 0.0
-            for zone in farm.closed_zones_by(s, sheet.fences):
+            for zone in farm.closed_zones(s, sheet.fences):
                 for f in farm.spaces_of(zone & ~sheet.rewarded_fields):
-                    value += 3.0 + sum(1.0 + max(0.0, need[r]) for r in components.FIELDS[f][0])
+                    worth = field_worth.get(f)
+                    if worth is None:
+                        worth = field_worth[f] = 3.0 + sum(resource_worth[r] for r in components.FIELDS[f][0])
+                    value += worth
             # progress towards fencing off a single unrewarded field
             after = sheet.fences | 1 << s
             for f in farm.SEGMENT_FIELDS[s]:

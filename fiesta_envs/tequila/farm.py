@@ -19,6 +19,7 @@ What lives here:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -413,6 +414,12 @@ def closed_zones_by(segment: int, fences: int) -> list[int]:
     across, down = open_links(fences)
     zone_a = spread(1 << SEGMENT_FIELDS[segment][0], across, down)
     return _closed_by(segment, fences, zone_a=zone_a, across=across, down=down)
+
+
+@lru_cache(maxsize=1 << 15)
+def closed_zones(segment: int, fences: int) -> tuple[int, ...]:
+    """``closed_zones_by`` as a tuple, kept (a player weighing its fences asks again while they stay the same)."""
+    return tuple(closed_zones_by(segment, fences))
 
 
 def fence_problem(segment: int, fences: int) -> str | None:

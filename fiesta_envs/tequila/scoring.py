@@ -1,10 +1,15 @@
-"""Final scoring: majorities with their tie splits, the score breakdown, achievements, solo rank."""
+"""Final scoring: majorities with their tie splits, the score breakdown, achievements, solo rank.
+
+``score_breakdown`` works every source of points out from the sheets. ``score_totals`` gives the same totals
+from a memo (the reward shaping asks for them after every step): the totals follow from a few facts of each
+sheet (``scoring_facts``), and games repeat those facts far more often than they change them.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fiesta_envs.tequila import components, farm
+from fiesta_envs.tequila import components, farm, speedups
 from fiesta_envs.tequila.sheet import MARKET_BONUS, MARKET_BONUS_COLUMNS, SECTION_BONUS, TEQUILA_BONUS, Sheet
 
 
@@ -94,6 +99,31 @@ def score_breakdown(sheets: Sequence[Sheet]) -> list[dict[str, int]]:
             }
         )
     return out
+
+
+def scoring_facts(sheet: Sheet) -> tuple[int, ...]:
+    """Everything of a sheet that ``score_breakdown`` reads (the gears left unused, the coin track, the
+    collections, the "first to" bonuses, the market, the production tracks)."""
+    return (sheet.gears_unused, sheet.coins, sheet.collections, sheet.bonuses, sheet.market, *sheet.production)
+
+
+#: Each player's total by the scoring facts of every sheet, in seat order. Emptied when full.
+_TOTALS: dict[tuple[tuple[int, ...], ...], tuple[int, ...]] = {}
+_TOTALS_LIMIT = 1 << 16
+
+
+def score_totals(sheets: Sequence[Sheet]) -> tuple[int, ...]:
+    """Each player's total: the sum of their ``score_breakdown`` (kept by the sheets' scoring facts while
+    the speed-ups are on)."""
+    if not speedups.ENABLED:
+        return tuple(sum(b.values()) for b in score_breakdown(sheets))
+    key = tuple([scoring_facts(sheet) for sheet in sheets])
+    totals = _TOTALS.get(key)
+    if totals is None:
+        if len(_TOTALS) >= _TOTALS_LIMIT:
+            _TOTALS.clear()
+        totals = _TOTALS[key] = tuple(sum(b.values()) for b in score_breakdown(sheets))
+    return totals
 
 
 def solo_rank(score: int) -> str:
