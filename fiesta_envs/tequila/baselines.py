@@ -525,13 +525,20 @@ class Planner(VersionedPolicy):
         return best
 
     def _best_fence(self, sheet: Sheet, need: np.ndarray, mask: np.ndarray) -> int | None:
-        segments = np.flatnonzero(mask[actions.FENCE : actions.FENCE + farm.NUM_SEGMENTS])
-        if len(segments) == 0:
-            return None
+        """The legal fence worth the most (``fence_values``; the first of equals), None when none is legal."""
         best, best_value = None, -1e9
+        for action, value in self.fence_values(sheet, need, mask).items():
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    def fence_values(self, sheet: Sheet, need: np.ndarray, mask: np.ndarray) -> dict[int, float]:
+        """Each legal fence and its worth: the fields it fences off (3 each and their resources, the needed
+        ones more), the progress towards fencing off a field, the tie-breaker."""
+        values: dict[int, float] = {}
         resource_worth = [1.0 + max(0.0, float(n)) for n in need]  # one resource shown on a field fenced off
         field_worth: dict[int, float] = {}  # a field fenced off: 3 and its resources
-        for segment in segments:
+        for segment in np.flatnonzero(mask[actions.FENCE : actions.FENCE + farm.NUM_SEGMENTS]):
             s = int(segment)
             value = 0.0
             for zone in farm.closed_zones(s, sheet.fences):
@@ -546,10 +553,8 @@ class Planner(VersionedPolicy):
                 if f >= 0 and not sheet.rewarded_fields >> f & 1:
                     missing = sum(1 for seg in farm.FIELD_SEGMENTS[f] if not after >> seg & 1)
                     value += (4 - missing) * 0.5
-            value += self.noise(actions.FENCE + s)
-            if value > best_value:
-                best, best_value = actions.FENCE + s, value
-        return best
+            values[actions.FENCE + s] = value + self.noise(actions.FENCE + s)
+        return values
 
     def _best_sale(self, game: Tequila, sheet: Sheet, mask: np.ndarray, reserve: dict[int, int]) -> int | None:
         best, best_value = None, -1e9
