@@ -27,7 +27,8 @@ The pan evaluation (``pile_value``, ``exposure``, ``position_value``, ``after_pl
 
 Speed: the quantities of a pan are computed once per (cards, top two cards, plays left, menu)
 and kept (``_FACTS``); a call only looks up the six pans and assembles the blocks from their
-facts (some 10-30 us in CPython 3.11).
+facts (some 10-30 us in CPython 3.11). The evaluation ``careful`` plays by keeps each pan's worth by its
+cards and the outlook (``_PAN_WORTHS``); ``reference_evaluation`` writes it out from scratch, to check against.
 """
 
 from __future__ import annotations
@@ -143,30 +144,51 @@ def exposure(pile: Sequence[int], view: Outlook) -> float:
     return STEAL_RISK * max(0.0, value)
 
 
+#: A pan's (worth, worth less its exposure) by (its cards, the outlook): ``careful`` values the same pans over and
+#: over while it weighs its plays. Emptied when full.
+_PAN_WORTHS: dict[tuple[tuple[int, ...], Outlook], tuple[float, float]] = {}
+_PAN_WORTHS_LIMIT = 1 << 16
+
+
+def _pan_worths(pile: tuple[int, ...], view: Outlook) -> tuple[float, float]:
+    key = (pile, view)
+    worths = _PAN_WORTHS.get(key)
+    if worths is None:
+        if len(_PAN_WORTHS) >= _PAN_WORTHS_LIMIT:
+            _PAN_WORTHS.clear()
+        value = _view_value(pile, view)
+        worths = _PAN_WORTHS[key] = (value, value - exposure(pile, view))
+    return worths
+
+
 def position_value(piles: Sequence[Sequence[int]], view: Outlook) -> float:
     """The own team's pans (less their exposure) minus the other team's."""
     total = 0.0
+    team = view.team
     for index, pile in enumerate(piles):
-        if index // PANS_PER_TEAM == view.team:
-            total += _view_value(pile, view) - exposure(pile, view)
+        value, own = _pan_worths(tuple(pile), view)
+        if index // PANS_PER_TEAM == team:
+            total += own
         else:
-            total -= _view_value(pile, view)
+            total -= value
     return total
 
 
 def after_play(piles: Sequence[Sequence[int]], card: int, target: int, *, view: Outlook, stealing: bool) -> float:
     """Value of the position after playing ``card`` on global pan ``target`` (the best steal)."""
-
-    trial_piles = [list(pile) for pile in piles]
-    trial_piles[target].append(card)
-    sources = steal_sources(trial_piles, target) if stealing else []
+    grown = (*piles[target], card)
+    trial: list[Sequence[int]] = list(piles)
+    trial[target] = grown
+    sources = steal_sources(trial, target) if stealing else []
     if not sources:
-        return position_value(trial_piles, view)
+        return position_value(trial, view)
     best = -np.inf
     for source in sources:
-        trial = [list(pile) for pile in trial_piles]
-        trial[target].append(trial[source].pop())
-        best = max(best, position_value(trial, view))
+        robbed = trial[source]
+        after_steal = list(trial)
+        after_steal[target] = (*grown, robbed[-1])
+        after_steal[source] = tuple(robbed[:-1])
+        best = max(best, position_value(after_steal, view))
     return best
 
 
@@ -174,8 +196,8 @@ def card_gain(piles: Sequence[Sequence[int]], card: int, view: Outlook) -> float
     """How much the best pan of the team gains from one more ``card`` (0 at least)."""
     best = 0.0
     for pan in range(view.team * PANS_PER_TEAM, (view.team + 1) * PANS_PER_TEAM):
-        pile = piles[pan]
-        best = max(best, _view_value([*pile, card], view) - _view_value(pile, view))
+        pile = tuple(piles[pan])
+        best = max(best, _pan_worths((*pile, card), view)[0] - _pan_worths(pile, view)[0])
     return best
 
 
