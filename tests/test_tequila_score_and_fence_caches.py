@@ -13,7 +13,6 @@ from fiesta_envs.tequila import actions, components, farm, scoring, speedups
 from fiesta_envs.tequila.baselines import Planner
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.sheet import Sheet
-from fiesta_envs.tequila.state import Phase
 
 CONFIGS = [
     {"num_players": 1},

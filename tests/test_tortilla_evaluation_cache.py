@@ -1,7 +1,9 @@
-"""The pan evaluation ``careful`` plays by keeps each pan's worth (``features._PAN_WORTHS``); it gives the same
-floats as the evaluation written out from scratch (``reference_evaluation``): the position, every play on every
-pan with and without steals, every card's gain, from every seat's outlook (the Kids' menu's XL decay too), at
-every step of careful and random games in every menu and player count, positions reloaded from their state dict."""
+"""The pan evaluation ``careful`` plays by (``features.PositionEvaluator``) keeps each pan's worth
+(``features._PAN_WORTHS``) and changes only the pans a play touches; it gives the same floats as the evaluation
+written out from scratch (``reference_evaluation``): the position, every play on every pan with and without
+steals, every card's gain, from every seat's outlook (the Kids' menu's XL decay too), at every step of careful and
+random games in every menu and player count, positions reloaded from their state dict. The cards a seat has not
+seen, as careful's draw counts them (``features.unseen_pool``), are the observation's (``unseen_counts``)."""
 
 from __future__ import annotations
 
@@ -12,8 +14,9 @@ from fiesta_envs.policies.policy import RandomPolicy
 from fiesta_envs.tortilla import features
 from fiesta_envs.tortilla.baselines import KIDS_XL_DECAY, CarefulChef
 from fiesta_envs.tortilla.components import NUM_CARD_TYPES
-from fiesta_envs.tortilla.features import after_play, card_gain, outlook, position_value
+from fiesta_envs.tortilla.features import after_play, card_gain, outlook, position_value, unseen_pool
 from fiesta_envs.tortilla.game import TortillaDePatatas
+from fiesta_envs.tortilla.observation import unseen_counts
 from fiesta_envs.tortilla.reference_evaluation import (
     reference_after_play,
     reference_card_gain,
@@ -48,6 +51,7 @@ def test_the_kept_pan_worths_give_the_reference_values_at_every_step(menu: str, 
         for game in played(menu, num_players, seed):
             pans = game.state.pans
             for player in range(num_players):
+                assert unseen_pool(game, player, memory=True) == unseen_counts(game, player)  # careful's draw reads it
                 for view in {outlook(game, player), outlook(game, player)._replace(xl_decay=KIDS_XL_DECAY)}:
                     assert position_value(pans, view) == reference_position_value(pans, view)
                     for card in range(NUM_CARD_TYPES):

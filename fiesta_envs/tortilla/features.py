@@ -144,61 +144,100 @@ def exposure(pile: Sequence[int], view: Outlook) -> float:
     return STEAL_RISK * max(0.0, value)
 
 
-#: A pan's (worth, worth less its exposure) by (its cards, the outlook): ``careful`` values the same pans over and
-#: over while it weighs its plays. Emptied when full.
-_PAN_WORTHS: dict[tuple[tuple[int, ...], Outlook], tuple[float, float]] = {}
-_PAN_WORTHS_LIMIT = 1 << 16
+#: Per outlook, a pan's (worth, worth less its exposure) by its cards: ``careful`` values the same pans over
+#: and over while it weighs its plays. Each table is emptied when full, all of them when there are too many.
+_PAN_WORTHS: dict[Outlook, dict[tuple[int, ...], tuple[float, float]]] = {}
+_PAN_WORTHS_LIMIT = 1 << 14
+_OUTLOOKS_LIMIT = 1 << 10
 
 
-def _pan_worths(pile: tuple[int, ...], view: Outlook) -> tuple[float, float]:
-    key = (pile, view)
-    worths = _PAN_WORTHS.get(key)
-    if worths is None:
-        if len(_PAN_WORTHS) >= _PAN_WORTHS_LIMIT:
+def _worths_table(view: Outlook) -> dict[tuple[int, ...], tuple[float, float]]:
+    table = _PAN_WORTHS.get(view)
+    if table is None:
+        if len(_PAN_WORTHS) >= _OUTLOOKS_LIMIT:
             _PAN_WORTHS.clear()
-        value = _view_value(pile, view)
-        worths = _PAN_WORTHS[key] = (value, value - exposure(pile, view))
-    return worths
+        table = _PAN_WORTHS[view] = {}
+    return table
+
+
+class PositionEvaluator:
+    """The evaluation of one position for ``view`` (``position_value``) and of the positions a play or a new
+    card leads to (``after_play``, ``card_gain``): the pans' worths are looked up once, and a play changes only
+    the one or two pans it touches. The floats are those of the evaluation written out pan by pan."""
+
+    def __init__(self, piles: Sequence[Sequence[int]], view: Outlook) -> None:
+        self.piles = [tuple(pile) for pile in piles]
+        self.view = view
+        self._table = _worths_table(view)
+        #: Each pan's part of the position value: its worth less its exposure (own team), minus its worth.
+        self.terms = [self._term(index, pile) for index, pile in enumerate(self.piles)]
+
+    def _worths(self, pile: tuple[int, ...]) -> tuple[float, float]:
+        worths = self._table.get(pile)
+        if worths is None:
+            if len(self._table) >= _PAN_WORTHS_LIMIT:
+                self._table.clear()
+            value = _view_value(pile, self.view)
+            worths = self._table[pile] = (value, value - exposure(pile, self.view))
+        return worths
+
+    def _term(self, index: int, pile: tuple[int, ...]) -> float:
+        value, own = self._worths(pile)
+        return own if index // PANS_PER_TEAM == self.view.team else -value
+
+    @staticmethod
+    def _total(terms: list[float]) -> float:
+        total = 0.0  # pan by pan, in order: the same float as adding and subtracting the worths
+        for term in terms:
+            total += term
+        return total
+
+    def value(self) -> float:
+        """The own team's pans (less their exposure) minus the other team's."""
+        return self._total(self.terms)
+
+    def after_play(self, card: int, target: int, stealing: bool) -> float:
+        """Value of the position after playing ``card`` on global pan ``target`` (the best steal)."""
+        piles = self.piles
+        grown = (*piles[target], card)
+        trial = list(piles)
+        trial[target] = grown
+        sources = steal_sources(trial, target) if stealing else []
+        terms = list(self.terms)
+        if not sources:
+            terms[target] = self._term(target, grown)
+            return self._total(terms)
+        best = -np.inf
+        for source in sources:
+            robbed = piles[source]
+            terms[target] = self._term(target, (*grown, robbed[-1]))
+            terms[source] = self._term(source, robbed[:-1])
+            best = max(best, self._total(terms))
+            terms[source] = self.terms[source]
+        return best
+
+    def card_gain(self, card: int) -> float:
+        """How much the best pan of the team gains from one more ``card`` (0 at least)."""
+        best = 0.0
+        for pan in range(self.view.team * PANS_PER_TEAM, (self.view.team + 1) * PANS_PER_TEAM):
+            pile = self.piles[pan]
+            best = max(best, self._worths((*pile, card))[0] - self._worths(pile)[0])
+        return best
 
 
 def position_value(piles: Sequence[Sequence[int]], view: Outlook) -> float:
     """The own team's pans (less their exposure) minus the other team's."""
-    total = 0.0
-    team = view.team
-    for index, pile in enumerate(piles):
-        value, own = _pan_worths(tuple(pile), view)
-        if index // PANS_PER_TEAM == team:
-            total += own
-        else:
-            total -= value
-    return total
+    return PositionEvaluator(piles, view).value()
 
 
 def after_play(piles: Sequence[Sequence[int]], card: int, target: int, *, view: Outlook, stealing: bool) -> float:
     """Value of the position after playing ``card`` on global pan ``target`` (the best steal)."""
-    grown = (*piles[target], card)
-    trial: list[Sequence[int]] = list(piles)
-    trial[target] = grown
-    sources = steal_sources(trial, target) if stealing else []
-    if not sources:
-        return position_value(trial, view)
-    best = -np.inf
-    for source in sources:
-        robbed = trial[source]
-        after_steal = list(trial)
-        after_steal[target] = (*grown, robbed[-1])
-        after_steal[source] = tuple(robbed[:-1])
-        best = max(best, position_value(after_steal, view))
-    return best
+    return PositionEvaluator(piles, view).after_play(card, target, stealing)
 
 
 def card_gain(piles: Sequence[Sequence[int]], card: int, view: Outlook) -> float:
     """How much the best pan of the team gains from one more ``card`` (0 at least)."""
-    best = 0.0
-    for pan in range(view.team * PANS_PER_TEAM, (view.team + 1) * PANS_PER_TEAM):
-        pile = tuple(piles[pan])
-        best = max(best, _pan_worths((*pile, card), view)[0] - _pan_worths(pile, view)[0])
-    return best
+    return PositionEvaluator(piles, view).card_gain(card)
 
 
 # ---------------------------------------------------------------- the layout
@@ -617,6 +656,7 @@ def _gourmet_raise(game: EngineView, facts: list[_PanFacts], own: Sequence[int])
 __all__ = [
     "ACTION_FEATURES_SIZE",
     "Outlook",
+    "PositionEvaluator",
     "action_features",
     "after_play",
     "card_gain",
