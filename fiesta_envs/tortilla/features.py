@@ -169,8 +169,13 @@ class PositionEvaluator:
         self.piles = [tuple(pile) for pile in piles]
         self.view = view
         self._table = _worths_table(view)
-        #: Each pan's part of the position value: its worth less its exposure (own team), minus its worth.
-        self.terms = [self._term(index, pile) for index, pile in enumerate(self.piles)]
+        worths = [self._worths(pile) for pile in self.piles]
+        #: Each pan's worth, and its part of the position value: its worth less its exposure (own team), minus its
+        #: worth (the other team).
+        self.values = [value for value, _ in worths]
+        self.terms = [
+            own if index // PANS_PER_TEAM == view.team else -value for index, (value, own) in enumerate(worths)
+        ]
 
     def _worths(self, pile: tuple[int, ...]) -> tuple[float, float]:
         worths = self._table.get(pile)
@@ -220,8 +225,7 @@ class PositionEvaluator:
         """How much the best pan of the team gains from one more ``card`` (0 at least)."""
         best = 0.0
         for pan in range(self.view.team * PANS_PER_TEAM, (self.view.team + 1) * PANS_PER_TEAM):
-            pile = self.piles[pan]
-            best = max(best, self._worths((*pile, card))[0] - self._worths(pile)[0])
+            best = max(best, self._worths((*self.piles[pan], card))[0] - self.values[pan])
         return best
 
 
