@@ -129,9 +129,10 @@ def test_the_planners_fence_values_with_kept_zones_equal_the_reference_at_every_
                 reference = reference_fence_values(planner, sheet, need, mask)
                 assert values == reference
                 assert planner._best_fence(sheet, need, mask) == first_best(reference)
-                for action in values:
-                    s = action - actions.FENCE
-                    assert farm.closed_zones(s, sheet.fences) == tuple(farm.closed_zones_by(s, sheet.fences))
+                drawable = sheet.legal_fence_bits
+                assert farm.closing_zones(sheet.fences, drawable) == tuple(
+                    tuple(farm.closed_zones_by(s, sheet.fences)) for s in farm.spaces_of(drawable)
+                )
                 weighed += 1
                 fields = {
                     f

@@ -55,6 +55,8 @@ WANTED = {
 TEQUILA_ORDER = (components.RED, components.PINK, components.CREAM, components.WHITE)
 #: The next building of the chain after each kind.
 FOLLOWER = {CHAIN[i]: CHAIN[i + 1] for i in range(len(CHAIN) - 1)}
+#: The four sides of each field, as a mask of segments.
+FIELD_SEGMENT_MASKS = tuple(sum(1 << s for s in sides) for sides in farm.FIELD_SEGMENTS)
 KIND_PLACEMENTS: dict[int, list[int]] = {
     kind: [i for i, p in enumerate(farm.PLACEMENTS) if p.kind == kind] for kind in range(len(components.BUILDINGS))
 }
@@ -538,10 +540,13 @@ class Planner(VersionedPolicy):
         values: dict[int, float] = {}
         resource_worth = [1.0 + max(0.0, float(n)) for n in need]  # one resource shown on a field fenced off
         field_worth: dict[int, float] = {}  # a field fenced off: 3 and its resources
-        for segment in np.flatnonzero(mask[actions.FENCE : actions.FENCE + farm.NUM_SEGMENTS]):
-            s = int(segment)
+        segments = [int(s) for s in np.flatnonzero(mask[actions.FENCE : actions.FENCE + farm.NUM_SEGMENTS])]
+        drawable = 0
+        for s in segments:
+            drawable |= 1 << s
+        for s, closing in zip(segments, farm.closing_zones(sheet.fences, drawable), strict=True):
             value = 0.0
-            for zone in farm.closed_zones(s, sheet.fences):
+            for zone in closing:
                 for f in farm.spaces_of(zone & ~sheet.rewarded_fields):
                     worth = field_worth.get(f)
                     if worth is None:
@@ -551,7 +556,7 @@ class Planner(VersionedPolicy):
             after = sheet.fences | 1 << s
             for f in farm.SEGMENT_FIELDS[s]:
                 if f >= 0 and not sheet.rewarded_fields >> f & 1:
-                    missing = sum(1 for seg in farm.FIELD_SEGMENTS[f] if not after >> seg & 1)
+                    missing = (FIELD_SEGMENT_MASKS[f] & ~after).bit_count()  # its sides still open
                     value += (4 - missing) * 0.5
             values[actions.FENCE + s] = value + self.noise(actions.FENCE + s)
         return values
