@@ -1,7 +1,8 @@
 """Tequila's kept answers for training against the rules computed directly: the score totals kept by the
 sheets' scoring facts (``scoring.score_totals``) equal the sums of ``score_breakdown``, and the planner's fence
-choice with the kept closed zones equals the choice written out from ``farm.closed_zones_by``, at every step of
-random and planner games (several player counts and options, positions reloaded from their state dict)."""
+values with the kept closing zones (``farm.closing_zones``) equal the values written out from
+``farm.closed_zones_by``, its kept placements left and its wants the ones computed afresh, at every step of random
+and planner games (several player counts and options, positions reloaded from their state dict)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from fiesta_envs.policies.policy import RandomPolicy
 from fiesta_envs.tequila import actions, components, farm, scoring, speedups
-from fiesta_envs.tequila.baselines import Planner
+from fiesta_envs.tequila.baselines import TEQUILA_ORDER, Planner
 from fiesta_envs.tequila.game import Tequila
 from fiesta_envs.tequila.sheet import Sheet
 
@@ -49,6 +50,23 @@ def reference_fence_values(planner: Planner, sheet: Sheet, need: np.ndarray, mas
                 value += (4 - missing) * 0.5
         values[actions.FENCE + s] = value + planner.noise(actions.FENCE + s)
     return values
+
+
+def reference_needs(planner: Planner, sheet: Sheet) -> np.ndarray:
+    """The planner's wants as first written: a numpy array added to entry by entry."""
+    need = np.full(len(components.RESOURCES), 0.5)
+    kind = planner._next_building(sheet)
+    if kind is not None:
+        for r, n in components.BUILDING_COSTS[kind].items():
+            need[r] += 2.0 * max(0, n - sheet.held(r) + 1)
+    for t in TEQUILA_ORDER:
+        if sheet.building_linked(components.TEQUILA_BUILDING[t]):
+            for r, n in components.TEQUILA_COSTS[t].items():
+                need[r] += max(0, 2 * n - sheet.held(r)) * (1 + t / 2)
+    for r in range(len(components.RESOURCES)):
+        if sheet.marked[r] >= components.RESOURCE_TRACK_LENGTH:
+            need[r] = -1.0
+    return need
 
 
 def first_best(values: dict[int, float]) -> int | None:
@@ -118,10 +136,15 @@ def test_the_planners_fence_values_with_kept_zones_equal_the_reference_at_every_
     """At every step, every sheet (the random players' too, which fence all over their farm) weighed by a planner:
     the same values, bit for bit, and the same choice."""
     weighed = closing = 0
-    planner = Planner(seed=3)
+    planner, first_planner = Planner(seed=3), Planner(seed=3, version=1)
     for seed in (0, 1):
         for game, _, _, _ in played(config, seed):
             for sheet in game.state.sheets:
+                for each in (planner, first_planner):  # the kept placements left, the wants as numpy added them
+                    assert each._plan(sheet) == tuple(
+                        p for p in each.layout if not farm.PLACEMENTS[p].spaces & sheet.occupied
+                    )
+                    assert each._needs(sheet).tobytes() == reference_needs(each, sheet).tobytes()
                 mask = np.zeros(actions.NUM_ACTIONS, dtype=np.int8)
                 mask[actions.FENCE : actions.FENCE + farm.NUM_SEGMENTS] = farm.segment_mask(sheet.legal_fence_bits)
                 need = planner._needs(sheet)

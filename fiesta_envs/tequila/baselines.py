@@ -32,6 +32,7 @@ Two versions (agent option ``version``, ``planner:version=1``):
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 
 import numpy as np
@@ -148,6 +149,13 @@ def near_spaces(sheet: Sheet, kind: int) -> int:
         if farm.grow(net) & target:
             near |= farm.grow(net)
     return near
+
+
+@lru_cache(maxsize=1 << 12)
+def _placements_left(layout: tuple[int, ...], occupied: int) -> tuple[int, ...]:
+    """The placements of ``layout`` whose spaces are all free on a farm with ``occupied`` spaces (kept: a player
+    asks several times per decision)."""
+    return tuple(p for p in layout if not farm.PLACEMENTS[p].spaces & occupied)
 
 
 class Planner(VersionedPolicy):
@@ -296,13 +304,13 @@ class Planner(VersionedPolicy):
         wanted = self._wanted_buildings(sheet)
         return wanted[0] if wanted else None
 
-    def _plan(self, sheet: Sheet) -> list[int]:
+    def _plan(self, sheet: Sheet) -> tuple[int, ...]:
         """Layout placements still to build (those whose spaces are all free)."""
-        return [p for p in self.layout if not farm.PLACEMENTS[p].spaces & sheet.occupied]
+        return _placements_left(self.layout, sheet.occupied)
 
     def _needs(self, sheet: Sheet) -> np.ndarray:
         """How much the planner wants one more of each resource (higher: more)."""
-        need = np.full(len(components.RESOURCES), 0.5)
+        need = [0.5] * len(components.RESOURCES)  # Python floats: the same doubles as numpy's, sooner
         kind = self._next_building(sheet)
         if kind is not None:
             for r, n in components.BUILDING_COSTS[kind].items():
@@ -314,7 +322,7 @@ class Planner(VersionedPolicy):
         for r in range(len(components.RESOURCES)):
             if sheet.marked[r] >= components.RESOURCE_TRACK_LENGTH:
                 need[r] = -1.0
-        return need
+        return np.array(need)
 
     def _wants_to_build(self, sheet: Sheet) -> bool:
         plan = self._plan(sheet)
