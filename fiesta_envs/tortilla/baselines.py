@@ -133,7 +133,15 @@ class CarefulChef(VersionedPolicy):
         self.plays_left = self.view.plays_left  # each team refills about every other turn
         self.stealing = self.view.stealing
         self.dead_pan = self.view.dead_pan
-        self.evaluator = PositionEvaluator(game.state.pans, self.view)  # the position now, and after each play
+        self._pans = game.state.pans
+        self._evaluator: PositionEvaluator | None = None  # made when a decision weighs plays or draws
+
+    @property
+    def evaluator(self) -> PositionEvaluator:
+        """The position being decided, and the positions each play or card leads to."""
+        if self._evaluator is None:
+            self._evaluator = PositionEvaluator(self._pans, self.view)
+        return self._evaluator
 
     def _pile_value(self, pile: Sequence[int]) -> float:
         return pile_value(pile, self.plays_left, self.dead_pan, self.view.xl_decay)
