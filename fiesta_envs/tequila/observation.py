@@ -35,6 +35,17 @@ class Table(Protocol):
     state: TequilaState[Sheet]
 
 
+class LineBits(Protocol):
+    """The fences, market spaces and bonuses of a sheet (a ``PublicSheet`` or a live ``Sheet``), as masks."""
+
+    @property
+    def fences(self) -> int: ...
+    @property
+    def market(self) -> int: ...
+    @property
+    def bonuses(self) -> int: ...
+
+
 class TrackCounts(Protocol):
     """The counted tracks of a sheet (a ``PublicSheet`` or a live ``Sheet``)."""
 
@@ -139,7 +150,7 @@ def _write_bits(bits: np.ndarray, out: np.ndarray) -> None:
     tracks[_BONUSES_AT : _BONUSES_AT + observation_layout.NUM_BONUSES] = bits[2, : observation_layout.NUM_BONUSES]
 
 
-def write_line_bits(sheet: PublicSheet, out: np.ndarray) -> None:
+def write_line_bits(sheet: LineBits, out: np.ndarray) -> None:
     """Rewrite the bits of the fences, market and bonuses of ``sheet`` into its encoded block ``out`` (the
     farm's planes are left as they are)."""
     _write_bits(_bit_rows([sheet.fences, sheet.market, sheet.bonuses], farm.SPACES), out)
