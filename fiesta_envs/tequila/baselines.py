@@ -176,10 +176,11 @@ class Planner(VersionedPolicy):
 
     def _draw_tie_breaks(self) -> None:
         self.tie_breaks = self.rng.random(actions.NUM_ACTIONS) * TIE_NOISE if self.version >= 2 else None
+        self._noise = [0.0] * actions.NUM_ACTIONS if self.tie_breaks is None else self.tie_breaks.tolist()
 
     def noise(self, action: int) -> float:
         """Version 2's seeded tie-breaker for ``action`` (0 for version 1, which is deterministic)."""
-        return 0.0 if self.tie_breaks is None else float(self.tie_breaks[action])
+        return self._noise[action]  # the tie-breaks as Python floats
 
     def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Tequila, player: int) -> int:
         legal = np.flatnonzero(action_mask)
@@ -267,7 +268,7 @@ class Planner(VersionedPolicy):
                 if sum(hand) < components.ROAD_COST_OF_CHOICE:
                     continue
                 for _ in range(components.ROAD_COST_OF_CHOICE):
-                    hand[int(np.argmax(hand))] -= 1
+                    hand[hand.index(max(hand))] -= 1  # the first of the most held
             else:
                 cost = components.BUILDING_COSTS[kind]
                 if any(hand[r] < n for r, n in cost.items()):
