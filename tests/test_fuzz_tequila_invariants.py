@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import itertools
 
+import numpy as np
 import pytest
 
 from fiesta_envs.policies.policy import RandomPolicy
@@ -199,7 +200,11 @@ def test_an_engine_scoring_the_wrong_points_is_caught(rich_game, category, monke
         out[1][category] += 1
         return out
 
+    def wrong_totals(self):  # the engine keeps its totals apart from the breakdown: both are off
+        return np.array([sum(b.values()) for b in wrong(self)], dtype=float)
+
     monkeypatch.setattr(Tequila, "score_breakdowns", wrong)
+    monkeypatch.setattr(Tequila, "scores", wrong_totals)
     assert_caught(inv.check_final(states[-1], game.scores().tolist()), "differ from the recomputed")
 
 

@@ -32,6 +32,7 @@ Two versions (agent option ``version``, ``planner:version=1``):
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 
 import numpy as np
@@ -55,6 +56,8 @@ WANTED = {
 TEQUILA_ORDER = (components.RED, components.PINK, components.CREAM, components.WHITE)
 #: The next building of the chain after each kind.
 FOLLOWER = {CHAIN[i]: CHAIN[i + 1] for i in range(len(CHAIN) - 1)}
+#: The four sides of each field, as a mask of segments.
+FIELD_SEGMENT_MASKS = tuple(sum(1 << s for s in sides) for sides in farm.FIELD_SEGMENTS)
 KIND_PLACEMENTS: dict[int, list[int]] = {
     kind: [i for i, p in enumerate(farm.PLACEMENTS) if p.kind == kind] for kind in range(len(components.BUILDINGS))
 }
@@ -148,6 +151,13 @@ def near_spaces(sheet: Sheet, kind: int) -> int:
     return near
 
 
+@lru_cache(maxsize=1 << 12)
+def _placements_left(layout: tuple[int, ...], occupied: int) -> tuple[int, ...]:
+    """The placements of ``layout`` whose spaces are all free on a farm with ``occupied`` spaces (kept: a player
+    asks several times per decision)."""
+    return tuple(p for p in layout if not farm.PLACEMENTS[p].spaces & occupied)
+
+
 class Planner(VersionedPolicy):
     """Builds the production chain, fences for the resources it needs, produces and sells greedily
     (``planner:version=1`` plays as first shipped, see the module docstring)."""
@@ -166,10 +176,11 @@ class Planner(VersionedPolicy):
 
     def _draw_tie_breaks(self) -> None:
         self.tie_breaks = self.rng.random(actions.NUM_ACTIONS) * TIE_NOISE if self.version >= 2 else None
+        self._noise = [0.0] * actions.NUM_ACTIONS if self.tie_breaks is None else self.tie_breaks.tolist()
 
     def noise(self, action: int) -> float:
         """Version 2's seeded tie-breaker for ``action`` (0 for version 1, which is deterministic)."""
-        return 0.0 if self.tie_breaks is None else float(self.tie_breaks[action])
+        return self._noise[action]  # the tie-breaks as Python floats
 
     def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Tequila, player: int) -> int:
         legal = np.flatnonzero(action_mask)
@@ -257,7 +268,7 @@ class Planner(VersionedPolicy):
                 if sum(hand) < components.ROAD_COST_OF_CHOICE:
                     continue
                 for _ in range(components.ROAD_COST_OF_CHOICE):
-                    hand[int(np.argmax(hand))] -= 1
+                    hand[hand.index(max(hand))] -= 1  # the first of the most held
             else:
                 cost = components.BUILDING_COSTS[kind]
                 if any(hand[r] < n for r, n in cost.items()):
@@ -294,13 +305,13 @@ class Planner(VersionedPolicy):
         wanted = self._wanted_buildings(sheet)
         return wanted[0] if wanted else None
 
-    def _plan(self, sheet: Sheet) -> list[int]:
+    def _plan(self, sheet: Sheet) -> tuple[int, ...]:
         """Layout placements still to build (those whose spaces are all free)."""
-        return [p for p in self.layout if not farm.PLACEMENTS[p].spaces & sheet.occupied]
+        return _placements_left(self.layout, sheet.occupied)
 
     def _needs(self, sheet: Sheet) -> np.ndarray:
         """How much the planner wants one more of each resource (higher: more)."""
-        need = np.full(len(components.RESOURCES), 0.5)
+        need = [0.5] * len(components.RESOURCES)  # Python floats: the same doubles as numpy's, sooner
         kind = self._next_building(sheet)
         if kind is not None:
             for r, n in components.BUILDING_COSTS[kind].items():
@@ -312,7 +323,7 @@ class Planner(VersionedPolicy):
         for r in range(len(components.RESOURCES)):
             if sheet.marked[r] >= components.RESOURCE_TRACK_LENGTH:
                 need[r] = -1.0
-        return need
+        return np.array(need)
 
     def _wants_to_build(self, sheet: Sheet) -> bool:
         plan = self._plan(sheet)
@@ -525,26 +536,39 @@ class Planner(VersionedPolicy):
         return best
 
     def _best_fence(self, sheet: Sheet, need: np.ndarray, mask: np.ndarray) -> int | None:
-        segments = np.flatnonzero(mask[actions.FENCE : actions.FENCE + farm.NUM_SEGMENTS])
-        if len(segments) == 0:
-            return None
+        """The legal fence worth the most (``fence_values``; the first of equals), None when none is legal."""
         best, best_value = None, -1e9
-        for segment in segments:
-            s = int(segment)
+        for action, value in self.fence_values(sheet, need, mask).items():
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    def fence_values(self, sheet: Sheet, need: np.ndarray, mask: np.ndarray) -> dict[int, float]:
+        """Each legal fence and its worth: the fields it fences off (3 each and their resources, the needed
+        ones more), the progress towards fencing off a field, the tie-breaker."""
+        values: dict[int, float] = {}
+        resource_worth = [1.0 + max(0.0, float(n)) for n in need]  # one resource shown on a field fenced off
+        field_worth: dict[int, float] = {}  # a field fenced off: 3 and its resources
+        segments = [int(s) for s in np.flatnonzero(mask[actions.FENCE : actions.FENCE + farm.NUM_SEGMENTS])]
+        drawable = 0
+        for s in segments:
+            drawable |= 1 << s
+        for s, closing in zip(segments, farm.closing_zones(sheet.fences, drawable), strict=True):
             value = 0.0
-            for zone in farm.closed_zones_by(s, sheet.fences):
+            for zone in closing:
                 for f in farm.spaces_of(zone & ~sheet.rewarded_fields):
-                    value += 3.0 + sum(1.0 + max(0.0, need[r]) for r in components.FIELDS[f][0])
+                    worth = field_worth.get(f)
+                    if worth is None:
+                        worth = field_worth[f] = 3.0 + sum(resource_worth[r] for r in components.FIELDS[f][0])
+                    value += worth
             # progress towards fencing off a single unrewarded field
             after = sheet.fences | 1 << s
             for f in farm.SEGMENT_FIELDS[s]:
                 if f >= 0 and not sheet.rewarded_fields >> f & 1:
-                    missing = sum(1 for seg in farm.FIELD_SEGMENTS[f] if not after >> seg & 1)
+                    missing = (FIELD_SEGMENT_MASKS[f] & ~after).bit_count()  # its sides still open
                     value += (4 - missing) * 0.5
-            value += self.noise(actions.FENCE + s)
-            if value > best_value:
-                best, best_value = actions.FENCE + s, value
-        return best
+            values[actions.FENCE + s] = value + self.noise(actions.FENCE + s)
+        return values
 
     def _best_sale(self, game: Tequila, sheet: Sheet, mask: np.ndarray, reserve: dict[int, int]) -> int | None:
         best, best_value = None, -1e9

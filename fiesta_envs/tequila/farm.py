@@ -19,6 +19,7 @@ What lives here:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -413,6 +414,23 @@ def closed_zones_by(segment: int, fences: int) -> list[int]:
     across, down = open_links(fences)
     zone_a = spread(1 << SEGMENT_FIELDS[segment][0], across, down)
     return _closed_by(segment, fences, zone_a=zone_a, across=across, down=down)
+
+
+@lru_cache(maxsize=1 << 12)
+def closing_zones(fences: int, segments: int) -> tuple[tuple[int, ...], ...]:
+    """For each segment of the mask ``segments``, lowest first, the zones drawing it would newly fence off
+    (``closed_zones_by``), the links and zones of ``fences`` worked out once; kept (a player weighing its fences
+    asks again while they stay the same)."""
+    across, down = open_links(fences)
+    zone_of_field: dict[int, int] = {}
+    out = []
+    for segment in spaces_of(segments):
+        first = SEGMENT_FIELDS[segment][0]
+        zone_a = zone_of_field.get(first)
+        if zone_a is None:
+            zone_a = zone_of_field[first] = spread(1 << first, across, down)
+        out.append(tuple(_closed_by(segment, fences, zone_a=zone_a, across=across, down=down)))
+    return tuple(out)
 
 
 def fence_problem(segment: int, fences: int) -> str | None:

@@ -38,7 +38,7 @@ from fiesta_envs.tequila.observation import TequilaObserver
 from fiesta_envs.tequila.observation_layout import observation_size
 from fiesta_envs.tequila.options import OPTIONS, check_options, jimadores_at_the_start
 from fiesta_envs.tequila.reference_mask import reference_mask
-from fiesta_envs.tequila.scoring import achievements, score_breakdown, solo_rank
+from fiesta_envs.tequila.scoring import achievements, score_breakdown, score_totals, solo_rank
 from fiesta_envs.tequila.sheet import (
     MARKET_BONUS,
     MARKET_BONUS_COLUMNS,
@@ -468,7 +468,7 @@ class Tequila(Game):
         return score_breakdown(self.state.sheets)
 
     def scores(self) -> np.ndarray:
-        return np.array([sum(b.values()) for b in self.score_breakdowns()], dtype=float)
+        return np.array(score_totals(self.state.sheets), dtype=float)
 
     def tie_breaks(self) -> list[int]:
         """Resources shown on fenced-off fields: the tie-break."""

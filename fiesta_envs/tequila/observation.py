@@ -35,6 +35,17 @@ class Table(Protocol):
     state: TequilaState[Sheet]
 
 
+class LineBits(Protocol):
+    """The fences, market spaces and bonuses of a sheet (a ``PublicSheet`` or a live ``Sheet``), as masks."""
+
+    @property
+    def fences(self) -> int: ...
+    @property
+    def market(self) -> int: ...
+    @property
+    def bonuses(self) -> int: ...
+
+
 class TrackCounts(Protocol):
     """The counted tracks of a sheet (a ``PublicSheet`` or a live ``Sheet``)."""
 
@@ -109,6 +120,8 @@ _BONUSES_AT = _MARKET_AT + observation_layout.MARKET_SPACES
 _FARM_SIZE, _FENCES_SIZE, _TRACKS_SIZE, _ = (
     part.stop - part.start for part in ObservationLayout(observation_layout.SHEET_BLOCKS).blocks.values()
 )
+_TRACKS_AT = _FARM_SIZE + _FENCES_SIZE
+_LAST_COUNTS_AT = _TRACKS_AT + _TRACKS_SIZE - 2  # extra free actions bought, unused gears
 #: One-hot jimador blocks: side A (None), then each side-B jimador.
 JIMADOR_ONE_HOT: dict[str | None, np.ndarray] = {
     name: np.eye(len(observation_layout.JIMADOR_CHOICES), dtype=np.float32)[k]
@@ -123,20 +136,24 @@ def encode_sheet(sheet: PublicSheet, jimador: str | None) -> np.ndarray:
     bits = _bit_rows(masks, farm.SPACES)
     planes = len(observation_layout.FARM_PLANES)
     out[:_FARM_SIZE] = bits[:planes].ravel()
-    fences_end = _FARM_SIZE + _FENCES_SIZE
-    out[_FARM_SIZE:fences_end] = bits[planes, : farm.NUM_SEGMENTS]
-    tracks = out[fences_end : fences_end + _TRACKS_SIZE]
-    tracks[_MARKET_AT:_BONUSES_AT] = bits[planes + 1, : observation_layout.MARKET_SPACES]
-    tracks[_BONUSES_AT : _BONUSES_AT + observation_layout.NUM_BONUSES] = bits[
-        planes + 2, : observation_layout.NUM_BONUSES
-    ]
+    _write_bits(bits[planes:], out)
     write_counts(sheet, out)
-    out[fences_end + _TRACKS_SIZE :] = JIMADOR_ONE_HOT[jimador]
+    out[_TRACKS_AT + _TRACKS_SIZE :] = JIMADOR_ONE_HOT[jimador]
     return out
 
 
-_TRACKS_AT = _FARM_SIZE + _FENCES_SIZE
-_LAST_COUNTS_AT = _TRACKS_AT + _TRACKS_SIZE - 2  # extra free actions bought, unused gears
+def _write_bits(bits: np.ndarray, out: np.ndarray) -> None:
+    """Write the rows of bits of the fences, market and bonuses into a sheet's encoded block ``out``."""
+    out[_FARM_SIZE:_TRACKS_AT] = bits[0, : farm.NUM_SEGMENTS]
+    tracks = out[_TRACKS_AT : _TRACKS_AT + _TRACKS_SIZE]
+    tracks[_MARKET_AT:_BONUSES_AT] = bits[1, : observation_layout.MARKET_SPACES]
+    tracks[_BONUSES_AT : _BONUSES_AT + observation_layout.NUM_BONUSES] = bits[2, : observation_layout.NUM_BONUSES]
+
+
+def write_line_bits(sheet: LineBits, out: np.ndarray) -> None:
+    """Rewrite the bits of the fences, market and bonuses of ``sheet`` into its encoded block ``out`` (the
+    farm's planes are left as they are)."""
+    _write_bits(_bit_rows([sheet.fences, sheet.market, sheet.bonuses], farm.SPACES), out)
 
 
 def write_counts(sheet: TrackCounts, out: np.ndarray) -> None:
@@ -231,8 +248,9 @@ class TequilaObserver(Observer[Table]):
 
     def observe(self, game: Table, seat: int) -> np.ndarray:
         """The reference, pulling what changed: the others' start-of-round sheets are encoded once per round,
-        the seat's own sheet again only when a fact behind its bits changed (the farm's buildings, the
-        fenced-off fields, sections, fences, market or bonuses: else only its counts are rewritten)."""
+        the seat's own sheet again only when a fact behind its farm's planes changed (the buildings, the
+        fenced-off fields, sections); else only the bits of its fences, market and bonuses, when one of them
+        changed, and its counts are rewritten."""
         state = game.state
         if state.shown_sheets is not self._shown_source:
             self._shown_source = state.shown_sheets
@@ -245,11 +263,14 @@ class TequilaObserver(Observer[Table]):
         sheet = state.sheets[seat]
         # buildings are only ever added, and never overlap: the occupied spaces change with each one
         bits_of = (sheet.occupied, sheet.rewarded_fields, sheet.sections, sheet.fences, sheet.market, sheet.bonuses)
-        own = self._own_encoded[seat]
-        if own is None or bits_of != self._own_bits_of[seat]:
+        own, before = self._own_encoded[seat], self._own_bits_of[seat]
+        if own is None or before is None or bits_of[:3] != before[:3]:  # the farm's planes changed
             own = self._own_encoded[seat] = encode_sheet(sheet.public_sheet(), state.jimadores[seat])
             self._own_bits_of[seat] = bits_of
         else:
+            if bits_of != before:  # only fences, market spaces or bonuses
+                write_line_bits(sheet, own)
+                self._own_bits_of[seat] = bits_of
             write_counts(sheet, own)
         out[at : at + observation_layout.SHEET_SIZE] = own
         for other in self._others(seat):

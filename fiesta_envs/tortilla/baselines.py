@@ -61,14 +61,13 @@ from fiesta_envs.tortilla.features import (
     EXPECTED_DINERS,
     PROGRESS_DECAY,
     STEAL_RISK,
-    after_play,
-    card_gain,
+    PositionEvaluator,
     exposure,
     outlook,
     pile_value,
     position_value,
+    unseen_pool,
 )
-from fiesta_envs.tortilla.observation import unseen_counts
 from fiesta_envs.tortilla.omelettes import is_perfect, omelette_points
 from fiesta_envs.tortilla.state import Phase
 from fiesta_envs.tortilla.steals import steal_sources
@@ -134,6 +133,15 @@ class CarefulChef(VersionedPolicy):
         self.plays_left = self.view.plays_left  # each team refills about every other turn
         self.stealing = self.view.stealing
         self.dead_pan = self.view.dead_pan
+        self._pans = game.state.pans
+        self._evaluator: PositionEvaluator | None = None  # made when a decision weighs plays or draws
+
+    @property
+    def evaluator(self) -> PositionEvaluator:
+        """The position being decided, and the positions each play or card leads to."""
+        if self._evaluator is None:
+            self._evaluator = PositionEvaluator(self._pans, self.view)
+        return self._evaluator
 
     def _pile_value(self, pile: Sequence[int]) -> float:
         return pile_value(pile, self.plays_left, self.dead_pan, self.view.xl_decay)
@@ -147,7 +155,7 @@ class CarefulChef(VersionedPolicy):
 
     def _after_play(self, game: TortillaDePatatas, card: int, target: int, stealing: bool) -> float:
         """Value of the position after playing ``card`` on global pan ``target`` (best steal)."""
-        return after_play(game.state.pans, card, target, view=self.view, stealing=stealing)
+        return self.evaluator.after_play(card, target, stealing)
 
     # ------------------------------------------------------------------ decisions
     def _argmax(self, values: dict[int, float]) -> int:
@@ -280,7 +288,7 @@ class CarefulChef(VersionedPolicy):
             return DRAW_DECK
         if not mask[DRAW_DECK]:
             return DRAW_DOOR
-        unseen = unseen_counts(game, self.player)
+        unseen = unseen_pool(game, self.player, memory=True)  # the cards not seen (``unseen_counts``)
         total = sum(unseen)
         gains = [self._card_gain(game, card) for card in range(NUM_CARD_TYPES)]
         expected = sum(g * n for g, n in zip(gains, unseen, strict=True)) / total if total else 0.0
@@ -288,7 +296,7 @@ class CarefulChef(VersionedPolicy):
 
     def _card_gain(self, game: TortillaDePatatas, card: int) -> float:
         """How much the best pan of the team gains from one more ``card``."""
-        return card_gain(game.state.pans, card, self.view)
+        return self.evaluator.card_gain(card)
 
 
 BASELINES: dict[str, type[Policy]] = {"careful": CarefulChef}

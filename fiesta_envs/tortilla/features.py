@@ -27,7 +27,8 @@ The pan evaluation (``pile_value``, ``exposure``, ``position_value``, ``after_pl
 
 Speed: the quantities of a pan are computed once per (cards, top two cards, plays left, menu)
 and kept (``_FACTS``); a call only looks up the six pans and assembles the blocks from their
-facts (some 10-30 us in CPython 3.11).
+facts (some 10-30 us in CPython 3.11). The evaluation ``careful`` plays by keeps each pan's worth by its
+cards and the outlook (``_PAN_WORTHS``); ``reference_evaluation`` writes it out from scratch, to check against.
 """
 
 from __future__ import annotations
@@ -143,40 +144,104 @@ def exposure(pile: Sequence[int], view: Outlook) -> float:
     return STEAL_RISK * max(0.0, value)
 
 
+#: Per outlook, a pan's (worth, worth less its exposure) by its cards: ``careful`` values the same pans over
+#: and over while it weighs its plays. Each table is emptied when full, all of them when there are too many.
+_PAN_WORTHS: dict[Outlook, dict[tuple[int, ...], tuple[float, float]]] = {}
+_PAN_WORTHS_LIMIT = 1 << 14
+_OUTLOOKS_LIMIT = 1 << 10
+
+
+def _worths_table(view: Outlook) -> dict[tuple[int, ...], tuple[float, float]]:
+    table = _PAN_WORTHS.get(view)
+    if table is None:
+        if len(_PAN_WORTHS) >= _OUTLOOKS_LIMIT:
+            _PAN_WORTHS.clear()
+        table = _PAN_WORTHS[view] = {}
+    return table
+
+
+class PositionEvaluator:
+    """The evaluation of one position for ``view`` (``position_value``) and of the positions a play or a new
+    card leads to (``after_play``, ``card_gain``): the pans' worths are looked up once, and a play changes only
+    the one or two pans it touches. The floats are those of the evaluation written out pan by pan."""
+
+    def __init__(self, piles: Sequence[Sequence[int]], view: Outlook) -> None:
+        self.piles = [tuple(pile) for pile in piles]
+        self.view = view
+        self._table = _worths_table(view)
+        worths = [self._worths(pile) for pile in self.piles]
+        #: Each pan's worth, and its part of the position value: its worth less its exposure (own team), minus its
+        #: worth (the other team).
+        self.values = [value for value, _ in worths]
+        self.terms = [
+            own if index // PANS_PER_TEAM == view.team else -value for index, (value, own) in enumerate(worths)
+        ]
+
+    def _worths(self, pile: tuple[int, ...]) -> tuple[float, float]:
+        worths = self._table.get(pile)
+        if worths is None:
+            if len(self._table) >= _PAN_WORTHS_LIMIT:
+                self._table.clear()
+            value = _view_value(pile, self.view)
+            worths = self._table[pile] = (value, value - exposure(pile, self.view))
+        return worths
+
+    def _term(self, index: int, pile: tuple[int, ...]) -> float:
+        value, own = self._worths(pile)
+        return own if index // PANS_PER_TEAM == self.view.team else -value
+
+    @staticmethod
+    def _total(terms: list[float]) -> float:
+        total = 0.0  # pan by pan, in order: the same float as adding and subtracting the worths
+        for term in terms:
+            total += term
+        return total
+
+    def value(self) -> float:
+        """The own team's pans (less their exposure) minus the other team's."""
+        return self._total(self.terms)
+
+    def after_play(self, card: int, target: int, stealing: bool) -> float:
+        """Value of the position after playing ``card`` on global pan ``target`` (the best steal)."""
+        piles = self.piles
+        grown = (*piles[target], card)
+        trial = list(piles)
+        trial[target] = grown
+        sources = steal_sources(trial, target) if stealing else []
+        terms = list(self.terms)
+        if not sources:
+            terms[target] = self._term(target, grown)
+            return self._total(terms)
+        best = -np.inf
+        for source in sources:
+            robbed = piles[source]
+            terms[target] = self._term(target, (*grown, robbed[-1]))
+            terms[source] = self._term(source, robbed[:-1])
+            best = max(best, self._total(terms))
+            terms[source] = self.terms[source]
+        return best
+
+    def card_gain(self, card: int) -> float:
+        """How much the best pan of the team gains from one more ``card`` (0 at least)."""
+        best = 0.0
+        for pan in range(self.view.team * PANS_PER_TEAM, (self.view.team + 1) * PANS_PER_TEAM):
+            best = max(best, self._worths((*self.piles[pan], card))[0] - self.values[pan])
+        return best
+
+
 def position_value(piles: Sequence[Sequence[int]], view: Outlook) -> float:
     """The own team's pans (less their exposure) minus the other team's."""
-    total = 0.0
-    for index, pile in enumerate(piles):
-        if index // PANS_PER_TEAM == view.team:
-            total += _view_value(pile, view) - exposure(pile, view)
-        else:
-            total -= _view_value(pile, view)
-    return total
+    return PositionEvaluator(piles, view).value()
 
 
 def after_play(piles: Sequence[Sequence[int]], card: int, target: int, *, view: Outlook, stealing: bool) -> float:
     """Value of the position after playing ``card`` on global pan ``target`` (the best steal)."""
-
-    trial_piles = [list(pile) for pile in piles]
-    trial_piles[target].append(card)
-    sources = steal_sources(trial_piles, target) if stealing else []
-    if not sources:
-        return position_value(trial_piles, view)
-    best = -np.inf
-    for source in sources:
-        trial = [list(pile) for pile in trial_piles]
-        trial[target].append(trial[source].pop())
-        best = max(best, position_value(trial, view))
-    return best
+    return PositionEvaluator(piles, view).after_play(card, target, stealing)
 
 
 def card_gain(piles: Sequence[Sequence[int]], card: int, view: Outlook) -> float:
     """How much the best pan of the team gains from one more ``card`` (0 at least)."""
-    best = 0.0
-    for pan in range(view.team * PANS_PER_TEAM, (view.team + 1) * PANS_PER_TEAM):
-        pile = piles[pan]
-        best = max(best, _view_value([*pile, card], view) - _view_value(pile, view))
-    return best
+    return PositionEvaluator(piles, view).card_gain(card)
 
 
 # ---------------------------------------------------------------- the layout
@@ -595,6 +660,7 @@ def _gourmet_raise(game: EngineView, facts: list[_PanFacts], own: Sequence[int])
 __all__ = [
     "ACTION_FEATURES_SIZE",
     "Outlook",
+    "PositionEvaluator",
     "action_features",
     "after_play",
     "card_gain",

@@ -77,7 +77,7 @@ from fiesta_envs.tortilla.components import (
     NUM_TEAMS,
     PANS_PER_TEAM,
 )
-from fiesta_envs.tortilla.features import action_features
+from fiesta_envs.tortilla.features import action_features, unseen_pool
 from fiesta_envs.tortilla.state import EVENT_KINDS, NO_PAN, NO_SEAT, Phase, ServedOmelette, TableEvent
 
 if TYPE_CHECKING:
@@ -455,9 +455,8 @@ class TortillaObserver(Observer):
             for card, count in enumerate(state.known[(seat + 1 + k) % n]):
                 if count:
                     entries[k * NUM_CARD_TYPES + card] = min(count / HAND_SIZE, 1.0)
-        memory.blocks["unseen"][:] = [
-            count * inverse for count, inverse in zip(unseen_counts(game, seat), _INVERSE_TOTALS, strict=True)
-        ]
+        unseen = unseen_pool(game, seat, memory=True)  # ``unseen_counts``, from the kept table counts
+        memory.blocks["unseen"][:] = [count * inverse for count, inverse in zip(unseen, _INVERSE_TOTALS, strict=True)]
         memory.unseen = key
 
     def _events(self, game: EngineView, seat: int, memory: _SeatMemory) -> None:
