@@ -36,7 +36,8 @@ def test_bad_options_are_refused_naming_the_allowed_ones():
     spec = game_spec("fiesta_de_los_muertos")
     with pytest.raises(InvalidOptionError, match="unknown option 'budgte' \\(did you mean 'budget'\\?\\)"):
         resolve_agent(spec, 4, "team_search:budgte=4")
-    with pytest.raises(InvalidOptionError, match="known options: budget, min_advantage, proposer, rollout, temperature, width"):
+    known = "known options: budget, min_advantage, proposer, rollout, temperature, width"
+    with pytest.raises(InvalidOptionError, match=known):
         resolve_agent(spec, 4, "team_search:margin_weight=0.5")  # a team's result has no margin
     with pytest.raises(InvalidOptionError, match="width=0: must be an integer >= 1"):
         resolve_agent(spec, 4, "team_search:width=0")
