@@ -184,8 +184,8 @@ def learning_page(data: Mapping[str, Any]) -> str:
         ),
         f"## The main job\n\n`{main['command']}` runs `{main['config']}` (seed {main['seed']}): cloning "
         f"{main['cloned_games']:,} `{main['teacher']}` games ({main['clone_accuracy']:.1%} accuracy), then "
-        f"{main['ppo_steps']:,} PPO steps, then this evaluation table (the same table, digit for digit, in fresh "
-        f"clones of {' and '.join(main['commits'])}; {' and '.join(str(w) for w in main['wall_minutes'])} minutes "
+        f"{main['ppo_steps']:,} PPO steps, then this evaluation table (the same table, digit for digit, in "
+        f"{len(main['commits'])} fresh clones; {' and '.join(str(w) for w in main['wall_minutes'])} minutes "
         "of wall time on 2 cores, set-up included). Across machines torch's CPU kernels may round differently "
         "and PPO amplifies that: expect the same numbers within their intervals.\n\n"
         + measured_on([main])
@@ -205,7 +205,6 @@ def ladder_page(data: Mapping[str, Any]) -> str:
                 for a in r["ratings"]
             ),
             code(r["command"]),
-            r.get("commit") or "—",
         ]
         for r in rows
     ]
@@ -223,7 +222,7 @@ def ladder_page(data: Mapping[str, Any]) -> str:
         "deal by deal). The intervals are wide where `random` loses every game, since the scale is anchored "
         "there: read how close two agents are from their duel below. Add `--out DIR` to a command to keep "
         "`ratings.csv`, `matches.csv` and `results.json`.\n\n" + measured_on(rows),
-        table(["game", "games", "ratings, best first [95% interval]", "command", "commit"], ratings),
+        table(["game", "games", "ratings, best first [95% interval]", "command"], ratings),
         *(["\n".join(notes)] if notes else []),
         "## Duels behind the order\n\nWin rate of the first agent against the second, in the same runs.\n\n"
         + table(["game", "duel", "games", "W / D / L", "win rate [95% CI]"], duels),
@@ -254,7 +253,6 @@ def search_page(search: Mapping[str, Any], baselines: Mapping[str, Any]) -> str:
             "—" if r.get("cpu_seconds_per_game") is None else f"{r['cpu_seconds_per_game']:g} s",
             decision_time(r),
             code(r["command"]),
-            r.get("commit") or "—",
         ]
         for r in search["rows"]
     ]
@@ -298,7 +296,6 @@ def search_page(search: Mapping[str, Any], baselines: Mapping[str, Any]) -> str:
                 "CPU per game",
                 "time per decision",
                 "command",
-                "commit",
             ],
             search_rows,
         ),
@@ -325,7 +322,6 @@ def fuzz_page(data: Mapping[str, Any]) -> str:
             number(r["failures"]),
             number(r["cpu_seconds"]),
             code(r["command"]),
-            r["commit"],
         ]
         for r in rows
     ]
@@ -349,7 +345,6 @@ def fuzz_page(data: Mapping[str, Any]) -> str:
                 "failures",
                 "CPU-seconds",
                 "command",
-                "engine commit",
             ],
             cells,
         ),
@@ -591,7 +586,7 @@ def index_page() -> str:
         "Results",
         "Every number on these pages is generated from the measured results kept in the repository's "
         "`results/` folder by `python scripts/make_results_pages.py`; each row names the command that measured "
-        "it and the fiesta_envs and game versions it was measured on (and, where recorded, the commit). "
+        "it and the fiesta_envs and game versions it was measured on. "
         "`python scripts/record_result.py` adds a row from a command's JSON output.",
         "- [Shipped agents](learning.md): the trained `ppo` agents against the scripted baselines, how they were "
         "trained, and the main job's run.\n"
