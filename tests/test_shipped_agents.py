@@ -165,6 +165,30 @@ def test_export_writes_weights_and_a_description(checkpoint, tmp_path, capsys):
     assert "player counts are whole numbers (5 6 7 or 5,6,7), got 'three'" in capsys.readouterr().err
 
 
+def test_an_agent_of_another_name_ships_in_its_own_subfolder(checkpoint, tmp_path, monkeypatch, capsys):
+    from fiesta_envs.agents.registry import agent_names
+    from fiesta_envs.cli import main
+    from fiesta_envs.evaluation.evaluate import run_tournament
+    from fiesta_envs.registry import game_spec
+
+    out = tmp_path / "weights"
+    argv = ["export", str(checkpoint.parent.parent), "--name", "against_search", "--out", str(out)]
+    assert main(argv) == 0
+    description = out / "against_search" / "fiesta_mexicana-2p.json"
+    assert f"wrote {description} (" in capsys.readouterr().out
+    assert json.loads(description.read_text())["agent"] == "against_search"
+    assert not (out / "fiesta_mexicana-2p.json").exists()  # no ppo agent was written
+    assert main(argv) == 2 and "already exists" in capsys.readouterr().err
+
+    monkeypatch.setenv(WEIGHTS_ENV, str(out))
+    assert "against_search" in agent_names(game_spec(GAME)) and "ppo" not in agent_names(game_spec(GAME))
+    evaluation = run_tournament(GAME, 2, ["against_search", "random"], games_per_table=2, seed=0, progress=False)
+    assert [(a.label, a.kind) for a in evaluation.agents] == [("against_search", "shipped"), ("random", "baseline")]
+    message = "no shipped 'ppo' agent for this game yet; allowed: against_search, greedy, random, search"
+    with pytest.raises(InvalidOptionError, match=message):
+        make_policy(GAME, "ppo")
+
+
 def test_export_refuses_a_network_that_is_not_a_plain_mlp(tmp_path):
     pytest.importorskip("sb3_contrib")
     import torch
@@ -418,10 +442,20 @@ def test_an_env_with_action_features_feeds_a_policy_trained_without(weights):
 
 # ---------------------------------------------------------------------------------- what is really shipped
 def _package_agents() -> list:
-    paths = sorted(PACKAGE_WEIGHTS_DIR.glob("*.json")) if PACKAGE_WEIGHTS_DIR.is_dir() else []
+    """Every shipped agent's JSON: ``ppo`` in the weights folder, the other names in their subfolders."""
+    folder = PACKAGE_WEIGHTS_DIR
+    paths = sorted([*folder.glob("*.json"), *folder.glob("*/*.json")]) if folder.is_dir() else []
     if not paths:
         return [pytest.param(None, id="none", marks=pytest.mark.skip(reason="no shipped agents yet"))]
-    return [pytest.param(path, id=path.stem) for path in paths]
+    return [pytest.param(path, id=str(path.relative_to(folder).with_suffix(""))) for path in paths]
+
+
+def test_every_shipped_file_is_where_its_name_says():
+    for param in _package_agents():
+        path = param.values[0]
+        if path is not None:
+            name = json.loads(path.read_text())["agent"]
+            assert path.parent == (PACKAGE_WEIGHTS_DIR if name == "ppo" else PACKAGE_WEIGHTS_DIR / name), path
 
 
 BEATS_RANDOM = """
@@ -434,8 +468,8 @@ BEATS_RANDOM = """
     info = json.loads((PACKAGE_WEIGHTS_DIR / NAME).read_text())
     game_class = game_spec(info["game"]).game_class()
     n, options = info["num_players"], info["options"]
-    check_shipped(game_class, n, options)  # the package's own folder
-    policy, opponents = ShippedPolicy(info["game"]), RandomPolicy(seed=0)
+    check_shipped(game_class, n, options, name=info["agent"])  # the package's own folder
+    policy, opponents = ShippedPolicy(info["game"], info["agent"]), RandomPolicy(seed=0)
 
     def play(seed, seats):
         game = game_class(num_players=n, seed=seed, **options)
@@ -464,7 +498,8 @@ BEATS_RANDOM = """
 
 @pytest.mark.parametrize("description", _package_agents())
 def test_every_shipped_agent_loads_without_torch_and_beats_random(description):
-    result = run_without_torch(f"NAME = {description.name!r}\n" + textwrap.dedent(BEATS_RANDOM), None)
+    name = str(description.relative_to(PACKAGE_WEIGHTS_DIR))
+    result = run_without_torch(f"NAME = {name!r}\n" + textwrap.dedent(BEATS_RANDOM), None)
     assert result.returncode == 0, result.stderr
     wins = json.loads(result.stdout.strip().splitlines()[-1])["wins"]
     assert wins >= 7, f"{description.stem} won only {wins} of 10 seat-rotated games against random"

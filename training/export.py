@@ -36,7 +36,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from fiesta_envs.agents.shipped import PACKAGE_WEIGHTS_DIR, SHIPPED_NAMES, agent_stem, write_shipped_agent
+from fiesta_envs.agents.shipped import (
+    PACKAGE_WEIGHTS_DIR,
+    SHIPPED_NAMES,
+    agent_directory,
+    agent_stem,
+    write_shipped_agent,
+)
 from fiesta_envs.core.errors import FiestaError, InvalidOptionError
 from fiesta_envs.core.wording import players
 from fiesta_envs.evaluation.agents import add_trust_argument
@@ -81,7 +87,8 @@ def export_checkpoint(
         )
     out = Path(out_dir) if out_dir is not None else PACKAGE_WEIGHTS_DIR
     stem = agent_stem(game_class, int(meta["num_players"]), meta.get("options") or {})
-    existing = [out / f"{stem}{suffix}" for suffix in (".npz", ".json") if (out / f"{stem}{suffix}").exists()]
+    files = [agent_directory(name, out) / f"{stem}{suffix}" for suffix in (".npz", ".json")]
+    existing = [path for path in files if path.exists()]
     if existing and not force:
         raise ExportError(f"{existing[0]} already exists; pass --force to replace it")
     config = meta.get("config") or {}
@@ -191,7 +198,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--name", default="ppo", choices=SHIPPED_NAMES, help="the agent's name (default ppo)")
     parser.add_argument(
-        "--out", type=Path, default=None, help=f"folder for the two files (default {PACKAGE_WEIGHTS_DIR})"
+        "--out",
+        type=Path,
+        default=None,
+        help=f"the weights folder (default {PACKAGE_WEIGHTS_DIR}); agents other than ppo go to its subfolder <name>",
     )
     parser.add_argument("--eval-json", type=Path, default=None, help="evaluation results to record (a JSON file)")
     parser.add_argument("--command", default=None, help="the command that reproduces the training run")

@@ -106,8 +106,9 @@ from fiesta_envs.policies.shortlist import DEFAULT_VERSION, Shortlist, shortlist
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
 
-#: The agent names that can be shipped (``make_policy(game, "ppo")``).
-SHIPPED_NAMES: tuple[str, ...] = ("ppo",)
+#: The agent names that can be shipped (``make_policy(game, "ppo")``): ``ppo``, the network trained by a game's
+#: ``ppo*.yaml`` config; ``against_search``, a ``ppo`` network fine-tuned with PPO to beat ``search``.
+SHIPPED_NAMES: tuple[str, ...] = ("ppo", "against_search")
 #: Environment variable naming another weights folder (tests, agents not shipped yet).
 WEIGHTS_ENV = "FIESTA_ENVS_WEIGHTS"
 #: The folder inside the package.
@@ -143,6 +144,12 @@ def weights_directory(weights_dir: str | os.PathLike[str] | None = None) -> Path
     return Path(override) if override else PACKAGE_WEIGHTS_DIR
 
 
+def agent_directory(name: str, weights_dir: str | os.PathLike[str] | None = None) -> Path:
+    """Where the ``name`` agents' files are: the weights folder for ``ppo``, its subfolder ``<name>`` for others."""
+    directory = weights_directory(weights_dir)
+    return directory if name == "ppo" else directory / name
+
+
 def _check_name(name: str) -> None:
     if name not in SHIPPED_NAMES:
         raise ShippedAgentError(f"unknown shipped agent {name!r}; shipped agent names: {', '.join(SHIPPED_NAMES)}")
@@ -152,7 +159,7 @@ def has_shipped(game: str, name: str = "ppo", weights_dir: str | os.PathLike[str
     """Whether any ``name`` agent is shipped for ``game`` (any player count); reads file names only."""
     if name not in SHIPPED_NAMES:
         return False
-    directory = weights_directory(weights_dir)
+    directory = agent_directory(name, weights_dir)
     if not directory.is_dir():
         return False
     return any(_FILE.match(path.name) and path.name.startswith(f"{game}-") for path in directory.glob("*.json"))
@@ -238,7 +245,7 @@ def shipped_agents(
 ) -> list[ShippedAgent]:
     """Every ``name`` agent shipped for ``game`` (its ``.json`` files read and checked; cached)."""
     _check_name(name)
-    directory = weights_directory(weights_dir)
+    directory = agent_directory(name, weights_dir)
     if not directory.is_dir():
         return []
     paths = sorted(p for p in directory.glob(f"{game}-*.json") if _FILE.match(p.name))
@@ -335,7 +342,7 @@ def find_shipped(
     if agents:
         shipped = ", ".join(sorted({a.describe(game_class) for a in agents}))
     else:
-        shipped = f"none for this game (looked in {weights_directory(weights_dir)})"
+        shipped = f"none for this game (looked in {agent_directory(name, weights_dir)})"
     raise ShippedAgentError(f"{game_class.name}: no shipped {name!r} agent for {asked}; shipped: {shipped}")
 
 
@@ -597,7 +604,8 @@ def write_shipped_agent(
     also_plays: list[int] | tuple[int, ...] | None = None,
     environment: str | None = None,
 ) -> tuple[Path, Path]:
-    """Write ``<stem>.npz`` and ``<stem>.json`` into ``out_dir`` (default: the package's folder).
+    """Write ``<stem>.npz`` and ``<stem>.json`` into the weights folder ``out_dir`` (default: the package's;
+    agents other than ``ppo`` go to its subfolder named after them).
 
     ``environment``: the id of the environment it was trained on, with its version (``fiesta_envs/Tequila-v2``;
     ``fiesta export`` passes the registry's).
@@ -612,7 +620,7 @@ def write_shipped_agent(
     """
     _check_name(name)
     probe = game_class(num_players=num_players, seed=0, **dict(options or {}))
-    directory = Path(out_dir) if out_dir is not None else PACKAGE_WEIGHTS_DIR
+    directory = agent_directory(name, out_dir if out_dir is not None else PACKAGE_WEIGHTS_DIR)
     stem = agent_stem(game_class, probe.num_players, probe.config)
     npz_path, json_path = directory / f"{stem}.npz", directory / f"{stem}.json"
     if not force and (npz_path.exists() or json_path.exists()):
