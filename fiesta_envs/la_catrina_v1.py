@@ -135,6 +135,4 @@ from fiesta_envs.envs.aec import aec_env_classes
 from fiesta_envs.muertos.catrina import LaCatrina
 from fiesta_envs.registry import game_spec
 
-raw_env, env = aec_env_classes(
-    LaCatrina, "la_catrina_v1", module=__name__, picture=game_spec("la_catrina").picture()
-)
+raw_env, env = aec_env_classes(LaCatrina, "la_catrina_v1", module=__name__, picture=game_spec("la_catrina").picture())

@@ -264,9 +264,7 @@ from fiesta_envs.envs.parallel import parallel_env_classes
 from fiesta_envs.registry import game_spec
 from fiesta_envs.tequila.game import Tequila
 
-raw_env, env = aec_env_classes(
-    Tequila, "tequila_v2", module=__name__, picture=game_spec("tequila").picture()
-)
+raw_env, env = aec_env_classes(Tequila, "tequila_v2", module=__name__, picture=game_spec("tequila").picture())
 parallel_raw_env, parallel_env = parallel_env_classes(
     Tequila, "tequila_v2", module=__name__, picture=game_spec("tequila").picture()
 )

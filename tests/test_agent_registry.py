@@ -169,7 +169,7 @@ def test_the_trainer_records_every_option_of_the_game():
 
 
 # ---------------------------------------------------------------------- files and modules
-AGENT_FILE = '''
+AGENT_FILE = """
 import numpy as np
 from fiesta_envs.policies.policy import Policy
 
@@ -188,7 +188,7 @@ def factory(seed=None):
 
 def policy(observation, action_mask):
     return int(np.flatnonzero(action_mask)[0])
-'''
+"""
 
 
 @pytest.mark.parametrize("attr", ["Highest", "instance", "factory", "policy"])

@@ -84,7 +84,21 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     for name in GAMES:
         assert (site / "games" / name / "index.html").is_file()
-    for page in ("api/core", "api/envs", "api/policies", "training", "evaluation", "own-agent", "tools", "scale-out",
-                 "environments", "development",
-                 "results", "results/learning", "results/ladder", "results/fuzz", "results/performance"):
+    for page in (
+        "api/core",
+        "api/envs",
+        "api/policies",
+        "training",
+        "evaluation",
+        "own-agent",
+        "tools",
+        "scale-out",
+        "environments",
+        "development",
+        "results",
+        "results/learning",
+        "results/ladder",
+        "results/fuzz",
+        "results/performance",
+    ):
         assert (site / page / "index.html").is_file()

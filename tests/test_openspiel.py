@@ -243,8 +243,11 @@ def test_information_state_where_the_observation_is_one():
     with pytest.raises(Exception, match="has no information state"):
         mexicana.new_initial_state().information_state_string(0)
     with pytest.raises(Exception, match="only a seat's own view"):
-        mexicana.make_py_observer(pyspiel.IIGObservationType(public_info=True, perfect_recall=False,
-                                                             private_info=pyspiel.PrivateInfoType.NONE))
+        mexicana.make_py_observer(
+            pyspiel.IIGObservationType(
+                public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE
+            )
+        )
 
 
 def test_clones_and_serialised_states_continue_identically():

@@ -36,8 +36,11 @@ def pages() -> list[Path]:
 def package_strings(path: Path) -> list[tuple[int, str]]:
     """Every string literal of a module (docstrings, help texts, messages) with its line."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return [(node.lineno, node.value) for node in ast.walk(tree) if isinstance(node, ast.Constant)
-            and isinstance(node.value, str)]
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    ]
 
 
 def package_files() -> list[Path]:

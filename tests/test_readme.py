@@ -17,8 +17,13 @@ def test_the_readme_fits_in_two_hundred_lines():
 
 def test_the_readme_shows_the_two_commands_and_your_own_agent():
     text = README.read_text(encoding="utf-8")
-    for line in ("bash scripts/main_job.sh", "bash scripts/test.sh", "pip install fiesta-envs", "docs/own-agent.md",
-                 "--agents mine=my_agent.py:policy,greedy"):
+    for line in (
+        "bash scripts/main_job.sh",
+        "bash scripts/test.sh",
+        "pip install fiesta-envs",
+        "docs/own-agent.md",
+        "--agents mine=my_agent.py:policy,greedy",
+    ):
         assert line in text
 
 

@@ -197,6 +197,7 @@ def test_a_proposer_names_any_agent_and_proposes_the_first_candidate(monkeypatch
     player = game.current_player
     proposed = search.proposer.act(game.observe(player), game.legal_mask(), game, player)
     seen = []
+
     def no_difference(game, player, candidates):
         seen.append(candidates)
         return np.zeros((2, len(candidates)))

@@ -74,9 +74,7 @@ class ObservationLayout:
         observation vector, or an environment's observation dict (its ``"observation"`` entry is read)."""
         if isinstance(observation, Mapping):
             if "observation" not in observation:
-                raise ValueError(
-                    f"an observation dict needs the key 'observation'; got the keys {sorted(observation)}"
-                )
+                raise ValueError(f"an observation dict needs the key 'observation'; got the keys {sorted(observation)}")
             observation = observation["observation"]
         vector = np.asarray(observation)
         if vector.shape != (self.size,):

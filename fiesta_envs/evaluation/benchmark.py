@@ -384,9 +384,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=int, default=0, help="seed of the agents' own random choices; the deals stay (default 0)"
     )
-    parser.add_argument(
-        "--deal-set", default=DEFAULT_DEAL_SET, help=f"published deal set (default {DEFAULT_DEAL_SET})"
-    )
+    parser.add_argument("--deal-set", default=DEFAULT_DEAL_SET, help=f"published deal set (default {DEFAULT_DEAL_SET})")
     parser.add_argument("--workers", type=int, default=0, help="parallel processes (default 0: one per CPU core)")
     parser.add_argument("--out", default=None, help="also save the result as JSON in this file")
     add_trust_argument(parser)

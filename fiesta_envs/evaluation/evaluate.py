@@ -453,6 +453,7 @@ def _play(
     tasks = schedule(tables, games_per_table, seed)
     writer = RecordWriter(records) if records else None
     try:
+
         def write_record(result: GameResult) -> None:
             if writer is not None and result.record is not None:  # records are kept when there is a writer
                 writer.write(result.record)
