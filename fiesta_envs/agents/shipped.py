@@ -1,4 +1,4 @@
-"""Trained agents that ship inside the package: agent name ``ppo``, numpy only (no torch).
+"""Trained agents that ship inside the package: agent names ``ppo`` and ``against_search``, numpy only (no torch).
 
 Usage::
 
@@ -8,7 +8,8 @@ Usage::
 
 Files
 -----
-Every agent is two files in the weights folder (``fiesta_envs/agents/weights/``)::
+Every agent is two files in the weights folder (``fiesta_envs/agents/weights/``; an agent of another name
+than ``ppo`` in its subfolder of that name, e.g. ``weights/against_search/``)::
 
     <game>-<N>p[-<variant>].npz    the actor network (see ``fiesta_envs.policies.mlp``), allow_pickle=False
     <game>-<N>p[-<variant>].json   what it is, checked before it plays
@@ -17,7 +18,7 @@ Every agent is two files in the weights folder (``fiesta_envs/agents/weights/``)
 ``tortilla_de_patatas-2p-gourmet``); it is only a readable name, the ``.json`` decides.
 The JSON holds:
 
-* ``format`` (1), ``agent`` (``"ppo"``), ``game``, ``num_players``, ``options`` (all the game's
+* ``format`` (1), ``agent`` (``"ppo"`` or ``"against_search"``), ``game``, ``num_players``, ``options`` (all the game's
   options the network was trained with, defaults filled in, e.g. ``{"menu": "day",
   "action_features": true, "reward": "rank"}``), ``variant``;
 * ``version``: the engine class's ``version`` at training time; ``environment``: the environment it was
