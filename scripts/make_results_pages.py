@@ -542,7 +542,7 @@ def time_to_beat_page(data: Mapping[str, Any]) -> str:
             when = ["—", "—", best]
         load = " → ".join(f"{value:g}" for value in r.get("load_average", []))
         return [
-            game_title({**r, "setting": f"{r['players']} players"}),
+            game_title({**r, "setting": "solo" if r["players"] == 1 else f"{r['players']} players"}),
             code(r["config"]),
             code(r["baseline"]),
             *when,
