@@ -4,7 +4,7 @@
     python scripts/benchmark_references.py --game tortilla_de_patatas --players 2 --games 20
 
 Plays the round robin of the game's ladder (``fiesta_envs.evaluation.ladder``: random, each baseline version,
-search, the shipped ppo) in duels with seats rotated, ``--games`` games per pair on the first deals of the deal
+search, the shipped agents) in duels with seats rotated, ``--games`` games per pair on the first deals of the deal
 set, rates it (random = 0) and writes ``fiesta_envs/evaluation/benchmark_references/<game>-<N>p.json`` (or into
 ``--out-dir``). The games are fixed by the deal set, so the same command always writes the same file; make it
 again whenever the game's engine version, a baseline or the shipped agent changes.

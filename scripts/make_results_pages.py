@@ -275,8 +275,8 @@ def search_page(search: Mapping[str, Any], baselines: Mapping[str, Any]) -> str:
         "Search and baselines",
         "## The search agent\n\n`search` against the heuristic it rolls out with, the shipped `ppo` against "
         "`search`, and a search that starts from the shipped network's choice (`search:proposer=ppo`) against the "
-        "plain one, and in Fiesta Mexicana the shipped network fine-tuned with PPO on the rank reward against "
-        "`search` and `greedy` (`against_search`, trained by `fiesta train --config fiesta_mexicana/against_search`); "
+        "plain one, and in Fiesta Mexicana the shipped `against_search`: the shipped network fine-tuned with PPO on "
+        "the rank reward against `search` and `greedy` (`fiesta train --config fiesta_mexicana/against_search`); "
         "seats rotated; CPU time per game counts both seats in one process. In the cooperative games "
         "`team_search` plays as a whole team against the `associative` team on the same deals: the mean result "
         "is skulls appeased or flowers with its 95% interval. The time per decision is the mean wall clock of one "

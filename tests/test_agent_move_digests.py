@@ -62,6 +62,10 @@ CASES = {
         ("fiesta_mexicana", ["ppo", "greedy"], 12, None, {"action_features": True, "reward": "margin"}),
         "aae41eb9fdca2dda",
     ),
+    "fiesta_mexicana against_search vs greedy": (
+        ("fiesta_mexicana", ["against_search", "greedy"], 12, None, {}),
+        "cf01c2e27f7ef6aa",
+    ),
     "fiesta_mexicana search vs greedy": (
         ("fiesta_mexicana", ["search:budget=2", "greedy"], 2, None, {}),
         "e76f0298612c5751",

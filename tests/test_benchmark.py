@@ -38,7 +38,7 @@ from fiesta_envs.registry import game_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "fiesta_mexicana"
-LADDER = ["random", "greedy:version=1", "greedy:version=2", "search:budget=2", "ppo"]
+LADDER = ["random", "greedy:version=1", "greedy:version=2", "search:budget=2", "ppo", "against_search"]
 
 
 def load_script():
@@ -226,7 +226,7 @@ def test_the_command_refuses_a_game_without_references_naming_the_stored_ones(ca
 )
 def test_outdated_references_are_refused(tmp_path, change, words):
     data = json.loads((REFERENCES_DIR / f"{GAME}-2p.json").read_text())
-    data.update(change)
+    data.update({key: {**data[key], **value} if isinstance(value, dict) else value for key, value in change.items()})
     (tmp_path / f"{GAME}-2p.json").write_text(json.dumps(data))
     with pytest.raises(BenchmarkError, match="make them again with scripts/benchmark_references.py") as error:
         load_references(GAME, 2, tmp_path)

@@ -80,6 +80,10 @@ def test_wheel_has_no_top_level_training(tmp_path):
     for module in ("training/train.py", "training/config.py", "evaluation/tournament.py", "tools/play.py"):
         assert f"fiesta_envs/{module}" in names
     assert "fiesta_envs/testing/invariants/tequila.py" in names
+    weights = ROOT / "fiesta_envs" / "agents" / "weights"
+    shipped = [p.relative_to(ROOT).as_posix() for p in weights.rglob("*") if p.suffix in (".npz", ".json")]
+    assert "fiesta_envs/agents/weights/against_search/fiesta_mexicana-2p.npz" in shipped
+    assert sorted(set(shipped) - set(names)) == []  # every shipped agent, those in subfolders too
     configs = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "configs").rglob("*.yaml"))
     assert configs and all(f"fiesta_envs/{config}" in names for config in configs)  # every config ships
     assert "fiesta_envs/py.typed" in names  # PEP 561: type checkers read the package's annotations

@@ -77,9 +77,7 @@ def run_without_torch(code: str, weights_dir: Path | None) -> subprocess.Complet
 
 
 def copy_weights(source: Path, target: Path) -> Path:
-    target.mkdir(parents=True, exist_ok=True)
-    for path in source.iterdir():
-        shutil.copy(path, target / path.name)
+    shutil.copytree(source, target, dirs_exist_ok=True)  # with the subfolders of agents named other than ppo
     return target
 
 

@@ -11,7 +11,7 @@ or in Python::
     print(result.table())
 
 **What is played.** The agent meets every agent of the ladder (``fiesta_envs.evaluation.ladder``: random,
-every version of the scripted baseline, search, the shipped ``ppo``) in a duel: with two players the agent
+every version of the scripted baseline, search, the shipped agents) in a duel: with two players the agent
 against the reference, with more one copy of the agent against the reference in every other seat. Each duel
 is ``--games`` games on the first deals of the deal set (``deals-v1``), every deal once per seat rotation,
 so the agent plays every seat equally often and every agent benchmarked meets the same deals. Cooperative and
@@ -357,7 +357,7 @@ examples:
   fiesta benchmark --game tortilla_de_patatas --players 2 --agent old=careful:version=1 --games 20
 
 The agent plays a duel against every agent of the game's reference ladder (random, each version of the
-scripted baseline, search, the shipped ppo), seats rotated, on the first deals of a published deal set;
+scripted baseline, search, the shipped agents), seats rotated, on the first deals of a published deal set;
 the ladder's own games are stored in the package. Cooperative and one-player games: the agent's team is
 compared deal by deal with each reference's team. Prints the agent's Bradley-Terry rating on the ladder's
 scale (random = 0) with its 95% interval, each duel, and one line to cite.
