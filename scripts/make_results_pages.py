@@ -657,8 +657,8 @@ def main_job_summary(learning: Mapping[str, Any]) -> str:
     results = "; ".join(f"against {code(m['opponent'])} {rate(m)} over {number(m['games'])} games" for m in rows)
     minutes = " and ".join(str(w) for w in main["wall_minutes"])
     return (
-        f"The main job's table (seed {main['seed']}, {minutes} minutes on 2 cores once set up): its learner's win rate "
-        f"{results} ([the run](docs/results/learning.md#the-main-job))."
+        f"The main job's table (seed {main['seed']}, {minutes} minutes of wall time on 2 cores, set-up included, "
+        f"in fresh clones): its learner's win rate {results} ([the run](docs/results/learning.md#the-main-job))."
     )
 
 
