@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Set up (if needed), check the code and its formatting with ruff, mypy and lint-imports (the layers), build the documentation site
-# with every warning an error (scripts/docs.sh into a temporary directory, ~10 s), and run the default test suite:
+# Set up (if needed), check the code and its formatting with ruff, mypy and lint-imports (the layers), build the
+# documentation site with every warning an error (scripts/docs.sh into a temporary directory, ~10 s), and run the
+# default test suite:
 # every rule, API conformance, fuzzing (a few hundred games per environment), training smoke test. Long tests are
 # skipped here:
 #   .venv/bin/python -m pytest -m slow    # training to a win rate, baseline matches
