@@ -34,7 +34,7 @@ from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 from fiesta_envs.envs.single_seat import NetworkMove, SingleSeatEnv
-from fiesta_envs.policies.mlp import ACTIVATIONS, ActorSnapshot
+from fiesta_envs.policies.mlp import ActorSnapshot
 from fiesta_envs.training.league import LeagueEnv
 from fiesta_envs.training.shaping import ScoreShaping
 
@@ -43,13 +43,12 @@ PASS_ACTIONS_THROUGH = (Monitor, ScoreShaping, LeagueEnv)
 
 
 def batched_logits(actor: ActorSnapshot, inputs: Sequence[np.ndarray]) -> np.ndarray:
-    """``actor.logits`` of each of ``inputs`` (one row each), equal bit for bit to one call per input: every row is
-    its own vector-matrix product, the products stacked into one call (a matrix product of all the rows at once
-    may sum in another order and differ in the last bit)."""
-    x = np.stack([np.asarray(vector, dtype=np.float32) for vector in inputs])[:, None, :]
-    for weight, bias, activation in zip(actor.weights, actor.biases, actor.activations, strict=True):
-        x = ACTIVATIONS[activation](x @ weight + bias)
-    return x[:, 0, :]
+    """``actor.logits`` of each of ``inputs`` (one row each), equal bit for bit to one call per input: the first
+    layer one input at a time (``actor.first_layer``), then every row its own vector-matrix product, the products
+    stacked into one call (a matrix product of all the rows at once may sum in another order and differ in the
+    last bit)."""
+    x = np.stack([actor.first_layer(np.asarray(vector, dtype=np.float32)) for vector in inputs])[:, None, :]
+    return actor.layers_from(1, x)[:, 0, :]
 
 
 def answer_network_moves(moves: Sequence[NetworkMove]) -> list[int]:

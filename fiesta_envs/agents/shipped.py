@@ -101,7 +101,7 @@ from fiesta_envs.core.wording import players
 from fiesta_envs.files.saved_files import read_json_object, sha256_of
 from fiesta_envs.policies.actor_policy import network_input
 from fiesta_envs.policies.mlp import ActorSnapshot, masked_choice, masked_softmax
-from fiesta_envs.policies.policy import Policy, observed
+from fiesta_envs.policies.policy import Policy, forced_action, observed
 from fiesta_envs.policies.shortlist import DEFAULT_VERSION, Shortlist, shortlist_of
 
 if TYPE_CHECKING:
@@ -549,6 +549,10 @@ class ShippedPolicy(Policy):
 
     def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int) -> int:
         binding = self._bindings.get(self._key(game)) or self.check_game(game)
+        if not self.sample:  # the most probable legal action of one legal action is that action
+            forced = forced_action(action_mask)
+            if forced is not None:
+                return forced
         if binding.mode == "shortlist":
             return binding.choose(observation, game, player, self.rng if self.sample else None)
         logits = binding.actor.logits(binding.network_input(observed(observation, self), game, player))

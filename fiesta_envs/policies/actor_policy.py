@@ -21,7 +21,7 @@ import numpy as np
 from fiesta_envs.core.errors import InvalidOptionError
 from fiesta_envs.core.wording import players
 from fiesta_envs.policies.mlp import ActorSnapshot, masked_choice
-from fiesta_envs.policies.policy import Policy, observed
+from fiesta_envs.policies.policy import Policy, forced_action, observed
 
 if TYPE_CHECKING:
     from fiesta_envs.core.game import Game
@@ -109,5 +109,10 @@ class ActorPolicy(Policy):
         return mode
 
     def act(self, observation: np.ndarray | None, action_mask: np.ndarray, game: Game, player: int) -> int:
-        logits = self.actor.logits(network_input(self.check_game(game), observed(observation, self), game, player))
+        mode = self.check_game(game)
+        if self.deterministic:  # the most probable legal action of one legal action is that action
+            forced = forced_action(action_mask)
+            if forced is not None:
+                return forced
+        logits = self.actor.logits(network_input(mode, observed(observation, self), game, player))
         return masked_choice(logits, np.asarray(action_mask).astype(bool), None if self.deterministic else self.rng)

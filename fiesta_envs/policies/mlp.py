@@ -35,6 +35,7 @@ def _identity(x: np.ndarray) -> np.ndarray:
 
 
 #: module-level functions, so that frozen policies pickle (evaluation sends them to worker processes)
+SPARSE_SHARE = 2  # a single observation with fewer than 1 / SPARSE_SHARE of its entries nonzero goes the sparse way
 ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {"tanh": np.tanh, "relu": _relu, "identity": _identity}
 
 
@@ -107,8 +108,29 @@ class ActorSnapshot:
 
     # ------------------------------------------------------------------ forward pass
     def logits(self, observation: np.ndarray) -> np.ndarray:
+        """The action logits of one observation (a vector) or of a batch (one observation per row)."""
         x = np.asarray(observation, dtype=np.float32)
-        for weight, bias, function in zip(self.weights, self.biases, self._functions, strict=True):
+        if x.ndim != 1 or not self.weights:
+            return self.layers_from(0, x)
+        return self.layers_from(1, self.first_layer(x))
+
+    def first_layer(self, observation: np.ndarray) -> np.ndarray:
+        """The first layer's output for one observation (a float32 vector).
+
+        An observation that is mostly zeros (one-hot encodings are) is multiplied through its nonzero entries
+        only: the rows of the first weight matrix that count, a fraction of the matrix to read from memory. The
+        sums are those of the whole product up to float32 rounding."""
+        weight, bias, function = self.weights[0], self.biases[0], self._functions[0]
+        nonzero = np.flatnonzero(observation)
+        if len(nonzero) * SPARSE_SHARE < len(observation):
+            return function(observation[nonzero] @ weight[nonzero] + bias)
+        return function(observation @ weight + bias)
+
+    def layers_from(self, start: int, x: np.ndarray) -> np.ndarray:
+        """``x`` through the layers from number ``start`` on."""
+        for weight, bias, function in zip(
+            self.weights[start:], self.biases[start:], self._functions[start:], strict=True
+        ):
             x = function(x @ weight + bias)
         return x
 
@@ -147,9 +169,15 @@ def masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def masked_choice(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None) -> int:
     """The best legal action (``rng=None``) or one sampled from the masked softmax."""
+    if rng is None:  # the first legal action of the highest logit
+        best = int(np.argmax(np.where(mask, logits, -np.inf)))
+        if mask[best]:
+            return best
     legal = np.flatnonzero(mask)
+    if not len(legal):
+        raise ValueError("no legal action: the action mask is all zeros")
     values = logits[legal].astype(np.float64)
-    if rng is None:
+    if rng is None:  # every legal logit is -inf
         return int(legal[int(np.argmax(values))])
     values = np.exp(values - values.max())
     return int(legal[int(rng.choice(len(legal), p=values / values.sum()))])

@@ -127,6 +127,12 @@ def legal_actions(action_mask: np.ndarray) -> np.ndarray:
     return np.flatnonzero(mask)
 
 
+def forced_action(action_mask: np.ndarray) -> int | None:
+    """The only legal action when there is exactly one (no choice to make), else None."""
+    legal = legal_actions(action_mask)
+    return int(legal[0]) if len(legal) == 1 else None
+
+
 def first_legal(action_mask: np.ndarray) -> int:
     """The lowest legal action (a deterministic fallback for scripted players)."""
     return int(legal_actions(action_mask)[0])
